@@ -1,0 +1,41 @@
+/**
+ * Starts the emulator: `deno task emulator [--tls] [--cloud-port 8081] …` (see `--help`).
+ *
+ * @module
+ */
+import { CommanderError } from "@commander-js/extra-typings";
+import { args, exit, onShutdownSignal, serve, writeFileAtomic } from "../../lib/runtime/mod.ts";
+import { createEmulator, generateSelfSignedCertificate } from "./mod.ts";
+import { type EmulatorLaunch, parseEmulatorArgs } from "./options.ts";
+
+let launch: EmulatorLaunch;
+try {
+  launch = parseEmulatorArgs(args());
+} catch (error) {
+  if (error instanceof CommanderError) exit(error.exitCode === 0 ? 0 : 2);
+  throw error;
+}
+
+const tls = launch.tls ? await generateSelfSignedCertificate("storectl emulator") : undefined;
+if (tls && launch.caOut) await writeFileAtomic(launch.caOut, tls.cert);
+const emulator = createEmulator({ ...launch, certificate: tls?.cert });
+
+try {
+  const cloud = await serve({ port: launch.cloudPort, fetch: emulator.cloud.fetch });
+  const enterprise = await serve({ port: launch.enterprisePort, fetch: emulator.enterprise.fetch, tls });
+  console.log(`storectl emulator (seed ${launch.seed}, enterprise ${launch.softwareVersion})
+  cloud API:      ${cloud.url}/v1   x-api-key: ${launch.apiKey}   x-api-secret-key: ${launch.apiSecret}
+  enterprise API: ${enterprise.url}/v1   user: ${launch.username}   password: ${launch.password}${
+    tls ? `\n  certificate:    ${launch.caOut ?? "self-signed (use --ca-out <file> to save it)"}` : ""
+  }
+  faults:         POST {"kind":"status|drop|stall","count":N} to <api>/__emulator/faults
+Press Ctrl+C to stop.`);
+  onShutdownSignal(async () => {
+    await Promise.all([cloud.close(), enterprise.close()]);
+    exit(0);
+  });
+} catch (error) {
+  console.error(`emulator: cannot listen: ${(error as Error).message}\n` +
+    "Another process may hold the port; choose others with --cloud-port and --enterprise-port (0 picks a free one).");
+  exit(1);
+}

@@ -1,0 +1,97 @@
+/**
+ * A local, stateful emulator of the cloud and enterprise management APIs, so that `ctl` and
+ * users' automation can be tried without an account or a cluster.
+ *
+ * @example
+ * ```ts
+ * import { createEmulator, DEFAULT_OPTIONS } from "./server/emulator/mod.ts";
+ * const emulator = createEmulator({ ...DEFAULT_OPTIONS, taskDelayMs: 0 });
+ * const res = await emulator.cloud.request("/v1/subscriptions", {
+ *   headers: { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" },
+ * });
+ * ```
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { cloudErrorBody, cloudRoutes } from "./cloud.ts";
+import { enterpriseErrorBody, enterpriseRoutes } from "./enterprise.ts";
+import { type ErrorBody, faultMiddleware, FaultPlan, faultRoutes } from "./faults.ts";
+
+export { generateSelfSignedCertificate } from "./self_signed_cert.ts";
+export { packageStream, planPackage } from "./debuginfo/package.ts";
+
+/** Every setting of the emulator; the command-line options map onto these one to one. */
+export interface EmulatorOptions {
+  readonly seed: number;
+  readonly taskDelayMs: number;
+  readonly debuginfoMb: number;
+  readonly softwareVersion: string;
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly username: string;
+  readonly password: string;
+  /** Cloud requests allowed per minute before 429; 0 disables the budget. */
+  readonly rateLimitPerMinute: number;
+  /** The enterprise TLS certificate, if any, shown by `/v1/cluster/certificates`. */
+  readonly certificate?: string;
+  /** The clock; tests pass their own. */
+  readonly now?: () => number;
+}
+
+export const DEFAULT_OPTIONS: EmulatorOptions = {
+  seed: 1,
+  taskDelayMs: 2000,
+  debuginfoMb: 4,
+  softwareVersion: "7.2.4",
+  apiKey: "demo-key",
+  apiSecret: "demo-secret",
+  username: "admin@example.com",
+  password: "demo-password",
+  rateLimitPerMinute: 400,
+};
+
+/** The two emulated APIs, each a fetch handler, plus their fault plans. */
+export interface Emulator {
+  readonly cloud: Hono;
+  readonly enterprise: Hono;
+  readonly faults: { readonly cloud: FaultPlan; readonly enterprise: FaultPlan };
+  /** Restores the seeded fixture on both sides and clears queued faults. */
+  reset(): void;
+}
+
+/** Builds both emulated APIs from `options`. */
+export function createEmulator(options: EmulatorOptions): Emulator {
+  const now = options.now ?? Date.now;
+  const cloud = cloudRoutes({ ...options, now });
+  const enterprise = enterpriseRoutes({ ...options, now });
+  const faults = { cloud: new FaultPlan(), enterprise: new FaultPlan() };
+  const reset = () => {
+    cloud.reset();
+    enterprise.reset();
+    faults.cloud.clear();
+    faults.enterprise.clear();
+  };
+  return {
+    cloud: side(faults.cloud, cloudErrorBody, reset).route("/v1", cloud.app),
+    enterprise: side(faults.enterprise, enterpriseErrorBody, reset).route("/", enterprise.app),
+    faults,
+    reset,
+  };
+}
+
+function side(plan: FaultPlan, errorBody: ErrorBody, reset: () => void): Hono {
+  const app = new Hono();
+  app.use("*", faultMiddleware(plan, errorBody));
+  app.route("/__emulator", faultRoutes(plan));
+  app.post("/__emulator/reset", (c) => {
+    reset();
+    return c.body(null, 204);
+  });
+  app.notFound((c) => c.json(errorBody(404, `No endpoint ${c.req.method} ${c.req.path}`, c.req.path), 404));
+  app.onError((error, c) => {
+    console.error(`emulator: ${c.req.method} ${c.req.path} failed:`, error);
+    return c.json(errorBody(500, "Internal emulator error; see the emulator's log", c.req.path), 500);
+  });
+  return app;
+}
