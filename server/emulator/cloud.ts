@@ -46,7 +46,11 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     data = cloudFixture(options.seed);
     const random = createRandom(options.seed + 2);
     const hex = (n: number) => Array.from({ length: n }, () => random.int(0, 15).toString(16)).join("");
-    tasks = new TaskBook(options.taskDelayMs, options.now, () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`);
+    tasks = new TaskBook(
+      options.taskDelayMs,
+      options.now,
+      () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`,
+    );
   };
   reset();
 
@@ -60,7 +64,8 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     return typeof page === "string" ? fail(c, 400, page) : c.json(wrap(page));
   };
 
-  const app = new Hono();
+  // Not strict: the base ends in /v1, so `GET /` arrives as `/v1/` or `/v1`.
+  const app = new Hono({ strict: false });
   app.use("*", authenticate(options, fail));
   app.use("*", rateLimit(options, fail));
   app.use("*", async (_c, next) => {
@@ -68,12 +73,21 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     await next();
   });
 
-  app.get("/", (c) => c.json({ account: { ...data.account, key: { ...data.account.key, accountId: data.account.id } } }));
-  app.get("/payment-methods", (c) => listOr(c, data.paymentMethods, (page) => ({ accountId: data.account.id, paymentMethods: page })));
+  app.get(
+    "/",
+    (c) => c.json({ account: { ...data.account, key: { ...data.account.key, accountId: data.account.id } } }),
+  );
+  app.get(
+    "/payment-methods",
+    (c) => listOr(c, data.paymentMethods, (page) => ({ accountId: data.account.id, paymentMethods: page })),
+  );
   app.get("/regions", (c) => listOr(c, data.regions, (page) => ({ regions: page })));
   app.get("/acl/users", (c) => listOr(c, data.aclUsers, (page) => ({ accountId: data.account.id, users: page })));
   app.get("/acl/roles", (c) => listOr(c, data.aclRoles, (page) => ({ accountId: data.account.id, roles: page })));
-  app.get("/acl/redisRules", (c) => listOr(c, data.aclRedisRules, (page) => ({ accountId: data.account.id, redisRules: page })));
+  app.get(
+    "/acl/redisRules",
+    (c) => listOr(c, data.aclRedisRules, (page) => ({ accountId: data.account.id, redisRules: page })),
+  );
   app.get("/tasks", (c) => listOr(c, tasks.list(base(c)), (page) => page as unknown as Json));
   app.get("/tasks/:taskId", (c) => {
     const task = tasks.view(c.req.param("taskId"), base(c));
@@ -81,15 +95,25 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
   });
 
   const withDatabaseCount = (s: Json) => ({ ...s, numberOfDatabases: data.databases.get(s.id)?.size ?? 0 });
-  app.get("/subscriptions", (c) =>
-    listOr(c, [...data.subscriptions.values()].map(withDatabaseCount), (page) => ({ accountId: data.account.id, subscriptions: page })));
+  app.get(
+    "/subscriptions",
+    (c) =>
+      listOr(
+        c,
+        [...data.subscriptions.values()].map(withDatabaseCount),
+        (page) => ({ accountId: data.account.id, subscriptions: page }),
+      ),
+  );
 
   app.post("/subscriptions", async (c) => {
     const body = await readObject(c);
     if (typeof body === "string") return fail(c, 400, body);
     if (!isName(body.name)) return fail(c, 400, "Field 'name' is required and must be a non-empty string");
     const id = data.nextId++;
-    const region = { name: body.cloudProviders?.[0]?.regions?.[0]?.region ?? "us-east-1", provider: body.cloudProviders?.[0]?.provider ?? "AWS" };
+    const region = {
+      name: body.cloudProviders?.[0]?.regions?.[0]?.region ?? "us-east-1",
+      provider: body.cloudProviders?.[0]?.provider ?? "AWS",
+    };
     return accepted(c, {
       commandType: "subscriptionCreateRequest",
       description: "Task request received and is being queued for processing.",
@@ -177,7 +201,11 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
       resourceId: id,
       additionalResourceId: found.sub.id,
       error: databaseError(body, found.dbs),
-      apply: () => found.dbs.set(id, { ...cloudDatabase(id, body.name, body.memoryLimitInGb, region, createRandom(id)), ...pick(body, DATABASE_FIELDS) }),
+      apply: () =>
+        found.dbs.set(id, {
+          ...cloudDatabase(id, body.name, body.memoryLimitInGb, region, createRandom(id)),
+          ...pick(body, DATABASE_FIELDS),
+        }),
     });
   });
 
@@ -231,17 +259,39 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
 
   const networking = (key: string, make: (subId: number) => Json[]) => (c: Context) => {
     const found = findSubscription(c);
-    return found instanceof Response ? found : listOr(c, make(found.sub.id), (page) => ({ subscriptionId: found.sub.id, [key]: page }));
+    return found instanceof Response
+      ? found
+      : listOr(c, make(found.sub.id), (page) => ({ subscriptionId: found.sub.id, [key]: page }));
   };
-  app.get("/subscriptions/:id/peerings", networking("peerings", (id) => [
-    { vpcPeeringId: id % 1000 + 1, awsAccountId: "123456789012", vpcUid: `vpc-${id.toString(16)}`, vpcCidr: "10.10.0.0/16", status: "active" },
-  ]));
-  app.get("/subscriptions/:id/privateServiceConnect", networking("privateServiceConnect", (id) => [
-    { id: id % 1000 + 10, connectionHostName: `psc-${id}.example.net`, serviceAttachmentName: `sa-${id}`, status: "active" },
-  ]));
-  app.get("/subscriptions/:id/transitGateway", networking("transitGateways", (id) => [
-    { id: id % 1000 + 20, awsTgwUid: `tgw-${id.toString(16)}`, attachmentStatus: "available", status: "available" },
-  ]));
+  app.get(
+    "/subscriptions/:id/peerings",
+    networking("peerings", (id) => [
+      {
+        vpcPeeringId: id % 1000 + 1,
+        awsAccountId: "123456789012",
+        vpcUid: `vpc-${id.toString(16)}`,
+        vpcCidr: "10.10.0.0/16",
+        status: "active",
+      },
+    ]),
+  );
+  app.get(
+    "/subscriptions/:id/privateServiceConnect",
+    networking("privateServiceConnect", (id) => [
+      {
+        id: id % 1000 + 10,
+        connectionHostName: `psc-${id}.example.net`,
+        serviceAttachmentName: `sa-${id}`,
+        status: "active",
+      },
+    ]),
+  );
+  app.get(
+    "/subscriptions/:id/transitGateway",
+    networking("transitGateways", (id) => [
+      { id: id % 1000 + 20, awsTgwUid: `tgw-${id.toString(16)}`, attachmentStatus: "available", status: "available" },
+    ]),
+  );
 
   app.notFound((c) => fail(c, 404, `No endpoint ${c.req.method} ${c.req.path}`));
   return { app, reset };
@@ -253,7 +303,8 @@ function databaseError(body: Json, others: Map<number, Json>) {
     return {
       type: "DATABASE_MEMORY_LIMIT_EXCEEDED",
       status: "400 BAD_REQUEST",
-      description: `memoryLimitInGb ${body.memoryLimitInGb} is above the subscription's per-database quota of ${MEMORY_QUOTA_GB} GB`,
+      description:
+        `memoryLimitInGb ${body.memoryLimitInGb} is above the subscription's per-database quota of ${MEMORY_QUOTA_GB} GB`,
     };
   }
   if (isName(body.name) && [...others.values()].some((db) => db.name === body.name)) {
@@ -278,7 +329,7 @@ function authenticate(options: CloudOptions, fail: Fail) {
     const secret = c.req.header("x-api-secret-key");
     if (!key || !secret) return fail(c, 401, "Missing x-api-key or x-api-secret-key header");
     if (key !== options.apiKey || secret !== options.apiSecret) return fail(c, 401, "Invalid API key or secret");
-    await next();
+    return await next();
   };
 }
 
@@ -298,6 +349,6 @@ function rateLimit(options: CloudOptions, fail: Fail) {
         return fail(c, 429, `Rate limit of ${options.rateLimitPerMinute} requests per minute exceeded`);
       }
     }
-    await next();
+    return await next();
   };
 }

@@ -84,7 +84,9 @@ export class TaskBook {
       taskId: task.taskId,
       commandType: task.commandType,
       status,
-      description: done ? (task.error ? "Task request failed during processing." : "Request processing completed successfully.") : task.description,
+      description: done
+        ? (task.error ? "Task request failed during processing." : "Request processing completed successfully.")
+        : task.description,
       timestamp: new Date(done ? task.createdMs + this.#delayMs : task.createdMs).toISOString(),
       links: [{ href: `${baseUrl}/tasks/${task.taskId}`, type: "GET", rel: "self" }],
     };

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { debuginfoRoutes } from "./enterprise_debuginfo.ts";
-import { bdb, enterpriseFixture, type EnterpriseData, type Json } from "./fixture.ts";
+import { bdb, type EnterpriseData, enterpriseFixture, type Json } from "./fixture.ts";
 import { createRandom } from "./random.ts";
 import { isName, paginate, parseId, readObject, unknownField } from "./requests.ts";
 
@@ -44,7 +44,8 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   const reset = () => data = enterpriseFixture(options.seed, options.softwareVersion);
   reset();
 
-  const fail = (c: Context, status: ContentfulStatusCode, message: string) => c.json(enterpriseErrorBody(status, message), status);
+  const fail = (c: Context, status: ContentfulStatusCode, message: string) =>
+    c.json(enterpriseErrorBody(status, message), status);
   const app = new Hono();
 
   app.get("/v1/bootstrap", (c) =>
@@ -73,7 +74,12 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
     return record ?? fail(c, 404, `${kind} '${c.req.param("uid")}' does not exist`);
   };
   /** Validates a PUT body against the updatable fields, then merges it. */
-  const update = async (c: Context, record: Json, fields: readonly string[], check?: (body: Json) => string | undefined) => {
+  const update = async (
+    c: Context,
+    record: Json,
+    fields: readonly string[],
+    check?: (body: Json) => string | undefined,
+  ) => {
     const body = await readObject(c);
     if (typeof body === "string") return fail(c, 400, body);
     const problem = unknownField(body, fields) ?? check?.(body);
@@ -83,11 +89,26 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   };
 
   app.get("/v1/cluster", (c) => c.json(data.cluster));
-  app.put("/v1/cluster", (c) =>
-    update(c, data.cluster, CLUSTER_FIELDS, (b) => "name" in b && !isName(b.name) ? "Field 'name' must be a non-empty string" : undefined));
+  app.put(
+    "/v1/cluster",
+    (c) =>
+      update(
+        c,
+        data.cluster,
+        CLUSTER_FIELDS,
+        (b) => "name" in b && !isName(b.name) ? "Field 'name' must be a non-empty string" : undefined,
+      ),
+  );
   app.get("/v1/cluster/stats/last", (c) => c.json(stats(random, options.now())));
-  app.get("/v1/cluster/certificates", (c) =>
-    c.json(options.certificate ? { api_cert: options.certificate, cm_cert: options.certificate, proxy_cert: options.certificate } : {}));
+  app.get(
+    "/v1/cluster/certificates",
+    (c) =>
+      c.json(
+        options.certificate
+          ? { api_cert: options.certificate, cm_cert: options.certificate, proxy_cert: options.certificate }
+          : {},
+      ),
+  );
   app.get("/v1/cluster/alerts", (c) => c.json(data.alerts));
 
   app.get("/v1/nodes", (c) => list(c, [...data.nodes.values()]));
@@ -117,9 +138,16 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
     if (typeof body === "string") return fail(c, 400, body);
     const problem = bdbProblem(body, true) ?? unknownField(body, BDB_FIELDS);
     if (problem) return fail(c, 400, problem);
-    if ([...data.bdbs.values()].some((b) => b.name === body.name)) return fail(c, 409, `A database named '${body.name}' already exists`);
+    if ([...data.bdbs.values()].some((b) => b.name === body.name)) {
+      return fail(c, 409, `A database named '${body.name}' already exists`);
+    }
     const uid = Math.max(0, ...data.bdbs.keys()) + 1;
-    const record = { ...bdb(uid, body.name, body.memory_size), ...body, status: "pending", created_time: new Date(options.now()).toISOString() };
+    const record = {
+      ...bdb(uid, body.name, body.memory_size),
+      ...body,
+      status: "pending",
+      created_time: new Date(options.now()).toISOString(),
+    };
     pendingSince.set(record, options.now());
     data.bdbs.set(uid, record);
     return c.json(record);
@@ -140,7 +168,12 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   });
   app.get("/v1/bdbs/:uid/stats/last", (c) => {
     const record = find(c, "database", data.bdbs);
-    return record instanceof Response ? record : c.json({ [record.uid]: { ...stats(random, options.now()), used_memory: Math.round(record.memory_size * random.next() * 0.6) } });
+    return record instanceof Response ? record : c.json({
+      [record.uid]: {
+        ...stats(random, options.now()),
+        used_memory: Math.round(record.memory_size * random.next() * 0.6),
+      },
+    });
   });
 
   app.get("/v1/users", (c) => list(c, [...data.users.values()]));
@@ -151,12 +184,24 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   app.post("/v1/users", async (c) => {
     const body = await readObject(c);
     if (typeof body === "string") return fail(c, 400, body);
-    if (!isName(body.email) || !body.email.includes("@")) return fail(c, 400, "Field 'email' is required and must be an email address");
+    if (!isName(body.email) || !body.email.includes("@")) {
+      return fail(c, 400, "Field 'email' is required and must be an email address");
+    }
     if (!isName(body.password)) return fail(c, 400, "Field 'password' is required");
-    if ([...data.users.values()].some((u) => u.email === body.email)) return fail(c, 409, `A user with email '${body.email}' already exists`);
+    if ([...data.users.values()].some((u) => u.email === body.email)) {
+      return fail(c, 409, `A user with email '${body.email}' already exists`);
+    }
     const uid = Math.max(0, ...data.users.keys()) + 1;
     const { password: _secret, ...shown } = body;
-    const user = { uid, name: body.name ?? body.email, role: "db_viewer", role_uids: [3], auth_method: "regular", status: "active", ...shown };
+    const user = {
+      uid,
+      name: body.name ?? body.email,
+      role: "db_viewer",
+      role_uids: [3],
+      auth_method: "regular",
+      status: "active",
+      ...shown,
+    };
     data.users.set(uid, user);
     return c.json(user);
   });
@@ -172,14 +217,21 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
     const guid = `6f1c2a52-0000-4000-8000-${String(n).padStart(12, "0")}`;
     const task = { id: `b1e0c7a4-0000-4000-8000-${String(n).padStart(12, "0")}`, status: "started", crdb_guid: guid };
     data.crdbTasks.push(task);
-    data.crdbs.push({ guid, name: body.name, default_db_config: body.default_db_config ?? {}, instances: body.instances ?? [] });
+    data.crdbs.push({
+      guid,
+      name: body.name,
+      default_db_config: body.default_db_config ?? {},
+      instances: body.instances ?? [],
+    });
     pendingSince.set(task, options.now());
     return c.json(task);
   });
   app.get("/v1/crdb_tasks", (c) => list(c, data.crdbTasks));
   app.get("/v1/logs", (c) => {
     const order = c.req.query("order") ?? "asc";
-    if (order !== "asc" && order !== "desc") return fail(c, 400, `Query parameter 'order' must be 'asc' or 'desc', got '${order}'`);
+    if (order !== "asc" && order !== "desc") {
+      return fail(c, 400, `Query parameter 'order' must be 'asc' or 'desc', got '${order}'`);
+    }
     return list(c, order === "desc" ? [...data.logs].reverse() : data.logs);
   });
 
@@ -232,6 +284,6 @@ function authenticate(options: EnterpriseOptions, fail: Fail) {
       c.header("www-authenticate", 'Basic realm="storectl-emulator"');
       return fail(c, 401, "Authentication failed: wrong or missing username and password");
     }
-    await next();
+    return await next();
   };
 }

@@ -29,11 +29,19 @@ export function debuginfoRoutes(options: DebuginfoOptions): Hono {
 
   const send = (c: Context, scope: PackageScope, isNew: boolean) => {
     if (isNew && !newApi) {
-      return options.fail(c, 404, `${c.req.path} requires server 7.4 or later; this cluster runs ${options.softwareVersion}`);
+      return options.fail(
+        c,
+        404,
+        `${c.req.path} requires server 7.4 or later; this cluster runs ${options.softwareVersion}`,
+      );
     }
     const data = options.data();
-    if (scope.kind === "node" && !data.nodes.has(scope.uid)) return options.fail(c, 404, `node '${scope.uid}' does not exist`);
-    if (scope.kind === "bdb" && !data.bdbs.has(scope.uid)) return options.fail(c, 404, `database '${scope.uid}' does not exist`);
+    if (scope.kind === "node" && !data.nodes.has(scope.uid)) {
+      return options.fail(c, 404, `node '${scope.uid}' does not exist`);
+    }
+    if (scope.kind === "bdb" && !data.bdbs.has(scope.uid)) {
+      return options.fail(c, 404, `database '${scope.uid}' does not exist`);
+    }
     const body = packageStream({
       seed: options.seed,
       sizeMb: options.debuginfoMb,

@@ -34,7 +34,11 @@ export function parseFault(input: Record<string, unknown>): Fault | string {
       if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && (retryAfter as number) >= 0)) {
         return `retryAfter must be a whole number of seconds, got ${JSON.stringify(retryAfter)}`;
       }
-      return { kind: "status", status: status as number, ...(retryAfter !== undefined && { retryAfter: retryAfter as number }) };
+      return {
+        kind: "status",
+        status: status as number,
+        ...(retryAfter !== undefined && { retryAfter: retryAfter as number }),
+      };
     }
     case "drop": {
       const afterBytes = input.afterBytes ?? 16;

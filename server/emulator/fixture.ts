@@ -72,8 +72,22 @@ export function cloudFixture(seed: number): CloudData {
       key: { name: "emulator-key", accountId: 0, allowedSourceIps: ["0.0.0.0/0"] },
     },
     paymentMethods: [
-      { id: 7001, type: "Visa", creditCardEndsWith: 4242, nameOnCard: "Example Org", expirationMonth: 12, expirationYear: 2030 },
-      { id: 7002, type: "Mastercard", creditCardEndsWith: 4444, nameOnCard: "Example Org", expirationMonth: 6, expirationYear: 2029 },
+      {
+        id: 7001,
+        type: "Visa",
+        creditCardEndsWith: 4242,
+        nameOnCard: "Example Org",
+        expirationMonth: 12,
+        expirationYear: 2030,
+      },
+      {
+        id: 7002,
+        type: "Mastercard",
+        creditCardEndsWith: 4444,
+        nameOnCard: "Example Org",
+        expirationMonth: 6,
+        expirationYear: 2029,
+      },
     ],
     regions: REGIONS.map((r) => ({ ...r, availableZones: ["a", "b", "c"].map((z) => `${r.name}${z}`) })),
     subscriptions,
@@ -159,7 +173,10 @@ export function enterpriseFixture(seed: number, softwareVersion: string): Enterp
   }
   const bdbs = new Map<number, Json>();
   for (let uid = 1; uid <= 4; uid++) {
-    bdbs.set(uid, bdb(uid, `${NAMES[(uid + random.int(0, 3)) % NAMES.length]}-db${uid}`, random.pick([1, 2, 4]) * 1024 ** 3));
+    bdbs.set(
+      uid,
+      bdb(uid, `${NAMES[(uid + random.int(0, 3)) % NAMES.length]}-db${uid}`, random.pick([1, 2, 4]) * 1024 ** 3),
+    );
   }
   return {
     cluster: {
@@ -173,8 +190,24 @@ export function enterpriseFixture(seed: number, softwareVersion: string): Enterp
     nodes,
     bdbs,
     users: new Map([
-      [1, { uid: 1, name: "Admin", email: "", role: "admin", role_uids: [1], auth_method: "regular", status: "active" }],
-      [2, { uid: 2, name: "Viewer", email: "viewer@example.com", role: "db_viewer", role_uids: [3], auth_method: "regular", status: "active" }],
+      [1, {
+        uid: 1,
+        name: "Admin",
+        email: "",
+        role: "admin",
+        role_uids: [1],
+        auth_method: "regular",
+        status: "active",
+      }],
+      [2, {
+        uid: 2,
+        name: "Viewer",
+        email: "viewer@example.com",
+        role: "db_viewer",
+        role_uids: [3],
+        auth_method: "regular",
+        status: "active",
+      }],
     ]),
     roles: [
       { uid: 1, name: "Admin", management: "admin" },
@@ -186,8 +219,17 @@ export function enterpriseFixture(seed: number, softwareVersion: string): Enterp
       { uid: 2, name: "Not Dangerous", acl: "+@all -@dangerous ~*" },
       { uid: 3, name: "Read Only", acl: "+@read ~*" },
     ],
-    crdbs: [{ guid: "6f1c2a52-0000-4000-8000-000000000001", name: "global-sessions", default_db_config: { memory_size: 1024 ** 3 }, instances: [{ id: 1, cluster: { name: "cluster.example.local" } }] }],
-    crdbTasks: [{ id: "b1e0c7a4-0000-4000-8000-000000000001", status: "finished", crdb_guid: "6f1c2a52-0000-4000-8000-000000000001" }],
+    crdbs: [{
+      guid: "6f1c2a52-0000-4000-8000-000000000001",
+      name: "global-sessions",
+      default_db_config: { memory_size: 1024 ** 3 },
+      instances: [{ id: 1, cluster: { name: "cluster.example.local" } }],
+    }],
+    crdbTasks: [{
+      id: "b1e0c7a4-0000-4000-8000-000000000001",
+      status: "finished",
+      crdb_guid: "6f1c2a52-0000-4000-8000-000000000001",
+    }],
     logs: Array.from({ length: 20 }, (_, i) => ({
       time: new Date(Date.parse(FIXTURE_TIME) + i * 3_600_000).toISOString(),
       type: random.pick(["bdb_updated", "node_checked", "cluster_license_checked", "user_login"]),

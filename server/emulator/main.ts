@@ -35,7 +35,9 @@ Press Ctrl+C to stop.`);
     exit(0);
   });
 } catch (error) {
-  console.error(`emulator: cannot listen: ${(error as Error).message}\n` +
-    "Another process may hold the port; choose others with --cloud-port and --enterprise-port (0 picks a free one).");
+  console.error(
+    `emulator: cannot listen: ${(error as Error).message}\n` +
+      "Another process may hold the port; choose others with --cloud-port and --enterprise-port (0 picks a free one).",
+  );
   exit(1);
 }

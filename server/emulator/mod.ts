@@ -81,7 +81,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
 }
 
 function side(plan: FaultPlan, errorBody: ErrorBody, reset: () => void): Hono {
-  const app = new Hono();
+  const app = new Hono({ strict: false });
   app.use("*", faultMiddleware(plan, errorBody));
   app.route("/__emulator", faultRoutes(plan));
   app.post("/__emulator/reset", (c) => {

@@ -32,8 +32,17 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorLaunch {
     .option("--task-delay-ms <ms>", "time a cloud task takes to complete", integer(0, 86_400_000), d.taskDelayMs)
     .option("--debuginfo-mb <mb>", "uncompressed size of each debug-info package", integer(0, 65_536), d.debuginfoMb)
     .option("--seed <n>", "seed of the fixture and package contents", integer(0, 2 ** 31 - 1), d.seed)
-    .option("--software-version <version>", "enterprise version (7.4 or later enables the new debuginfo API)", d.softwareVersion)
-    .option("--rate-limit-per-minute <n>", "cloud requests per minute before 429 (0: no limit)", integer(0, 1e9), d.rateLimitPerMinute)
+    .option(
+      "--software-version <version>",
+      "enterprise version (7.4 or later enables the new debuginfo API)",
+      d.softwareVersion,
+    )
+    .option(
+      "--rate-limit-per-minute <n>",
+      "cloud requests per minute before 429 (0: no limit)",
+      integer(0, 1e9),
+      d.rateLimitPerMinute,
+    )
     .option("--api-key <key>", "cloud API key", d.apiKey)
     .option("--api-secret <secret>", "cloud API secret", d.apiSecret)
     .option("--username <user>", "enterprise username", d.username)
@@ -41,7 +50,11 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorLaunch {
     .exitOverride()
     .parse(argv, { from: "user" });
   const o = command.opts();
-  if (o.caOut && !o.tls) command.error("error: --ca-out needs --tls (without it the enterprise side has no certificate)");
-  if (!/^\d+\.\d+/.test(o.softwareVersion)) command.error(`error: --software-version must look like 7.2.4, got '${o.softwareVersion}'`);
+  if (o.caOut && !o.tls) {
+    command.error("error: --ca-out needs --tls (without it the enterprise side has no certificate)");
+  }
+  if (!/^\d+\.\d+/.test(o.softwareVersion)) {
+    command.error(`error: --software-version must look like 7.2.4, got '${o.softwareVersion}'`);
+  }
   return { ...d, ...o };
 }

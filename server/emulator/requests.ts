@@ -12,7 +12,9 @@ export async function readObject(c: Context): Promise<Json | string> {
   if (text.trim() === "") return "Request body is empty; send a JSON object";
   try {
     const value = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return "Request body must be a JSON object";
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return "Request body must be a JSON object";
+    }
     return value;
   } catch (error) {
     return `Request body is not valid JSON: ${(error as Error).message}`;

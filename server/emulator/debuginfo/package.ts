@@ -1,6 +1,6 @@
 import { createTarPacker } from "modern-tar";
 import { createRandom, type Random } from "../random.ts";
-import { LOG_STYLES, type LogStyle, logChunks } from "./log_text.ts";
+import { LOG_STYLES, logChunks, type LogStyle } from "./log_text.ts";
 
 /** What a debug-info package covers. */
 export type PackageScope =

@@ -1,0 +1,207 @@
+import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { createEmulator, DEFAULT_OPTIONS, type EmulatorOptions } from "./mod.ts";
+
+const AUTH = { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" };
+
+function setup(overrides: Partial<EmulatorOptions> = {}) {
+  const clock = { ms: Date.UTC(2026, 5, 1) };
+  const emulator = createEmulator({ ...DEFAULT_OPTIONS, now: () => clock.ms, ...overrides });
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = AUTH) => {
+    const res = await emulator.cloud.request(`http://emulator.test/v1${path}`, {
+      method,
+      headers: { ...headers, "content-type": "application/json" },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, body: res.status === 204 ? null : await res.json() };
+  };
+  return { clock, emulator, call, get: (path: string) => call("GET", path) };
+}
+
+async function firstSubscription(get: (path: string) => Promise<{ body: { subscriptions: { id: number }[] } }>) {
+  return (await get("/subscriptions")).body.subscriptions[0].id;
+}
+
+Deno.test("cloud: missing or wrong credentials answer 401 with a JSON error", async () => {
+  const { call } = setup();
+  const attempts: Record<string, string>[] = [{}, { "x-api-key": "demo-key" }, { ...AUTH, "x-api-secret-key": "nope" }];
+  for (const headers of attempts) {
+    const res = await call("GET", "/subscriptions", undefined, headers);
+    assertEquals(res.status, 401);
+    assertEquals(res.body.error, "Unauthorized");
+    assertEquals(res.body.path, "/v1/subscriptions");
+  }
+});
+
+Deno.test("cloud: account, payment methods, regions and ACL lists have their documented shapes", async () => {
+  const { get } = setup();
+  const account = (await get("/")).body.account;
+  assert(Number.isInteger(account.id) && typeof account.name === "string");
+  assertEquals((await get("/payment-methods")).body.paymentMethods.length, 2);
+  assert((await get("/regions")).body.regions.every((r: { name: string; provider: string }) => r.name && r.provider));
+  assertEquals((await get("/acl/users")).body.users.map((u: { name: string }) => u.name), ["app-reader", "app-writer"]);
+  assertEquals((await get("/acl/roles")).body.roles.length, 2);
+  assertEquals((await get("/acl/redisRules")).body.redisRules[0].acl, "+@read ~*");
+});
+
+Deno.test("cloud: subscriptions and databases are seeded deterministically", async () => {
+  const a = setup({ seed: 7 }), b = setup({ seed: 7 }), c = setup({ seed: 8 });
+  const names = async (s: typeof a) =>
+    (await s.get("/subscriptions")).body.subscriptions.map((x: { name: string }) => x.name);
+  assertEquals(await names(a), await names(b));
+  assert(JSON.stringify(await names(a)) !== JSON.stringify(await names(c)));
+  const subs = (await a.get("/subscriptions")).body.subscriptions;
+  assert(subs.length >= 2);
+  const sub = subs[0];
+  assertEquals((await a.get(`/subscriptions/${sub.id}`)).body.name, sub.name);
+  const list = (await a.get(`/subscriptions/${sub.id}/databases`)).body;
+  const dbs = list.subscription[0].databases;
+  assertEquals(list.subscription[0].numberOfDatabases, dbs.length);
+  assert(dbs.length >= 2);
+  const db = (await a.get(`/subscriptions/${sub.id}/databases/${dbs[0].databaseId}`)).body;
+  assertEquals([typeof db.databaseId, typeof db.name, typeof db.memoryLimitInGb], ["number", "string", "number"]);
+});
+
+Deno.test("cloud: database create is a task that moves received → in progress → completed", async () => {
+  const { clock, call, get } = setup();
+  const sub = await firstSubscription(get);
+  const created = await call("POST", `/subscriptions/${sub}/databases`, { name: "new-db", memoryLimitInGb: 2 });
+  assertEquals(created.status, 202);
+  assertEquals(created.body.status, "received");
+  assertEquals(created.body.commandType, "createDatabaseRequest");
+  assertMatch(created.body.links[0].href, new RegExp(`/v1/tasks/${created.body.taskId}$`));
+  assert(typeof created.body.description === "string" && typeof created.body.timestamp === "string");
+
+  const task = () => get(`/tasks/${created.body.taskId}`).then((r) => r.body);
+  assertEquals((await task()).status, "received");
+  clock.ms += 1000;
+  assertEquals((await task()).status, "processing-in-progress");
+  assertEquals(
+    (await get(`/subscriptions/${sub}/databases`)).body.subscription[0].databases.some((d: { name: string }) =>
+      d.name === "new-db"
+    ),
+    false,
+  );
+  clock.ms += 1000;
+  const done = await task();
+  assertEquals(done.status, "processing-completed");
+  const db = await get(`/subscriptions/${sub}/databases/${done.response.resourceId}`);
+  assertEquals([db.status, db.body.name, db.body.memoryLimitInGb], [200, "new-db", 2]);
+  assertEquals((await get("/tasks")).body[0].taskId, created.body.taskId);
+});
+
+Deno.test("cloud: an impossible create ends processing-error with response.error", async () => {
+  const { clock, call, get } = setup();
+  const sub = await firstSubscription(get);
+  const created = await call("POST", `/subscriptions/${sub}/databases`, { name: "huge", memoryLimitInGb: 500 });
+  assertEquals(created.status, 202);
+  clock.ms += 5000;
+  const task = (await get(`/tasks/${created.body.taskId}`)).body;
+  assertEquals(task.status, "processing-error");
+  assertEquals(task.response.error.type, "DATABASE_MEMORY_LIMIT_EXCEEDED");
+  assertEquals(task.response.error.status, "400 BAD_REQUEST");
+  assertMatch(task.response.error.description, /quota of 50 GB/);
+});
+
+Deno.test("cloud: missing name or memoryLimitInGb, or a broken body, is a 400", async () => {
+  const { call, get } = setup();
+  const sub = await firstSubscription(get);
+  for (
+    const [body, pattern] of [
+      [{ memoryLimitInGb: 1 }, /'name' is required/],
+      [{ name: "x" }, /'memoryLimitInGb' is required/],
+      [{ name: "x", memoryLimitInGb: "1" }, /'memoryLimitInGb'/],
+      ["{not json", /not valid JSON/],
+      ["[1]", /must be a JSON object/],
+    ] as const
+  ) {
+    const res = await call("POST", `/subscriptions/${sub}/databases`, body);
+    assertEquals(res.status, 400);
+    assertEquals(res.body.error, "Bad Request");
+    assertMatch(res.body.message, pattern);
+  }
+  assertEquals((await call("POST", "/subscriptions", {})).status, 400);
+});
+
+Deno.test("cloud: unknown or malformed ids are 404 with timestamp, status, error and path", async () => {
+  const { get } = setup();
+  const sub = await firstSubscription(get);
+  for (
+    const path of [
+      "/subscriptions/1",
+      "/subscriptions/abc",
+      `/subscriptions/${sub}/databases/999999`,
+      "/tasks/nope",
+      "/nowhere",
+    ]
+  ) {
+    const res = await get(path);
+    assertEquals(res.status, 404, path);
+    assertEquals(Object.keys(res.body).sort(), ["error", "message", "path", "status", "timestamp"]);
+    assertEquals(res.body.path, `/v1${path}`);
+  }
+});
+
+Deno.test("cloud: lists accept offset and limit and reject bad values", async () => {
+  const { get } = setup();
+  const all = (await get("/subscriptions")).body.subscriptions;
+  const page = (await get("/subscriptions?offset=1&limit=1")).body.subscriptions;
+  assertEquals(page, [all[1]]);
+  assertEquals((await get("/regions?limit=2")).body.regions.length, 2);
+  const bad = await get("/subscriptions?limit=-1");
+  assertEquals(bad.status, 400);
+  assertMatch(bad.body.message, /'limit' must be a non-negative integer/);
+});
+
+Deno.test("cloud: updates and deletes are tasks and take effect on completion", async () => {
+  const { clock, call, get } = setup();
+  const sub = await firstSubscription(get);
+  const db = (await get(`/subscriptions/${sub}/databases`)).body.subscription[0].databases[0];
+  const update = await call("PUT", `/subscriptions/${sub}/databases/${db.databaseId}`, { memoryLimitInGb: 3 });
+  assertEquals([update.status, update.body.commandType], [202, "updateDatabaseRequest"]);
+  assertEquals(
+    (await get(`/subscriptions/${sub}/databases/${db.databaseId}`)).body.memoryLimitInGb,
+    db.memoryLimitInGb,
+  );
+  clock.ms += 2000;
+  assertEquals((await get(`/subscriptions/${sub}/databases/${db.databaseId}`)).body.memoryLimitInGb, 3);
+
+  assertEquals((await call("PUT", `/subscriptions/${sub}/databases/${db.databaseId}`, { memory: 3 })).status, 400);
+  const rename = await call("PUT", `/subscriptions/${sub}`, { name: "renamed" });
+  const notEmpty = await call("DELETE", `/subscriptions/${sub}`);
+  const remove = await call("DELETE", `/subscriptions/${sub}/databases/${db.databaseId}`);
+  assertEquals([rename.status, notEmpty.status, remove.status], [202, 202, 202]);
+  clock.ms += 2000;
+  assertEquals((await get(`/subscriptions/${sub}`)).body.name, "renamed");
+  assertEquals((await get(`/tasks/${notEmpty.body.taskId}`)).body.response.error.type, "SUBSCRIPTION_NOT_EMPTY");
+  assertEquals((await get(`/subscriptions/${sub}/databases/${db.databaseId}`)).status, 404);
+});
+
+Deno.test("cloud: a new subscription appears when its task completes", async () => {
+  const { clock, call, get } = setup({ taskDelayMs: 0 });
+  const created = await call("POST", "/subscriptions", { name: "fresh" });
+  assertEquals(created.body.status, "received");
+  clock.ms += 1;
+  const task = (await get(`/tasks/${created.body.taskId}`)).body;
+  assertEquals(task.status, "processing-completed");
+  assertEquals((await get(`/subscriptions/${task.response.resourceId}`)).body.numberOfDatabases, 0);
+});
+
+Deno.test("cloud: networking lists answer for a subscription", async () => {
+  const { get } = setup();
+  const sub = await firstSubscription(get);
+  assertEquals((await get(`/subscriptions/${sub}/peerings`)).body.peerings[0].status, "active");
+  assertEquals((await get(`/subscriptions/${sub}/privateServiceConnect`)).body.subscriptionId, sub);
+  assert(Array.isArray((await get(`/subscriptions/${sub}/transitGateway`)).body.transitGateways));
+});
+
+Deno.test("cloud: the request budget answers 429 with Retry-After, then recovers next minute", async () => {
+  const { clock, get } = setup({ rateLimitPerMinute: 3 });
+  clock.ms = Date.UTC(2026, 5, 1, 12, 0, 45);
+  for (let i = 0; i < 3; i++) assertEquals((await get("/")).status, 200);
+  const limited = await get("/");
+  assertEquals(limited.status, 429);
+  assertEquals(limited.headers.get("retry-after"), "15");
+  assertEquals(limited.body.error, "Too Many Requests");
+  clock.ms += 15_000;
+  assertEquals((await get("/")).status, 200);
+});
