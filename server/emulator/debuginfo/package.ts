@@ -12,7 +12,7 @@ export type PackageScope =
 /** Everything a package is generated from; equal options give identical bytes. */
 export interface PackageOptions {
   readonly seed: number;
-  /** Approximate uncompressed size of the package's files, in MiB. */
+  /** Size of the package's files (as `tar tv` lists them), in MiB; met to within a few KiB. */
   readonly sizeMb: number;
   readonly scope: PackageScope;
   readonly cluster: { readonly name: string; readonly softwareVersion: string };
@@ -87,7 +87,8 @@ export function planPackage(options: PackageOptions): PlannedEntry[] {
     }))
   );
   const fixedBytes = fixed.reduce((sum, e) => sum + (e.kind === "text" ? e.text.length : 0), 0);
-  const logBudget = Math.max(0, target - fixedBytes - rotated.length * rotatedSize);
+  // Rotated logs are stored compressed, a few KiB each: they come on top of the target.
+  const logBudget = Math.max(0, target - fixedBytes);
   const totalWeight = logs.reduce((sum, l) => sum + l.weight, 0);
   const large: PlannedEntry[] = logs.map((l) => ({
     kind: "log",
@@ -108,7 +109,7 @@ export function planPackage(options: PackageOptions): PlannedEntry[] {
  * return new Response(body, { headers: { "content-type": "application/x-gzip" } });
  * ```
  */
-export function packageStream(options: PackageOptions): ReadableStream<Uint8Array> {
+export function packageStream(options: PackageOptions): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { readable, controller } = createTarPacker();
   const random = createRandom(options.seed ^ scopeHash(options.scope));
   (async () => {

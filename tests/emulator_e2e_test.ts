@@ -1,0 +1,74 @@
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { startEmulator } from "./emulator_process.ts";
+
+const CLOUD_AUTH = { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" };
+const ENTERPRISE_AUTH = { authorization: `Basic ${btoa("admin@example.com:demo-password")}` };
+
+Deno.test("emulator process: both APIs answer, TLS is trusted through --ca-out, wrong credentials are 401", async () => {
+  await using emulator = await startEmulator(["--tls", "--task-delay-ms", "100"]);
+  assertMatch(emulator.cloudUrl, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  assertMatch(emulator.enterpriseUrl, /^https:\/\/127\.0\.0\.1:\d+$/);
+
+  const subs = await fetch(`${emulator.cloudUrl}/subscriptions`, { headers: CLOUD_AUTH });
+  assertEquals(subs.status, 200);
+  const sub = (await subs.json()).subscriptions[0].id;
+  const wrong = await fetch(`${emulator.cloudUrl}/subscriptions`, { headers: { ...CLOUD_AUTH, "x-api-key": "x" } });
+  assertEquals([wrong.status, (await wrong.json()).status], [401, 401]);
+
+  const created = await fetch(`${emulator.cloudUrl}/subscriptions/${sub}/databases`, {
+    method: "POST",
+    headers: { ...CLOUD_AUTH, "content-type": "application/json" },
+    body: JSON.stringify({ name: "e2e", memoryLimitInGb: 1 }),
+  });
+  const { taskId } = await created.json();
+  await new Promise((r) => setTimeout(r, 150));
+  const task = await (await fetch(`${emulator.cloudUrl}/tasks/${taskId}`, { headers: CLOUD_AUTH })).json();
+  assertEquals(task.status, "processing-completed");
+
+  const client = Deno.createHttpClient({ caCerts: [emulator.caCert!] });
+  try {
+    const cluster = await fetch(`${emulator.enterpriseUrl}/v1/cluster`, { client, headers: ENTERPRISE_AUTH });
+    assertEquals((await cluster.json()).state, "active");
+    const denied = await fetch(`${emulator.enterpriseUrl}/v1/cluster`, { client });
+    assertEquals([denied.status, (await denied.json()).error_code], [401, "unauthorized"]);
+  } finally {
+    client.close();
+  }
+  let untrusted: Error | undefined;
+  await fetch(`${emulator.enterpriseUrl}/v1/bootstrap`).catch((e) => untrusted = e);
+  assert(untrusted, "a client that does not trust the certificate must fail");
+});
+
+async function rssBytes(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Number(status.match(/VmRSS:\s+(\d+) kB/)![1]) * 1024;
+}
+
+Deno.test("emulator process: a 1 GB debuginfo package streams with RSS under 150 MB", async () => {
+  await using emulator = await startEmulator(["--debuginfo-mb", "1024"]);
+  const res = await fetch(`${emulator.enterpriseUrl}/v1/debuginfo/all`, { headers: ENTERPRISE_AUTH });
+  assertEquals(res.headers.get("content-type"), "application/x-gzip");
+  let peak = await rssBytes(emulator.pid);
+  const sampler = setInterval(async () => peak = Math.max(peak, await rssBytes(emulator.pid).catch(() => 0)), 100);
+  // Decompress as we go to count the archive's real (tar) size, not just the gzip bytes.
+  let tarBytes = 0;
+  try {
+    for await (const chunk of res.body!.pipeThrough(new DecompressionStream("gzip"))) tarBytes += chunk.length;
+  } finally {
+    clearInterval(sampler);
+  }
+  assert(tarBytes >= 1024 * 1024 * 1024, `tar size ${tarBytes}`);
+  assert(peak < 150 * 1024 * 1024, `peak RSS ${(peak / 1048576).toFixed(0)} MB`);
+  console.log(`1 GiB package: peak emulator RSS ${(peak / 1048576).toFixed(0)} MB`);
+});
+
+Deno.test("emulator process: invalid options exit 2 with a message naming the option", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../server/emulator/main.ts", import.meta.url).pathname, "--task-delay-ms", "soon"],
+    stdout: "piped",
+    stderr: "piped",
+    env: { DENO_NO_PACKAGE_JSON: "1" },
+  }).output();
+  assertEquals(out.code, 2);
+  assertMatch(new TextDecoder().decode(out.stderr), /--task-delay-ms.*expected a whole number/);
+});
