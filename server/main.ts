@@ -9,13 +9,14 @@ import { env, exit, onShutdownSignal, serve } from "../lib/runtime/mod.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp } from "./mod.ts";
 
-const port = Number(env("PORT") ?? 8080);
+const portText = env("PORT") ?? "8080";
 const hostname = env("HOST") ?? "127.0.0.1";
 const storeUrl = env("STORE_URL") ?? "memory:";
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`PORT must be a whole number from 0 to 65535, got '${env("PORT")}'`);
+if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+  console.error(`PORT must be a whole number from 0 to 65535, got '${portText}'`);
   exit(2);
 }
+const port = Number(portText);
 if (storeUrl !== "memory:") {
   console.error(`STORE_URL '${storeUrl}' is not supported yet; only the embedded store 'memory:' is.`);
   exit(2);

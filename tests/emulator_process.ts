@@ -22,15 +22,20 @@ export interface EmulatorProcess extends AsyncDisposable {
 
 const MAIN = new URL("../server/emulator/main.ts", import.meta.url).pathname;
 
-export async function startEmulator(extraArgs: string[] = []): Promise<EmulatorProcess> {
+/**
+ * Starts the emulator with `extraArgs`. `command` runs it another way, e.g.
+ * `["node", "dist/emulator.mjs"]` for the Node bundle.
+ */
+export async function startEmulator(
+  extraArgs: string[] = [],
+  command: string[] = [Deno.execPath(), "run", "-A", MAIN],
+): Promise<EmulatorProcess> {
   const dir = await Deno.makeTempDir();
   const tls = extraArgs.includes("--tls");
   const caOut = `${dir}/ca.pem`;
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(command[0], {
     args: [
-      "run",
-      "-A",
-      MAIN,
+      ...command.slice(1),
       "--cloud-port",
       "0",
       "--enterprise-port",

@@ -14,3 +14,4 @@
 export { type Listener, serve, type ServeOptions } from "./serve.ts";
 export { args, env, exit, onShutdownSignal } from "./process.ts";
 export { writeFileAtomic } from "./fs.ts";
+export { gzipStream } from "./gzip.ts";

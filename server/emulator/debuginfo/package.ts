@@ -1,4 +1,5 @@
 import { createTarPacker } from "modern-tar";
+import { gzipStream } from "../../../lib/runtime/mod.ts";
 import { createRandom, type Random } from "../random.ts";
 import { LOG_STYLES, logChunks, type LogStyle } from "./log_text.ts";
 
@@ -130,7 +131,7 @@ export function packageStream(options: PackageOptions): ReadableStream<Uint8Arra
       controller.error(error);
     } catch { /* already stopped because the reader went away */ }
   });
-  return readable.pipeThrough(new CompressionStream("gzip"));
+  return readable.pipeThrough(gzipStream());
 }
 
 async function entryBody(
@@ -145,9 +146,11 @@ async function entryBody(
     case "log":
       return { size: entry.size, chunks: logChunks(random, entry.style, entry.size, EPOCH_MS) };
     case "gzlog": {
+      // Buffered, unlike the large logs: a tar header needs the size, known only once compressed.
       const plain = new Blob([...logChunks(random, entry.style, entry.size, EPOCH_MS)]);
-      const gz = await new Response(plain.stream().pipeThrough(new CompressionStream("gzip"))).bytes();
-      return { size: gz.length, chunks: [gz] };
+      const gz: Uint8Array<ArrayBuffer>[] = [];
+      for await (const chunk of plain.stream().pipeThrough(gzipStream())) gz.push(chunk);
+      return { size: gz.reduce((n, c) => n + c.length, 0), chunks: gz };
     }
   }
 }

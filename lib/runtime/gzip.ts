@@ -1,0 +1,35 @@
+import { createGzip } from "node:zlib";
+
+/**
+ * A gzip `TransformStream` that holds backpressure on every runtime, so a slow reader keeps
+ * memory flat. Deno's `CompressionStream` does; Node's buffers its whole input when the reader
+ * lags, so on Node this wraps `node:zlib` and waits for the compressor to drain.
+ *
+ * @example
+ * ```ts
+ * const body = tarStream.pipeThrough(gzipStream());
+ * ```
+ */
+export function gzipStream(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource> {
+  if ("Deno" in globalThis) return new CompressionStream("gzip");
+  const gzip = createGzip();
+  let failure: Error | undefined;
+  return new TransformStream<BufferSource, Uint8Array<ArrayBuffer>>({
+    start(controller) {
+      gzip.on("data", (chunk: Uint8Array) => controller.enqueue(new Uint8Array(chunk)));
+      gzip.on("error", (error) => failure = error);
+    },
+    transform(chunk) {
+      if (failure) throw failure;
+      const bytes = chunk instanceof ArrayBuffer ? new Uint8Array(chunk) : chunk;
+      return new Promise((resolve) => gzip.write(bytes) ? resolve() : gzip.once("drain", resolve));
+    },
+    flush() {
+      return new Promise((resolve, reject) => {
+        gzip.once("end", resolve);
+        gzip.once("error", reject);
+        gzip.end();
+      });
+    },
+  });
+}
