@@ -13,8 +13,8 @@ export interface CertificatePair {
  *
  * @example
  * ```ts
- * const { cert, key } = await generateSelfSignedCertificate("storectl emulator");
- * Deno.serve({ port: 9443, cert, key }, handler);
+ * const tls = await generateSelfSignedCertificate("storectl emulator");
+ * await serve({ port: 9443, tls, fetch: handler }); // lib/runtime
  * ```
  */
 export async function generateSelfSignedCertificate(
