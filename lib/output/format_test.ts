@@ -1,0 +1,70 @@
+import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { applyQuery } from "./query.ts";
+import { render } from "./format.ts";
+import { createLogger } from "./log.ts";
+import { StoreCtlError } from "../errors/mod.ts";
+
+const BDBS = [{ uid: 1, name: "a", memory_size: 1024, endpoints: [{ port: 12001 }] }, {
+  uid: 2,
+  name: "b",
+  memory_size: 2048,
+}];
+
+Deno.test("render() writes json, yaml and raw values", () => {
+  assertEquals(render({ a: 1 }, { format: "json" }), '{\n  "a": 1\n}\n');
+  assertEquals(render({ a: [1] }, { format: "yaml" }), "a:\n  - 1\n");
+  assertEquals(render(["a", "b"], { format: "json", raw: true }), "a\nb\n");
+  assertEquals(render("x", { format: "json", raw: true }), "x\n");
+  assertEquals(render({ a: 1 }, { format: "json", raw: true }), '{"a":1}\n');
+});
+
+Deno.test("render() auto is a table on a terminal and JSON when piped", () => {
+  assertMatch(render(BDBS, { format: "auto", isTTY: true }), /UID.*NAME.*MEMORY_SIZE/);
+  assertEquals(JSON.parse(render(BDBS, { format: "auto", isTTY: false })), BDBS);
+});
+
+Deno.test("render() tables arrays of objects, single objects and scalar lists", () => {
+  const rows = render(BDBS, { format: "table" });
+  assertMatch(rows, /│ 1 +│ a +│ 1024 +│ \[\{"port":12001\}\] +│/);
+  assertMatch(rows, /│ 2 +│ b +│ 2048 +│ +│/);
+  assertMatch(render({ name: "c", state: "active" }, { format: "table" }), /│ state │ active │/);
+  assertMatch(render(["x", "y"], { format: "table" }), /VALUE[\s\S]*│ y +│/);
+  assertEquals(render([], { format: "table" }), "");
+});
+
+Deno.test("applyQuery() filters with JMESPath", () => {
+  assertEquals(applyQuery(BDBS, "[].name"), ["a", "b"]);
+  assertEquals(applyQuery(BDBS, "[?memory_size > `1024`].uid | [0]"), 2);
+});
+
+Deno.test("applyQuery() reports an invalid expression as a usage error with its position", () => {
+  for (const [expression, position] of [["[].name[", 8], ["a[?b ==", 7], ["a.#", 2], ["[].name]", 7]] as const) {
+    try {
+      applyQuery(BDBS, expression);
+      throw new Error("expected a failure");
+    } catch (error) {
+      assertEquals((error as StoreCtlError).code, "usage");
+      assertMatch((error as Error).message, new RegExp(`position ${position}$`));
+    }
+  }
+});
+
+Deno.test("createLogger() combines -v counts with STORE_LOG filters", () => {
+  const lines: string[] = [];
+  const quiet = createLogger({ verbosity: 0, write: (l) => lines.push(l) });
+  assertEquals([quiet.enabled("warn"), quiet.enabled("info")], [true, false]);
+  const vv = createLogger({ verbosity: 2, write: (l) => lines.push(l) });
+  assertEquals([vv.enabled("debug"), vv.enabled("trace")], [true, false]);
+  const filtered = createLogger({ verbosity: 0, filter: "info,storectl::http=trace", write: (l) => lines.push(l) });
+  assertEquals([
+    filtered.enabled("info", "config"),
+    filtered.enabled("debug", "config"),
+    filtered.enabled("trace", "http"),
+  ], [
+    true,
+    false,
+    true,
+  ]);
+  filtered.log("trace", "http", "GET /v1/bdbs");
+  assertEquals(lines, ["TRACE http: GET /v1/bdbs"]);
+});

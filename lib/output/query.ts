@@ -1,0 +1,42 @@
+import { compile, search, tokenize } from "@jmespath-community/jmespath";
+import { StoreCtlError } from "../errors/mod.ts";
+
+type Json = Parameters<typeof search>[0];
+
+/**
+ * Applies a JMESPath expression (the JMESPath Community dialect). An invalid expression is a
+ * usage error that points at the offending position.
+ *
+ * @example
+ * ```ts
+ * applyQuery([{ name: "a" }, { name: "b" }], "[].name"); // ["a", "b"]
+ * ```
+ */
+export function applyQuery(data: unknown, expression: string): unknown {
+  try {
+    compile(expression);
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = errorPosition(expression, message);
+    const pointer = at === undefined ? "" : `\n  ${expression}\n  ${" ".repeat(at)}^ position ${at}`;
+    throw new StoreCtlError("usage", `Invalid query '${expression}': ${message}${pointer}`, {
+      tips: ["Query syntax: https://jmespath.site"],
+    });
+  }
+  return search(data as Json, expression);
+}
+
+/** Where the token that made the parser fail starts, worked out from the parser's message. */
+function errorPosition(expression: string, message: string): number | undefined {
+  const unknown = /unknown character: (.)/.exec(message);
+  if (unknown) return expression.indexOf(unknown[1]);
+  let tokens: { type: string; value: unknown; start: number }[];
+  try {
+    tokens = tokenize(expression) as typeof tokens;
+  } catch {
+    return undefined;
+  }
+  const named = /token type: (\w+)/.exec(message) ?? /\((\w+)\)/.exec(message) ?? /got: (\w+)/.exec(message);
+  if (!named || named[1] === "EOF") return expression.length;
+  return tokens.find((t) => t.type === named[1])?.start;
+}
