@@ -14,4 +14,5 @@
 export { type Listener, serve, type ServeOptions } from "./serve.ts";
 export { args, env, exit, onShutdownSignal } from "./process.ts";
 export { writeFileAtomic } from "./fs.ts";
+export { homeDir, readTextFileIfExists } from "./files.ts";
 export { gzipStream } from "./gzip.ts";
