@@ -1,0 +1,36 @@
+/** The kind of a failed `fetch`, read from the error and its causes. */
+export type FailureKind = "tls" | "refused" | "dns" | "reset" | "other";
+
+/** Collects messages and codes along an error's cause chain. */
+export function describeFailure(error: unknown): string {
+  const parts: string[] = [];
+  for (
+    let e = error as { message?: string; code?: string; cause?: unknown } | undefined;
+    e && parts.length < 6;
+    e = e.cause as typeof e
+  ) {
+    if (e.message) parts.push(e.message);
+    if (e.code) parts.push(e.code);
+  }
+  return parts.join(": ");
+}
+
+/**
+ * Classifies a failed `fetch` on Deno (rustls/hyper messages) or Node and undici (error codes).
+ */
+export function classifyFailure(error: unknown): FailureKind {
+  const text = describeFailure(error);
+  if (
+    /certificate|UnknownIssuer|NotValidForName|SELF_SIGNED|UNABLE_TO_VERIFY|CERT_|InvalidCertificate|ERR_TLS/i.test(
+      text,
+    )
+  ) {
+    return "tls";
+  }
+  if (/ECONNREFUSED|Connection refused/i.test(text)) return "refused";
+  if (/ENOTFOUND|EAI_AGAIN|failed to lookup|dns error|Name or service not known/i.test(text)) return "dns";
+  if (/ECONNRESET|EPIPE|connection reset|closed before|socket hang up|UND_ERR_SOCKET|connection closed/i.test(text)) {
+    return "reset";
+  }
+  return "other";
+}

@@ -1,0 +1,183 @@
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { opensslCertificate } from "../../tests/certs.ts";
+import type { StoreCtlError } from "../errors/mod.ts";
+import { createHttpClient, type HttpClientOptions } from "./client.ts";
+import { DEFAULT_RETRY_POLICY, isRetryable, retryDelay } from "./retry.ts";
+import { createFetch } from "./transport.ts";
+import { toCurl } from "./curl.ts";
+
+/** Serves `handler` on a free loopback port for the test's duration. */
+async function withServer(
+  handler: (request: Request) => Response | Promise<Response>,
+  fn: (url: string) => Promise<void>,
+  tls?: { cert: string; key: string },
+) {
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen() {},
+    ...(tls && { cert: tls.cert, key: tls.key }),
+  }, handler);
+  try {
+    await fn(`${tls ? "https://localhost" : "http://127.0.0.1"}:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+async function client(baseUrl: string, overrides: Partial<HttpClientOptions> = {}) {
+  const sleeps: number[] = [];
+  const http = createHttpClient({
+    baseUrl,
+    authHeaders: { "x-api-key": "key" },
+    identity: "profile 'test' (key abcd…wxyz)",
+    fetch: await createFetch({ env: {} }),
+    timeoutMs: 2000,
+    sleep: (ms) => {
+      sleeps.push(ms);
+      return Promise.resolve();
+    },
+    random: () => 0.5,
+    ...overrides,
+  });
+  return { http, sleeps };
+}
+
+Deno.test("send() retries GET on 503 with backoff and honours Retry-After", async () => {
+  let calls = 0;
+  await withServer((req) => {
+    calls++;
+    assertEquals(req.headers.get("x-api-key"), "key");
+    if (calls === 1) return new Response("busy", { status: 503 });
+    if (calls === 2) return new Response("slow down", { status: 429, headers: { "retry-after": "2" } });
+    return Response.json({ ok: true });
+  }, async (url) => {
+    const { http, sleeps } = await client(url);
+    const res = await http.send({ method: "GET", path: "/v1/x" });
+    assertEquals(await res.json(), { ok: true });
+    assertEquals(sleeps, [125, 2000]);
+  });
+});
+
+Deno.test("send() does not retry POST on 503, and reports the server's message", async () => {
+  let calls = 0;
+  await withServer(() => {
+    calls++;
+    return Response.json({ message: "maintenance" }, { status: 503 });
+  }, async (url) => {
+    const { http } = await client(url);
+    const error = await assertRejects(() => http.send({ method: "POST", path: "/v1/x", body: "{}" }));
+    assertEquals([(error as StoreCtlError).code, (error as StoreCtlError).status, calls], ["api", 503, 1]);
+    assertMatch(error.message, /POST \/v1\/x failed with HTTP 503: maintenance/);
+  });
+});
+
+Deno.test("send() maps 400, 401, 404, 409 and 429 to codes and messages", async () => {
+  const bodies: Record<string, [number, unknown]> = {
+    "/bad": [400, { status: 400, error: "Bad Request", message: "Field 'name' is required" }],
+    "/auth": [401, { error_code: "unauthorized", message: "Authentication failed" }],
+    "/missing": [404, { error_code: "not_found", message: "bdb '9' does not exist" }],
+    "/dup": [409, { error_code: "conflict", message: "name exists" }],
+    "/busy": [429, { message: "too many" }],
+  };
+  await withServer((req) => {
+    const [status, body] = bodies[new URL(req.url).pathname];
+    return Response.json(body, { status, headers: status === 429 ? { "retry-after": "0" } : {} });
+  }, async (url) => {
+    const { http } = await client(url);
+    const failure = async (path: string) =>
+      await assertRejects(() => http.send({ method: "GET", path })) as StoreCtlError;
+    const bad = await failure("/bad");
+    assertEquals([bad.code, bad.message], ["validation", "Field 'name' is required"]);
+    const auth = await failure("/auth");
+    assertEquals([auth.code, auth.message], [
+      "auth",
+      "Authentication failed for profile 'test' (key abcd…wxyz): Authentication failed",
+    ]);
+    const missing = await failure("/missing");
+    assertEquals([missing.code, missing.message], ["not_found", "Not found: GET /missing: bdb '9' does not exist"]);
+    assertEquals((await failure("/dup")).code, "conflict");
+    const busy = await failure("/busy");
+    assertEquals(busy.code, "rate_limited");
+    assertMatch(busy.message, /HTTP 429 after 4 attempts/);
+  });
+});
+
+Deno.test("send() names the URL and cause when the connection is refused, after retrying", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const { http, sleeps } = await client(`http://127.0.0.1:${port}`);
+  const error = await assertRejects(() => http.send({ method: "POST", path: "/v1/bdbs", body: "{}" })) as StoreCtlError;
+  assertEquals(error.code, "network");
+  assertEquals(error.message, `Failed to connect to http://127.0.0.1:${port}/v1/bdbs: connection refused`);
+  assertEquals(sleeps.length, 3, "a POST that never reached the server is retried");
+});
+
+Deno.test("send() times out waiting for headers, and while the body is silent", async () => {
+  await withServer(async (req) => {
+    if (new URL(req.url).pathname === "/headers") await new Promise((r) => setTimeout(r, 1000));
+    const body = new ReadableStream({
+      async start(c) {
+        c.enqueue(new TextEncoder().encode("partial"));
+        await new Promise((r) => setTimeout(r, 1000));
+        c.close();
+      },
+    });
+    return new Response(body);
+  }, async (url) => {
+    const { http } = await client(url, { timeoutMs: 200, retry: { ...DEFAULT_RETRY_POLICY, retries: 0 } });
+    const late = await assertRejects(() => http.send({ method: "GET", path: "/headers" })) as StoreCtlError;
+    assertEquals(late.code, "timeout");
+    const res = await http.send({ method: "GET", path: "/body" });
+    const silent = await assertRejects(() => res.text()) as StoreCtlError;
+    assertMatch(String(silent.message ?? silent), /sent nothing for 0.2 s/);
+  });
+});
+
+Deno.test("TLS: a self-signed server fails with both fixes named, then works insecure or trusted", async () => {
+  const tls = await opensslCertificate();
+  if (!tls) return;
+  await withServer(() => Response.json({ secure: true }), async (url) => {
+    const strict = await client(url);
+    const error = await assertRejects(() => strict.http.send({ method: "GET", path: "/v1/cluster" })) as StoreCtlError;
+    assertEquals(error.code, "tls");
+    assertMatch(error.message, /TLS certificate verification failed for https:\/\/localhost:\d+\/v1\/cluster/);
+    assert(error.tips.some((t) => t.includes("--ca-cert")) && error.tips.some((t) => t.includes("--insecure")));
+    const insecure = await client(url, { fetch: await createFetch({ env: {}, insecure: true }) });
+    assertEquals(await (await insecure.http.send({ method: "GET", path: "/" })).json(), { secure: true });
+    const trusted = await client(url, { fetch: await createFetch({ env: {}, caCert: tls.cert }) });
+    assertEquals(await (await trusted.http.send({ method: "GET", path: "/" })).json(), { secure: true });
+  }, tls);
+});
+
+Deno.test("retryDelay() uses jittered backoff, Retry-After seconds or dates, and gives up on long waits", () => {
+  const p = DEFAULT_RETRY_POLICY;
+  assertEquals([
+    retryDelay(0, null, p, 0, () => 1),
+    retryDelay(3, null, p, 0, () => 1),
+    retryDelay(9, null, p, 0, () => 1),
+  ], [250, 2000, 8000]);
+  assertEquals(retryDelay(0, "3", p, 0, () => 1), 3000);
+  assertEquals(retryDelay(0, new Date(10_000).toUTCString(), p, 4_000, () => 1), 6000);
+  assertEquals(retryDelay(0, "3600", p, 0, () => 1), undefined);
+});
+
+Deno.test("isRetryable() repeats safe methods and connection failures only", () => {
+  assert(isRetryable("GET", { kind: "status", status: 502 }) && isRetryable("DELETE", { kind: "reset" }));
+  assert(!isRetryable("POST", { kind: "status", status: 503 }) && !isRetryable("POST", { kind: "reset" }));
+  assert(isRetryable("POST", { kind: "connect" }) && !isRetryable("GET", { kind: "status", status: 500 }));
+});
+
+Deno.test("toCurl() redacts secrets and quotes for the shell", () => {
+  assertEquals(
+    toCurl(
+      "post",
+      "https://h/v1/bdbs",
+      { authorization: "Basic abc", "x-api-key": "k", "content-type": "application/json" },
+      `{"name":"it's"}`,
+      { insecure: true },
+    ),
+    `curl -k -X POST 'https://h/v1/bdbs' -H 'authorization: Basic ***' -H 'x-api-key: ***' -H 'content-type: application/json' --data-binary '{"name":"it'\\''s"}'`,
+  );
+});

@@ -1,0 +1,56 @@
+/** How retries are paced. */
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  readonly retries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** A `Retry-After` longer than this is not waited for: the request fails at once. */
+  readonly maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  retries: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+const SAFE_METHODS = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
+const RETRY_STATUSES = [429, 502, 503, 504];
+
+/** What went wrong with one attempt. */
+export type Outcome =
+  | { readonly kind: "status"; readonly status: number; readonly retryAfter?: string | null }
+  | { readonly kind: "connect" } // nothing was sent: refused, DNS
+  | { readonly kind: "reset" }; // the connection broke, maybe after sending
+
+/**
+ * Whether an attempt may be repeated: requests safe to repeat (GET, PUT, DELETE…) on 429, 502,
+ * 503, 504 and broken connections; any request when the connection failed before sending.
+ */
+export function isRetryable(method: string, outcome: Outcome): boolean {
+  if (outcome.kind === "connect") return true;
+  if (!SAFE_METHODS.includes(method.toUpperCase())) return false;
+  return outcome.kind === "reset" || RETRY_STATUSES.includes(outcome.status);
+}
+
+/**
+ * Milliseconds to wait before retry number `attempt` (0-based): the server's `Retry-After` when
+ * given (seconds or an HTTP date), else exponential backoff with full jitter. Undefined means
+ * do not retry (the server asked for longer than `maxRetryAfterMs`).
+ */
+export function retryDelay(
+  attempt: number,
+  retryAfter: string | null | undefined,
+  policy: RetryPolicy,
+  now: number,
+  random: () => number,
+): number | undefined {
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - now;
+    if (Number.isFinite(ms)) return ms > policy.maxRetryAfterMs ? undefined : Math.max(0, ms);
+  }
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(random() * ceiling);
+}

@@ -1,0 +1,40 @@
+import { requireTool } from "./tools.ts";
+
+/**
+ * A self-signed certificate for localhost and 127.0.0.1 made by the real `openssl`, as a
+ * cluster would present it. Undefined when openssl is missing outside CI.
+ */
+export async function opensslCertificate(): Promise<{ cert: string; key: string; certFile: string } | undefined> {
+  const openssl = await requireTool("openssl");
+  if (!openssl) return undefined;
+  const dir = await Deno.makeTempDir();
+  const out = await new Deno.Command(openssl, {
+    args: [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "-keyout",
+      `${dir}/key.pem`,
+      "-out",
+      `${dir}/cert.pem`,
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 0) throw new Error(`openssl failed: ${new TextDecoder().decode(out.stderr)}`);
+  return {
+    cert: await Deno.readTextFile(`${dir}/cert.pem`),
+    key: await Deno.readTextFile(`${dir}/key.pem`),
+    certFile: `${dir}/cert.pem`,
+  };
+}
