@@ -13,6 +13,7 @@
  */
 export { type Listener, serve, type ServeOptions } from "./serve.ts";
 export { args, env, exit, onShutdownSignal } from "./process.ts";
-export { writeFileAtomic } from "./fs.ts";
+export { readTextFile, removePartialFiles, writeFileAtomic, writeStreamAtomic } from "./fs.ts";
+export { environment, readStdin, stderr, stdout, type StdStream } from "./stdio.ts";
 export { homeDir, readTextFileIfExists } from "./files.ts";
 export { gzipStream } from "./gzip.ts";
