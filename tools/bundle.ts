@@ -8,6 +8,7 @@
  * @module
  */
 export const ENTRIES = {
+  "ctl.mjs": "cli/main.ts",
   "emulator.mjs": "server/emulator/main.ts",
   "server.mjs": "server/main.ts",
 };
@@ -20,7 +21,8 @@ export async function bundleAll(outDir: string): Promise<void> {
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const out = `${outDir}/${name}`;
     const result = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "-o", out, `${root}${entry}`],
+      // The keyring is a native addon: Node loads it from node_modules (a package.json dependency).
+      args: ["bundle", "--quiet", "--external", "@napi-rs/keyring", "-o", out, `${root}${entry}`],
       cwd: root,
       env: { DENO_NO_PACKAGE_JSON: "1" },
       stderr: "piped",

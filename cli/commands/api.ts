@@ -1,7 +1,7 @@
 import { Argument, Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
 import { toCurl } from "../../lib/http/mod.ts";
-import { applyQuery, render } from "../../lib/output/mod.ts";
+import { applyQuery, checkQuery, render } from "../../lib/output/mod.ts";
 import type { CliContext } from "../context.ts";
 import { requireJson } from "../json_input.ts";
 import { connect, type GlobalOptions, outputTarget } from "../session.ts";
@@ -36,7 +36,7 @@ Examples:
     )
     .action(async (deployment, method, rawPath, options, command) => {
       const globals = command.optsWithGlobals() as unknown as GlobalOptions;
-      if (globals.query) applyQuery(null, globals.query); // a bad expression fails before any request
+      if (globals.query) checkQuery(globals.query); // a bad expression fails before any request
       const body = options.data === undefined ? undefined : await readBody(ctx, options.data);
       const path = normalizePath(deployment, rawPath);
       const headers = {

@@ -77,12 +77,15 @@ export function listProfiles(doc: ConfigDocument): ProfileSummary[] {
   }));
 }
 
-/** A copy with secrets masked; `${VAR}` and `keyring:` references are shown, they are not secret. */
+/**
+ * A copy with secrets masked (passwords entirely); `${VAR}` and `keyring:` references are shown,
+ * they are not secret.
+ */
 export function maskSecrets<T extends Record<string, unknown>>(record: T): T {
   const copy: Record<string, unknown> = { ...record };
   for (const key of SECRET_KEYS) {
     const value = copy[key];
-    if (typeof value === "string" && !isReference(value)) copy[key] = mask(value);
+    if (typeof value === "string" && !isReference(value)) copy[key] = key === "password" ? "****" : mask(value);
   }
   return copy as T;
 }

@@ -40,7 +40,10 @@ export class StoreCtlError extends Error {
   }
 }
 
-/** Shows the first and last four characters of a secret: `abcd…wxyz`, or `****` when short. */
+/**
+ * Masks a secret as `abcd…wxyz`, so a user can tell keys apart; secrets under 16 characters
+ * show nothing (`****`), since eight characters would be most of them.
+ */
 export function mask(secret: string): string {
-  return secret.length >= 12 ? `${secret.slice(0, 4)}…${secret.slice(-4)}` : "****";
+  return secret.length >= 16 ? `${secret.slice(0, 4)}…${secret.slice(-4)}` : "****";
 }

@@ -29,7 +29,10 @@ export function classifyFailure(error: unknown): FailureKind {
   }
   if (/ECONNREFUSED|Connection refused/i.test(text)) return "refused";
   if (/ENOTFOUND|EAI_AGAIN|failed to lookup|dns error|Name or service not known/i.test(text)) return "dns";
-  if (/ECONNRESET|EPIPE|connection reset|closed before|socket hang up|UND_ERR_SOCKET|connection closed/i.test(text)) {
+  if (
+    /ECONNRESET|EPIPE|connection reset|closed before|socket hang up|UND_ERR_SOCKET|connection closed|stream error|terminated/i
+      .test(text)
+  ) {
     return "reset";
   }
   return "other";

@@ -75,7 +75,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         signal: controller.signal,
       });
       clearTimeout(timer);
-      return withIdleTimeout(response, options.timeoutMs, target);
+      return guardBody(response, options.timeoutMs, target);
     } catch (error) {
       clearTimeout(timer);
       if (controller.signal.aborted) {
@@ -129,39 +129,44 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
-/** Fails the body stream when no data arrives for `timeoutMs`. */
-function withIdleTimeout(response: Response, timeoutMs: number, target: string): Response {
+/**
+ * Guards the body: a read that waits more than `timeoutMs` for the server fails with a timeout,
+ * and a connection that breaks mid-body fails with a network error naming the URL.
+ */
+function guardBody(response: Response, timeoutMs: number, target: string): Response {
   if (!response.body) return response;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let rearm = () => {};
-  const idle = new TransformStream<Uint8Array, Uint8Array>({
-    start(controller) {
-      const fail = () => {
-        const error = new StoreCtlError("timeout", `${target} sent nothing for ${timeoutMs / 1000} s`, {
-          tips: ["Raise the limit with --timeout <seconds>"],
-        });
-        try {
-          controller.error(error);
-        } catch { /* the reader has gone already */ }
-      };
-      rearm = () => {
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const silence = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(
+            new StoreCtlError("timeout", `${target} sent nothing for ${timeoutMs / 1000} s`, {
+              tips: ["Raise the limit with --timeout <seconds>"],
+            }),
+          );
+        }, timeoutMs);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), silence]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        reader.cancel().catch(() => {});
+        controller.error(
+          error instanceof StoreCtlError ? error : new StoreCtlError(
+            "network",
+            `The connection to ${target} broke while receiving the response: ${describeFailure(error)}`,
+            { cause: error, tips: ["Try again; requests that are safe to repeat can also use --retries"] },
+          ),
+        );
+      } finally {
         clearTimeout(timer);
-        timer = setTimeout(fail, timeoutMs);
-      };
-      rearm();
+      }
     },
-    transform(chunk, controller) {
-      rearm();
-      controller.enqueue(chunk);
-    },
-    flush() {
-      clearTimeout(timer);
-    },
-    cancel() {
-      clearTimeout(timer);
-    },
+    cancel: (reason) => reader.cancel(reason),
   });
-  const body = response.body.pipeThrough(idle);
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
@@ -231,14 +236,14 @@ function tlsError(target: string, cause: unknown): StoreCtlError {
 
 function networkError(target: string, cause: unknown): StoreCtlError {
   const kind = classifyFailure(cause);
-  const reason = kind === "refused"
-    ? "connection refused"
+  const message = kind === "refused"
+    ? `Failed to connect to ${target}: connection refused`
     : kind === "dns"
-    ? "host not found"
+    ? `Failed to connect to ${target}: host not found`
     : kind === "reset"
-    ? "the connection was closed unexpectedly"
-    : describeFailure(cause);
-  return new StoreCtlError("network", `Failed to connect to ${target}: ${reason}`, {
+    ? `The connection to ${target} was closed unexpectedly`
+    : `Request to ${target} failed: ${describeFailure(cause)}`;
+  return new StoreCtlError("network", message, {
     cause,
     tips: ["Check the URL and that the server is running and reachable"],
   });

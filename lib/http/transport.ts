@@ -1,3 +1,6 @@
+import { nativeFetchTrusting } from "../runtime/mod.ts";
+import { describeFailure } from "./classify.ts";
+
 /** A `fetch` function: the global one, or undici's bound to a dispatcher. */
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -14,14 +17,33 @@ const PROXY_VARS = ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"];
 
 /**
  * Picks the cheapest transport that honours the options. The global `fetch` serves plain
- * requests (Deno's also honours `HTTP(S)_PROXY`/`NO_PROXY`). undici, whose import costs about
- * 90 ms, is loaded only for custom TLS (Deno's fetch has no "accept any certificate" switch)
- * or for a proxy on Node, whose fetch ignores the proxy variables.
+ * requests (Deno's also honours `HTTP(S)_PROXY`/`NO_PROXY`), and on Deno a native client
+ * trusts a CA. undici, whose import costs about 90 ms, is loaded only for `insecure` (Deno's
+ * fetch has no "accept any certificate" switch), for a CA on Node, or for a proxy on Node,
+ * whose fetch ignores the proxy variables.
  */
 export async function createFetch(options: TransportOptions): Promise<Fetch> {
   const proxied = PROXY_VARS.some((name) => options.env[name]);
   const customTls = options.insecure || options.caCert !== undefined;
   if (!customTls && (!proxied || "Deno" in globalThis)) return (input, init) => fetch(input, init);
+  const native = !options.insecure && options.caCert !== undefined ? nativeFetchTrusting(options.caCert) : undefined;
+  if (!native) return await undiciFetch(options, proxied);
+  // rustls refuses a certificate marked as a CA as the server's own (CaUsedAsEndEntity), yet
+  // `openssl req -x509` makes exactly that, and OpenSSL accepts it: undici serves that case.
+  let fallback: Fetch | undefined;
+  return async (input, init) => {
+    if (fallback) return fallback(input, init);
+    try {
+      return await native(input, init);
+    } catch (error) {
+      if (!/CaUsedAsEndEntity/.test(describeFailure(error))) throw error;
+      fallback = await undiciFetch(options, proxied);
+      return fallback(input, init);
+    }
+  };
+}
+
+async function undiciFetch(options: TransportOptions, proxied: boolean): Promise<Fetch> {
   const undici = await import("undici");
   const tls = {
     ...(options.insecure && { rejectUnauthorized: false }),

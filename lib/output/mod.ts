@@ -11,5 +11,5 @@
  * @module
  */
 export { type Format, FORMATS, isFormat, render, type RenderOptions } from "./format.ts";
-export { applyQuery } from "./query.ts";
+export { applyQuery, checkQuery } from "./query.ts";
 export { createLogger, type Level, LEVELS, type Logger } from "./log.ts";

@@ -13,6 +13,16 @@ type Json = Parameters<typeof search>[0];
  * ```
  */
 export function applyQuery(data: unknown, expression: string): unknown {
+  checkQuery(expression);
+  try {
+    return search(data as Json, expression);
+  } catch (error) {
+    throw new StoreCtlError("usage", `Query '${expression}' failed on this response: ${(error as Error).message}`);
+  }
+}
+
+/** Throws a usage error, with the position, when `expression` is not valid JMESPath. */
+export function checkQuery(expression: string): void {
   try {
     compile(expression);
   } catch (error) {
@@ -23,7 +33,6 @@ export function applyQuery(data: unknown, expression: string): unknown {
       tips: ["Query syntax: https://jmespath.site"],
     });
   }
-  return search(data as Json, expression);
 }
 
 /** Where the token that made the parser fail starts, worked out from the parser's message. */

@@ -17,3 +17,4 @@ export { readTextFile, removePartialFiles, writeFileAtomic, writeStreamAtomic } 
 export { environment, readStdin, stderr, stdout, type StdStream } from "./stdio.ts";
 export { homeDir, readTextFileIfExists } from "./files.ts";
 export { gzipStream } from "./gzip.ts";
+export { nativeFetchTrusting } from "./trusted_fetch.ts";

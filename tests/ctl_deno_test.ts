@@ -1,0 +1,16 @@
+import { ctlRunner } from "./ctl_process.ts";
+import { SCENARIOS } from "./ctl_scenarios.ts";
+import { startEmulator } from "./emulator_process.ts";
+
+Deno.test("ctl on Deno against the emulator (cloud over HTTP, enterprise over TLS)", async (t) => {
+  await using emulator = await startEmulator(["--tls", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);
+  const dir = await Deno.makeTempDir();
+  const caFile = `${dir}/emulator-ca.pem`;
+  await Deno.writeTextFile(caFile, emulator.caCert!);
+  try {
+    const world = { ctl: ctlRunner(dir), emulator, dir, caFile };
+    for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

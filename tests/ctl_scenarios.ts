@@ -1,0 +1,367 @@
+/**
+ * End-to-end scenarios of `ctl` against the emulator, run on Deno and on the Node bundle by
+ * `ctl_deno_test.ts` and `ctl_node_test.ts`.
+ *
+ * @module
+ */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import type { Ctl } from "./ctl_process.ts";
+import type { EmulatorProcess } from "./emulator_process.ts";
+
+export interface World {
+  readonly ctl: Ctl;
+  readonly emulator: EmulatorProcess;
+  /** Holds the config file and test files. */
+  readonly dir: string;
+  readonly caFile: string;
+}
+
+const PASSWORD = "demo-password";
+
+export async function freePortUrl(): Promise<string> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return `http://127.0.0.1:${port}`;
+}
+
+async function expectOk(result: Promise<{ code: number; stdout: string; stderr: string }>) {
+  const r = await result;
+  assertEquals(r.code, 0, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  return r;
+}
+
+async function expectFail(
+  result: Promise<{ code: number; stdout: string; stderr: string }>,
+  code: number,
+  pattern: RegExp,
+) {
+  const r = await result;
+  assertEquals(r.code, code, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  assertMatch(r.stderr, pattern);
+  return r;
+}
+
+/** Named scenarios; each may rely on the profiles made by "profiles". */
+export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
+  async "profile set writes a 0600 config, and api calls read it"({ ctl, emulator, dir, caFile }) {
+    await expectOk(ctl([
+      "profile",
+      "set",
+      "c",
+      "--deployment",
+      "cloud",
+      "--api-key",
+      "demo-key",
+      "--api-secret",
+      "demo-secret",
+      "--api-url",
+      emulator.cloudUrl,
+    ]));
+    await expectOk(ctl([
+      "profile",
+      "set",
+      "e",
+      "--deployment",
+      "enterprise",
+      "--url",
+      emulator.enterpriseUrl,
+      "--username",
+      "admin@example.com",
+      "--password",
+      PASSWORD,
+      "--ca-cert",
+      caFile,
+    ]));
+    assertEquals((await Deno.stat(`${dir}/config.toml`)).mode! & 0o777, 0o600);
+    const names = await expectOk(ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[].name", "--raw"]));
+    assertEquals(names.stdout.trim().split("\n").length, 3);
+    const bdbs = await expectOk(ctl(["api", "enterprise", "get", "/v1/bdbs", "-q", "[].name", "-o", "json"]));
+    assertEquals(JSON.parse(bdbs.stdout).length, 4);
+    const noPrefix = await expectOk(ctl(["api", "enterprise", "get", "cluster", "-q", "state", "--raw"]));
+    assertEquals(noPrefix.stdout, "active\n");
+  },
+
+  async "outputs yaml and tables, and piped auto output is JSON"({ ctl }) {
+    const yaml = await expectOk(ctl(["api", "enterprise", "get", "/v1/cluster", "-o", "yaml"]));
+    assertMatch(yaml.stdout, /^name: cluster\.example\.local$/m);
+    const table = await expectOk(
+      ctl(["api", "enterprise", "get", "/v1/nodes", "-q", "[].{uid:uid,status:status}", "-o", "table"]),
+    );
+    assertMatch(table.stdout, /│ UID │ STATUS │/);
+    JSON.parse((await expectOk(ctl(["api", "enterprise", "get", "/v1/nodes"]))).stdout);
+  },
+
+  async "a database create from @file completes as a task"({ ctl, dir }) {
+    const sub = (await expectOk(ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id", "--raw"])))
+      .stdout.trim();
+    await Deno.writeTextFile(`${dir}/db.json`, JSON.stringify({ name: "from-file", memoryLimitInGb: 1 }));
+    const created = await expectOk(
+      ctl(["api", "cloud", "post", `/subscriptions/${sub}/databases`, "-d", `@${dir}/db.json`]),
+    );
+    const taskId = JSON.parse(created.stdout).taskId;
+    await new Promise((r) => setTimeout(r, 300));
+    const status = await expectOk(ctl(["api", "cloud", "get", `/tasks/${taskId}`, "-q", "status", "--raw"]));
+    assertEquals(status.stdout, "processing-completed\n");
+    const fromStdin = await expectOk(
+      ctl(["api", "cloud", "post", `/subscriptions/${sub}/databases`, "-d", "@-"], {
+        stdin: '{"name":"stdin-db","memoryLimitInGb":2}',
+      }),
+    );
+    assertEquals(JSON.parse(fromStdin.stdout).status, "received");
+  },
+
+  async "invalid JSON is rejected with its position before any request"({ ctl }) {
+    const r = await expectFail(
+      ctl(["api", "cloud", "post", "/subscriptions", "-d", '{"name": }'], {
+        env: { STORE_CLOUD_API_URL: await freePortUrl(), STORE_CLOUD_API_KEY: "k", STORE_CLOUD_API_SECRET: "s" },
+      }),
+      2,
+      /Invalid JSON in --data at line 1, column 10/,
+    );
+    assert(!/connect/i.test(r.stderr));
+  },
+
+  async "--query-params and -H reach the server"({ ctl }) {
+    const page = await expectOk(
+      ctl([
+        "api",
+        "cloud",
+        "get",
+        "/subscriptions",
+        "--query-params",
+        "offset=1&limit=1",
+        "-q",
+        "length(subscriptions)",
+      ]),
+    );
+    assertEquals(page.stdout.trim(), "1");
+    await expectFail(
+      ctl(["api", "cloud", "get", "/regions", "-H", "x-emulator-fault: status=400"]),
+      6,
+      /Injected fault: HTTP 400/,
+    );
+  },
+
+  async "API errors have their exit codes and messages"({ ctl }) {
+    const auth = await expectFail(
+      ctl(["api", "cloud", "get", "/subscriptions"], { env: { STORE_CLOUD_API_KEY: "wrong-key-0123456789" } }),
+      4,
+      /Authentication failed for profile 'c' \(key wron…6789\)/,
+    );
+    assert(!auth.stderr.includes("demo-secret"));
+    const sub = (await expectOk(ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id", "--raw"])))
+      .stdout.trim();
+    await expectFail(
+      ctl(["api", "cloud", "post", `/subscriptions/${sub}/databases`, "-d", '{"name":"x"}']),
+      6,
+      /Field 'memoryLimitInGb' is required/,
+    );
+    await expectFail(ctl(["api", "cloud", "get", "/subscriptions/1"]), 5, /Not found: GET \/subscriptions\/1/);
+    const json = await expectFail(ctl(["api", "enterprise", "get", "/v1/bdbs/99", "-o", "json"]), 5, /^\{"error":/);
+    assertEquals(JSON.parse(json.stderr).error.code, "not_found");
+    assertEquals(JSON.parse(json.stderr).error.status, 404);
+  },
+
+  async "429 is retried, then reported as rate limited"({ ctl, emulator }) {
+    const admin = `${emulator.cloudUrl.replace(/\/v1$/, "")}/__emulator/faults`;
+    await fetch(admin, {
+      method: "POST",
+      body: JSON.stringify({ kind: "status", status: 429, retryAfter: 0, count: 4 }),
+    });
+    await expectFail(
+      ctl(["api", "cloud", "get", "/regions"]),
+      9,
+      /Rate limited: GET \/regions got HTTP 429 after 4 attempts/,
+    );
+    await fetch(admin, {
+      method: "POST",
+      body: JSON.stringify({ kind: "status", status: 503, retryAfter: 0, count: 2 }),
+    });
+    await expectOk(ctl(["api", "cloud", "get", "/regions"]));
+  },
+
+  async "TLS: untrusted fails naming both fixes; --insecure, the env variable and --ca-cert work"({ ctl, emulator }) {
+    const env = {
+      STORE_ENTERPRISE_URL: emulator.enterpriseUrl,
+      STORE_ENTERPRISE_USER: "admin@example.com",
+      STORE_ENTERPRISE_PASSWORD: PASSWORD,
+    };
+    const noConfig = { ...env, STORE_CONFIG_FILE: "/nonexistent/config.toml" };
+    const r = await expectFail(
+      ctl(["api", "enterprise", "get", "/v1/cluster"], { env: noConfig }),
+      10,
+      /TLS certificate verification failed/,
+    );
+    assertMatch(r.stderr, /--ca-cert/);
+    assertMatch(r.stderr, /--insecure/);
+    await expectOk(ctl(["api", "enterprise", "get", "/v1/cluster", "--insecure"], { env: noConfig }));
+    await expectOk(
+      ctl(["api", "enterprise", "get", "/v1/cluster"], { env: { ...noConfig, STORE_ENTERPRISE_INSECURE: "true" } }),
+    );
+    await expectOk(ctl(["api", "enterprise", "get", "/v1/cluster", "-p", "e"])); // trusted through the profile's ca_cert
+  },
+
+  async "refused connections and timeouts name the URL and cause"({ ctl }) {
+    const url = await freePortUrl();
+    await expectFail(
+      ctl(["api", "cloud", "get", "/regions", "--retries", "0"], {
+        env: { STORE_CLOUD_API_URL: `${url}/v1`, STORE_CLOUD_API_KEY: "k", STORE_CLOUD_API_SECRET: "s" },
+      }),
+      10,
+      new RegExp(`Failed to connect to ${url}/v1/regions: connection refused`),
+    );
+    await expectFail(
+      ctl([
+        "api",
+        "enterprise",
+        "get",
+        "/v1/cluster",
+        "-H",
+        "x-emulator-fault: stall=5000",
+        "--timeout",
+        "0.5",
+        "--retries",
+        "0",
+      ]),
+      11,
+      /within 0.5 s/,
+    );
+  },
+
+  async "binary responses stream to a file atomically, or to a pipe"({ ctl, dir }) {
+    await expectOk(ctl(["api", "enterprise", "get", "/v1/debuginfo/all", "--file", `${dir}/a.tgz`]));
+    await expectOk(ctl(["api", "enterprise", "get", "/v1/debuginfo/node/1", "-o", `${dir}/b.tgz`]));
+    for (const name of ["a.tgz", "b.tgz"]) {
+      const bytes = await Deno.readFile(`${dir}/${name}`);
+      assertEquals([bytes[0], bytes[1]], [0x1f, 0x8b]);
+    }
+    const piped = await expectOk(ctl(["api", "enterprise", "get", "/v1/debuginfo/node/2"]));
+    assert(piped.stdout.length > 1000);
+    const download = ["api", "enterprise", "get", "/v1/debuginfo/all", "--file", `${dir}/c.tgz`];
+    await expectFail(
+      ctl([...download, "-H", "x-emulator-fault: drop=5000"]),
+      10,
+      /The connection to https:\/\/127\.0\.0\.1:\d+\/v1\/debuginfo\/all (was closed unexpectedly|broke while receiving)/,
+    );
+    const leftovers = [];
+    for await (const entry of Deno.readDir(dir)) if (/c\.tgz|partial/.test(entry.name)) leftovers.push(entry.name);
+    assertEquals(leftovers, []);
+  },
+
+  async "--curl prints the request with secrets redacted and sends nothing"({ ctl }) {
+    const r = await expectOk(ctl(["api", "cloud", "post", "/subscriptions", "-d", '{"name":"x"}', "--curl"], {
+      env: {
+        STORE_CLOUD_API_URL: `${await freePortUrl()}/v1`,
+        STORE_CLOUD_API_KEY: "secret-key-123456",
+        STORE_CLOUD_API_SECRET: "secret-456789",
+      },
+    }));
+    assertMatch(
+      r.stdout,
+      /^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/v1\/subscriptions' .*-H 'x-api-key: \*\*\*' -H 'x-api-secret-key: \*\*\*'/,
+    );
+    assert(!r.stdout.includes("KEY-0123") && !r.stdout.includes("SECRET-0123"));
+  },
+
+  async "profile list, show, path, default, current and remove; secrets masked"({ ctl, dir }) {
+    const list = JSON.parse((await expectOk(ctl(["profile", "list", "-o", "json"]))).stdout);
+    assertEquals(list.map((p: { name: string }) => p.name), ["c", "e"]);
+    const show = await expectOk(ctl(["profile", "show", "e", "-o", "json"]));
+    assertEquals(JSON.parse(show.stdout).password, "****");
+    assert(!show.stdout.includes(PASSWORD));
+    assertEquals((await expectOk(ctl(["profile", "path"]))).stdout, `${dir}/config.toml\n`);
+    await expectOk(ctl(["profile", "default", "e"]));
+    const current = JSON.parse((await expectOk(ctl(["profile", "current", "enterprise", "-o", "json"]))).stdout);
+    assertEquals(current, [{ deployment: "enterprise", profile: "e", reason: "default_enterprise" }]);
+    await expectOk(ctl(["profile", "set", "tmp", "--deployment", "cloud", "--api-key", "k"]));
+    await expectOk(ctl(["profile", "remove", "tmp"]));
+    await expectFail(ctl(["profile", "show", "tmp"]), 3, /Profile 'tmp' not found\n  tip: Existing profiles: c, e/);
+    await expectFail(ctl(["api", "cloud", "get", "/", "-p", "nope"]), 3, /Profile 'nope' not found/);
+  },
+
+  async "profile updates keep unrelated keys and ${VAR} references; broken files are never rewritten"({ ctl, dir }) {
+    const path = `${dir}/config.toml`;
+    const original = await Deno.readTextFile(path);
+    await Deno.writeTextFile(
+      path,
+      `${original}\n[profiles.v]\ndeployment_type = "enterprise"\nurl = "\${V_URL}"\nextra = "kept"\n`,
+    );
+    await expectOk(ctl(["profile", "set", "v", "--username", "someone"]));
+    const text = await Deno.readTextFile(path);
+    assertMatch(text, /url = "\$\{V_URL\}"/);
+    assertMatch(text, /extra = "kept"/);
+    assertMatch(text, /username = "someone"/);
+    assertMatch(text, /\[profiles\.c\]/);
+    await Deno.writeTextFile(path, `${text}\n[broken\n`);
+    const before = await Deno.readTextFile(path);
+    await expectFail(
+      ctl(["profile", "set", "v", "--username", "x"]),
+      3,
+      /Cannot parse .*config\.toml at line \d+, column \d+/,
+    );
+    assertEquals(await Deno.readTextFile(path), before);
+    await Deno.writeTextFile(path, text);
+  },
+
+  async "environment variables take priority over the profile"({ ctl }) {
+    await expectFail(
+      ctl(["api", "enterprise", "get", "/v1/cluster", "-p", "e"], { env: { STORE_ENTERPRISE_PASSWORD: "wrong" } }),
+      4,
+      /Authentication failed for profile 'e' \(user admin@example\.com\)/,
+    );
+  },
+
+  async "-vv and STORE_LOG log to stderr without secrets"({ ctl }) {
+    const r = await expectOk(ctl(["api", "enterprise", "get", "/v1/cluster", "-p", "e", "-vv"]));
+    assertMatch(r.stderr, /profile 'e' \(from --profile\)/);
+    assertMatch(r.stderr, /password \*\*\*\* from profile 'e'/);
+    assertMatch(r.stderr, /GET https:\/\/127\.0\.0\.1:\d+\/v1\/cluster → 200/);
+    assert(!r.stderr.includes(PASSWORD));
+    JSON.parse(r.stdout);
+    const logged = await expectOk(
+      ctl(["api", "enterprise", "get", "/v1/cluster", "-p", "e"], { env: { RUST_LOG: "storectl::http=debug" } }),
+    );
+    assertMatch(logged.stderr, /DEBUG http: GET/);
+    assert(!/config:/.test(logged.stderr));
+  },
+
+  async "usage errors: unknown command with a suggestion, missing argument, bad query"({ ctl }) {
+    await expectFail(ctl(["profle", "list"]), 2, /Unknown command 'profle'\n  tip: Did you mean 'profile'\?/);
+    await expectFail(ctl(["api", "cloud"]), 2, /Missing required argument 'method'/);
+    await expectFail(ctl(["api", "cloud", "fetch", "/x"]), 2, /Allowed choices are get, post, put, patch, delete/);
+    await expectFail(
+      ctl(["api", "cloud", "get", "/regions", "-q", "regions[?"]),
+      2,
+      /Invalid query 'regions\[\?'[\s\S]*position 9/,
+    );
+  },
+
+  async "--version and --help at every level"({ ctl }) {
+    assertMatch((await expectOk(ctl(["--version"]))).stdout, /^\d+\.\d+\.\d+\n$/);
+    assertMatch((await expectOk(ctl(["--help"]))).stdout, /Usage: ctl \[options\] \[command\]/);
+    assertMatch((await expectOk(ctl(["api", "--help"]))).stdout, /Examples:\n  ctl api enterprise get/);
+    assertMatch(
+      (await expectOk(ctl(["profile", "set", "--help"]))).stdout,
+      /Usage: ctl profile set \[options\] <name>/,
+    );
+  },
+
+  async "HTTP_PROXY is honoured"({ ctl, emulator }) {
+    const seen: string[] = [];
+    const proxy = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      seen.push(req.url);
+      const upstream = await fetch(req.url, { method: req.method, headers: req.headers });
+      return new Response(upstream.body, { status: upstream.status, headers: upstream.headers });
+    });
+    try {
+      const cloud = emulator.cloudUrl.replace("127.0.0.1", "localhost");
+      await expectOk(ctl(["api", "cloud", "get", "/regions", "--retries", "0"], {
+        env: { HTTP_PROXY: `http://127.0.0.1:${proxy.addr.port}`, STORE_CLOUD_API_URL: cloud, NO_PROXY: "" },
+      }));
+      assertEquals(seen, [`${cloud}/regions`]);
+    } finally {
+      await proxy.shutdown();
+    }
+  },
+};
