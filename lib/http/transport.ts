@@ -50,7 +50,7 @@ async function undiciFetch(options: TransportOptions, proxied: boolean): Promise
     ...(options.caCert !== undefined && { ca: options.caCert }),
   };
   const dispatcher = proxied
-    ? new undici.EnvHttpProxyAgent({ connect: tls, requestTls: tls })
+    ? new undici.EnvHttpProxyAgent({ connect: tls, requestTls: tls, proxyTunnel: false })
     : new undici.Agent({ connect: tls });
   return (input, init) =>
     undici.fetch(input, { ...init, dispatcher } as Parameters<typeof undici.fetch>[1]) as unknown as Promise<Response>;

@@ -1,0 +1,21 @@
+import { bundleAll } from "../tools/bundle.ts";
+import { ctlRunner } from "./ctl_process.ts";
+import { SCENARIOS } from "./ctl_scenarios.ts";
+import { startEmulator } from "./emulator_process.ts";
+import { requireTool } from "./tools.ts";
+
+Deno.test("ctl on Node (the bundle) against the emulator", async (t) => {
+  const node = await requireTool("node");
+  if (!node) return;
+  await using emulator = await startEmulator(["--tls", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);
+  const dir = await Deno.makeTempDir();
+  const caFile = `${dir}/emulator-ca.pem`;
+  await Deno.writeTextFile(caFile, emulator.caCert!);
+  try {
+    await bundleAll(`${dir}/dist`);
+    const world = { ctl: ctlRunner(dir, [node, `${dir}/dist/ctl.mjs`]), emulator, dir, caFile };
+    for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
