@@ -1,5 +1,6 @@
 import { Command, type CommandUnknownOpts, InvalidArgumentError } from "@commander-js/extra-typings";
 import { apiCommand } from "./commands/api.ts";
+import { completionCommands } from "./commands/completions.ts";
 import { profileCommand } from "./commands/profile.ts";
 import type { CliContext } from "./context.ts";
 import { VERSION } from "./version.ts";
@@ -14,8 +15,11 @@ const count = (value: string) => {
   return Number(value);
 };
 
-/** The `ctl` command tree, writing through `ctx`. Errors are thrown, never printed here. */
-export function buildProgram(ctx: CliContext): CommandUnknownOpts {
+/**
+ * The `ctl` command tree, writing through `ctx`. Errors are thrown, never printed here.
+ * `withCompletions: false` leaves out the completion commands (tab adds its own).
+ */
+export function buildProgram(ctx: CliContext, withCompletions = true): CommandUnknownOpts {
   const program = new Command("ctl")
     .description("Command-line client for the cloud and enterprise management APIs")
     .version(VERSION, "--version", "print the version")
@@ -48,6 +52,11 @@ Examples:
     );
   program.addCommand(apiCommand(ctx));
   program.addCommand(profileCommand(ctx));
+  if (withCompletions) {
+    const [completions, complete] = completionCommands(() => buildProgram(ctx, false));
+    program.addCommand(completions);
+    program.addCommand(complete, { hidden: true });
+  }
   configure(program, ctx);
   return program;
 }

@@ -13,7 +13,8 @@ Deno.test("ctl on Node (the bundle) against the emulator", async (t) => {
   await Deno.writeTextFile(caFile, emulator.caCert!);
   try {
     await bundleAll(`${dir}/dist`);
-    const world = { ctl: ctlRunner(dir, [node, `${dir}/dist/ctl.mjs`]), emulator, dir, caFile };
+    const command = [node, `${dir}/dist/ctl.mjs`];
+    const world = { ctl: ctlRunner(dir, command), command, emulator, dir, caFile };
     for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -10,6 +10,8 @@ import type { EmulatorProcess } from "./emulator_process.ts";
 
 export interface World {
   readonly ctl: Ctl;
+  /** How to start ctl (for scripts that call it by name). */
+  readonly command: string[];
   readonly emulator: EmulatorProcess;
   /** Holds the config file and test files. */
   readonly dir: string;
@@ -363,5 +365,36 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     } finally {
       await proxy.shutdown();
     }
+  },
+
+  async "bash completion completes commands and arguments"({ ctl, command, dir }) {
+    const script = `${dir}/ctl.bash`;
+    await Deno.writeTextFile(script, (await expectOk(ctl(["completions", "bash"]))).stdout);
+    const bin = `${dir}/bin`;
+    await Deno.mkdir(bin, { recursive: true });
+    await Deno.writeTextFile(`${bin}/ctl`, `#!/bin/sh\nexec ${command.map((a) => `'${a}'`).join(" ")} "$@"\n`, {
+      mode: 0o755,
+    });
+    const complete = async (...words: string[]) => {
+      const line = `ctl ${words.join(" ")}`;
+      const out = await new Deno.Command("bash", {
+        args: [
+          "-c",
+          `source "$1"; source "$2"; COMP_WORDS=(${["ctl", ...words].map((w) => `'${w}'`).join(" ")}); ` +
+          `COMP_CWORD=${words.length}; COMP_LINE='${line}'; COMP_POINT=${line.length}; __ctl_complete 2>/dev/null; ` +
+          `printf '%s\\n' "\${COMPREPLY[@]}"`,
+          "bash",
+          "/usr/share/bash-completion/bash_completion",
+          script,
+        ],
+        env: { PATH: `${bin}:${Deno.env.get("PATH")}`, DENO_NO_PACKAGE_JSON: "1" },
+        stdout: "piped",
+        stderr: "null",
+      }).output();
+      return new TextDecoder().decode(out.stdout).trim().split("\n");
+    };
+    assertEquals(await complete("pro"), ["profile"]);
+    assertEquals(await complete("api", ""), ["cloud", "enterprise"]);
+    assertEquals(await complete("api", "enterprise", "p"), ["post", "put", "patch"]);
   },
 };

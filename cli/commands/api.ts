@@ -13,11 +13,7 @@ const BINARY_TYPES = /^application\/(x-gzip|gzip|octet-stream|x-tar|zip)\b/i;
 export function apiCommand(ctx: CliContext): CommandUnknownOpts {
   return new Command("api")
     .summary("send a raw request to the cloud or enterprise API")
-    .description(
-      "Send a raw request to the cloud or enterprise API, with authentication from the selected profile or the " +
-        "environment.\nCloud paths are relative to the cloud base (which ends in /v1); enterprise paths include /v1 " +
-        "(added when missing).",
-    )
+    .description("Send a raw request to the cloud or enterprise API, authenticated from the profile or environment.")
     .addArgument(new Argument("<deployment>", "which API").choices(["cloud", "enterprise"] as const))
     .addArgument(new Argument("<method>", "HTTP method").choices(METHODS))
     .argument("<path>", "endpoint path, e.g. /subscriptions or /v1/bdbs")
@@ -28,6 +24,10 @@ export function apiCommand(ctx: CliContext): CommandUnknownOpts {
     .addHelpText(
       "after",
       `
+Cloud paths are relative to the cloud base (which ends in /v1); enterprise paths include /v1
+(added when missing). JSON responses go through -o/-q/--raw; binary ones (tar.gz) are streamed
+to --file <path> or to a pipe, never printed to a terminal.
+
 Examples:
   ctl api enterprise get /v1/bdbs -q '[].name'
   ctl api cloud post /subscriptions/123/databases -d '{"name":"cache","memoryLimitInGb":1}'
