@@ -362,6 +362,10 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
         env: { HTTP_PROXY: `http://127.0.0.1:${proxy.addr.port}`, STORE_CLOUD_API_URL: cloud, NO_PROXY: "" },
       }));
       assertEquals(seen, [`${cloud}/regions`]);
+      await expectOk(ctl(["api", "cloud", "get", "/regions", "--retries", "0"], {
+        env: { HTTP_PROXY: `http://127.0.0.1:${proxy.addr.port}`, STORE_CLOUD_API_URL: cloud, NO_PROXY: "localhost" },
+      }));
+      assertEquals(seen.length, 1, "NO_PROXY bypasses the proxy");
     } finally {
       await proxy.shutdown();
     }
@@ -396,5 +400,24 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     assertEquals(await complete("pro"), ["profile"]);
     assertEquals(await complete("api", ""), ["cloud", "enterprise"]);
     assertEquals(await complete("api", "enterprise", "p"), ["post", "put", "patch"]);
+  },
+
+  async "zsh and fish completion scripts call back into ctl"({ ctl }) {
+    for (const shell of ["zsh", "fish"]) {
+      assertMatch((await expectOk(ctl(["completions", shell]))).stdout, /ctl complete --/);
+    }
+  },
+
+  async "a keyring reference that resolves to nothing names the profile and key"({ ctl, dir }) {
+    const config = `${dir}/keyring.toml`;
+    await Deno.writeTextFile(
+      config,
+      `[profiles.k]\ndeployment_type = "cloud"\napi_key = "k"\napi_secret = "keyring:storectl-test-missing"\napi_url = "${await freePortUrl()}/v1"\n`,
+    );
+    await expectFail(
+      ctl(["api", "cloud", "get", "/"], { env: { STORE_CONFIG_FILE: config } }),
+      3,
+      /profile 'k' key 'api_secret' refers to keyring entry 'storectl-test-missing'(, which does not exist|: The system keyring is not available)/,
+    );
   },
 };
