@@ -1,45 +1,15 @@
 /**
- * The `ctl` entry: builds the real context and runs. `deno run -A cli/main.ts …`,
- * `deno task ctl …`, or `node dist/ctl.mjs …`.
+ * The `ctl` entry: `deno run -A cli/main.ts …`, `deno task ctl …`, or `node dist/ctl.mjs …`.
+ *
+ * `--version` is answered before anything else loads. The command parser and the Node
+ * compatibility layer it needs cost about 100 ms of start-up, which a version check (often run
+ * by scripts and installers) should not pay.
  *
  * @module
  */
-import { systemKeyring } from "../lib/config/mod.ts";
-import { createFetch } from "../lib/http/mod.ts";
-import {
-  args,
-  environment,
-  exit,
-  homeDir,
-  onShutdownSignal,
-  readStdin,
-  readTextFile,
-  readTextFileIfExists,
-  removePartialFiles,
-  stderr,
-  stdout,
-  writeFileAtomic,
-  writeStreamAtomic,
-} from "../lib/runtime/mod.ts";
-import { run } from "./run.ts";
+import { VERSION } from "./version.ts";
 
-onShutdownSignal(async () => {
-  await removePartialFiles();
-  exit(130);
-});
-
-const code = await run(args(), {
-  env: environment(),
-  stdout,
-  stderr,
-  readStdin,
-  readTextFile,
-  readTextFileIfExists,
-  writeFileAtomic,
-  writeStreamAtomic,
-  home: homeDir(),
-  keyring: systemKeyring(),
-  createFetch,
-});
-await Promise.all([stdout.flush(), stderr.flush()]);
-exit(code);
+declare const process: { argv: string[] };
+const argv = "Deno" in globalThis ? Deno.args : process.argv.slice(2);
+if (argv.length === 1 && argv[0] === "--version") console.log(VERSION);
+else await (await import("./start.ts")).start(argv);

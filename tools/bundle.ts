@@ -1,6 +1,10 @@
 /**
  * Builds the Node bundles: `deno run -A tools/bundle.ts [outDir]` (default `dist/`).
- * Each gets a `#!/usr/bin/env node` line so `package.json` `bin` entries can run it.
+ *
+ * One code-split build of all entries: shared code is emitted once, and what loads lazily
+ * (undici, YAML, tables, the tar library) stays in chunks that Node parses only when used,
+ * which keeps `ctl` start-up short. Each entry gets an executable launcher
+ * (`dist/ctl.mjs`, …) with a `#!/usr/bin/env node` line for `package.json` `bin`.
  *
  * Deno 2.9.5's `deno bundle` has no `--platform node`; its default output runs on Node all the
  * same (CommonJS packages are loaded through `createRequire`), and the tests prove it.
@@ -17,18 +21,27 @@ const root = new URL("..", import.meta.url).pathname;
 
 /** Bundles every entry into `outDir`. */
 export async function bundleAll(outDir: string): Promise<void> {
-  await Deno.mkdir(outDir, { recursive: true });
-  for (const [name, entry] of Object.entries(ENTRIES)) {
-    const out = `${outDir}/${name}`;
-    const result = await new Deno.Command(Deno.execPath(), {
+  await Deno.remove(`${outDir}/lib`, { recursive: true }).catch(() => {});
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--code-splitting",
       // The keyring is a native addon: Node loads it from node_modules (a package.json dependency).
-      args: ["bundle", "--quiet", "--external", "@napi-rs/keyring", "-o", out, `${root}${entry}`],
-      cwd: root,
-      env: { DENO_NO_PACKAGE_JSON: "1" },
-      stderr: "piped",
-    }).output();
-    if (result.code !== 0) throw new Error(`bundling ${entry} failed:\n${new TextDecoder().decode(result.stderr)}`);
-    await Deno.writeTextFile(out, `#!/usr/bin/env node\n${await Deno.readTextFile(out)}`, { mode: 0o755 });
+      "--external",
+      "@napi-rs/keyring",
+      "--outdir",
+      `${outDir}/lib`,
+      ...Object.values(ENTRIES).map((entry) => `${root}${entry}`),
+    ],
+    cwd: root,
+    env: { DENO_NO_PACKAGE_JSON: "1" },
+    stderr: "piped",
+  }).output();
+  if (result.code !== 0) throw new Error(`bundling failed:\n${new TextDecoder().decode(result.stderr)}`);
+  for (const [name, entry] of Object.entries(ENTRIES)) {
+    const target = `./lib/${entry.replace(/\.ts$/, ".js")}`;
+    await Deno.writeTextFile(`${outDir}/${name}`, `#!/usr/bin/env node\nimport "${target}";\n`, { mode: 0o755 });
   }
 }
 

@@ -27,6 +27,8 @@ Deno.test("findViolations() reports each broken rule with its number and line", 
   assertEquals(v.line, 3);
 });
 
-Deno.test("findViolations() lets test files use Deno and node: directly", () => {
+Deno.test("findViolations() lets test files use Deno, node: and test helpers", () => {
   assertEquals(rules("lib/http/x_test.ts", `import fs from "node:fs";\nDeno.test("a", () => {});`), []);
+  assertEquals(rules("lib/http/x_test.ts", `import { assert } from "../../tests/assert.ts";`), []);
+  assertEquals(rules("lib/http/x_test.ts", `import { run } from "../../cli/run.ts";`), [1]);
 });

@@ -123,5 +123,5 @@ async function writeResponse(ctx: CliContext, options: GlobalOptions, response: 
     return;
   }
   const data = options.query ? applyQuery(JSON.parse(text), options.query) : JSON.parse(text);
-  ctx.stdout.write(render(data, { format: target.format, raw: options.raw, isTTY: ctx.stdout.isTTY }));
+  ctx.stdout.write(await render(data, { format: target.format, raw: options.raw, isTTY: ctx.stdout.isTTY }));
 }

@@ -26,10 +26,10 @@ export function profileCommand(ctx: CliContext): CommandUnknownOpts {
   const globalsOf = (command: CommandUnknownOpts) => command.optsWithGlobals() as unknown as GlobalOptions;
 
   /** Prints data through the global -o / -q / --raw options. */
-  const show = (options: GlobalOptions, data: unknown) => {
+  const show = async (options: GlobalOptions, data: unknown) => {
     const shown = options.query ? applyQuery(data, options.query) : data;
     ctx.stdout.write(
-      render(shown, { format: outputTarget(options).format, raw: options.raw, isTTY: ctx.stdout.isTTY }),
+      await render(shown, { format: outputTarget(options).format, raw: options.raw, isTTY: ctx.stdout.isTTY }),
     );
   };
   /** Loads, changes and writes the config atomically with mode 0600. */
@@ -95,7 +95,7 @@ Examples:
     .summary("list profiles (no secrets)")
     .action(async (_options, command) => {
       const globals = globalsOf(command);
-      show(globals, listProfiles((await loadConfig(ctx, globals)).doc));
+      await show(globals, listProfiles((await loadConfig(ctx, globals)).doc));
     });
 
   profile.command("show")
@@ -104,7 +104,7 @@ Examples:
     .action(async (name, _options, command) => {
       const globals = globalsOf(command);
       const record = requireProfile((await loadConfig(ctx, globals)).doc, name);
-      show(globals, { name, ...maskSecrets({ ...record }) });
+      await show(globals, { name, ...maskSecrets({ ...record }) });
     });
 
   profile.command("path")
@@ -136,7 +136,7 @@ Examples:
       const globals = globalsOf(command);
       const { doc } = await loadConfig(ctx, globals);
       const types: Deployment[] = deployment ? [deployment] : ["cloud", "enterprise"];
-      show(
+      await show(
         globals,
         types.map((type) => {
           const selected = selectProfile({ deployment: type, doc, env: ctx.env, profile: globals.profile });

@@ -1,5 +1,3 @@
-import Table from "cli-table3";
-import YAML from "yaml";
 import { StoreCtlError } from "../errors/mod.ts";
 
 /** Output formats; `auto` is a table on a terminal and JSON when piped. */
@@ -25,20 +23,23 @@ export interface RenderOptions {
  *
  * @example
  * ```ts
- * render({ name: "a" }, { format: "json" }); // '{\n  "name": "a"\n}\n'
- * render(["a", "b"], { format: "json", raw: true }); // "a\nb\n"
+ * await render({ name: "a" }, { format: "json" }); // '{\n  "name": "a"\n}\n'
+ * await render(["a", "b"], { format: "json", raw: true }); // "a\nb\n"
  * ```
+ *
+ * The YAML and table libraries load only when those formats are used: they cost more start-up
+ * time than the rest of the CLI together.
  */
-export function render(data: unknown, options: RenderOptions): string {
+export async function render(data: unknown, options: RenderOptions): Promise<string> {
   if (options.raw) return rawText(data);
   const format = options.format === "auto" ? (options.isTTY ? "table" : "json") : options.format;
   switch (format) {
     case "json":
       return `${JSON.stringify(data ?? null, null, 2)}\n`;
     case "yaml":
-      return YAML.stringify(data ?? null);
+      return (await import("yaml")).default.stringify(data ?? null);
     case "table":
-      return table(data);
+      return table(data, (await import("cli-table3")).default);
   }
 }
 
@@ -60,7 +61,7 @@ function cell(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-function table(data: unknown): string {
+function table(data: unknown, Table: typeof import("cli-table3")): string {
   if (isScalar(data) || data === undefined) return rawText(data);
   const grid = new Table({ style: { head: [], border: [] } });
   if (Array.isArray(data)) {

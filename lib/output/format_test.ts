@@ -10,26 +10,26 @@ const BDBS = [{ uid: 1, name: "a", memory_size: 1024, endpoints: [{ port: 12001 
   memory_size: 2048,
 }];
 
-Deno.test("render() writes json, yaml and raw values", () => {
-  assertEquals(render({ a: 1 }, { format: "json" }), '{\n  "a": 1\n}\n');
-  assertEquals(render({ a: [1] }, { format: "yaml" }), "a:\n  - 1\n");
-  assertEquals(render(["a", "b"], { format: "json", raw: true }), "a\nb\n");
-  assertEquals(render("x", { format: "json", raw: true }), "x\n");
-  assertEquals(render({ a: 1 }, { format: "json", raw: true }), '{"a":1}\n');
+Deno.test("render() writes json, yaml and raw values", async () => {
+  assertEquals(await render({ a: 1 }, { format: "json" }), '{\n  "a": 1\n}\n');
+  assertEquals(await render({ a: [1] }, { format: "yaml" }), "a:\n  - 1\n");
+  assertEquals(await render(["a", "b"], { format: "json", raw: true }), "a\nb\n");
+  assertEquals(await render("x", { format: "json", raw: true }), "x\n");
+  assertEquals(await render({ a: 1 }, { format: "json", raw: true }), '{"a":1}\n');
 });
 
-Deno.test("render() auto is a table on a terminal and JSON when piped", () => {
-  assertMatch(render(BDBS, { format: "auto", isTTY: true }), /UID.*NAME.*MEMORY_SIZE/);
-  assertEquals(JSON.parse(render(BDBS, { format: "auto", isTTY: false })), BDBS);
+Deno.test("render() auto is a table on a terminal and JSON when piped", async () => {
+  assertMatch(await render(BDBS, { format: "auto", isTTY: true }), /UID.*NAME.*MEMORY_SIZE/);
+  assertEquals(JSON.parse(await render(BDBS, { format: "auto", isTTY: false })), BDBS);
 });
 
-Deno.test("render() tables arrays of objects, single objects and scalar lists", () => {
-  const rows = render(BDBS, { format: "table" });
+Deno.test("render() tables arrays of objects, single objects and scalar lists", async () => {
+  const rows = await render(BDBS, { format: "table" });
   assertMatch(rows, /│ 1 +│ a +│ 1024 +│ \[\{"port":12001\}\] +│/);
   assertMatch(rows, /│ 2 +│ b +│ 2048 +│ +│/);
-  assertMatch(render({ name: "c", state: "active" }, { format: "table" }), /│ state │ active │/);
-  assertMatch(render(["x", "y"], { format: "table" }), /VALUE[\s\S]*│ y +│/);
-  assertEquals(render([], { format: "table" }), "");
+  assertMatch(await render({ name: "c", state: "active" }, { format: "table" }), /│ state │ active │/);
+  assertMatch(await render(["x", "y"], { format: "table" }), /VALUE[\s\S]*│ y +│/);
+  assertEquals(await render([], { format: "table" }), "");
 });
 
 Deno.test("applyQuery() filters with JMESPath", () => {
