@@ -20,7 +20,7 @@ export interface World {
 
 const PASSWORD = "demo-password";
 
-export async function freePortUrl(): Promise<string> {
+export function freePortUrl(): string {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -116,7 +116,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   async "invalid JSON is rejected with its position before any request"({ ctl }) {
     const r = await expectFail(
       ctl(["api", "cloud", "post", "/subscriptions", "-d", '{"name": }'], {
-        env: { STORE_CLOUD_API_URL: await freePortUrl(), STORE_CLOUD_API_KEY: "k", STORE_CLOUD_API_SECRET: "s" },
+        env: { STORE_CLOUD_API_URL: freePortUrl(), STORE_CLOUD_API_KEY: "k", STORE_CLOUD_API_SECRET: "s" },
       }),
       2,
       /Invalid JSON in --data at line 1, column 10/,
@@ -205,7 +205,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   },
 
   async "refused connections and timeouts name the URL and cause"({ ctl }) {
-    const url = await freePortUrl();
+    const url = freePortUrl();
     await expectFail(
       ctl(["api", "cloud", "get", "/regions", "--retries", "0"], {
         env: { STORE_CLOUD_API_URL: `${url}/v1`, STORE_CLOUD_API_KEY: "k", STORE_CLOUD_API_SECRET: "s" },
@@ -254,7 +254,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   async "--curl prints the request with secrets redacted and sends nothing"({ ctl }) {
     const r = await expectOk(ctl(["api", "cloud", "post", "/subscriptions", "-d", '{"name":"x"}', "--curl"], {
       env: {
-        STORE_CLOUD_API_URL: `${await freePortUrl()}/v1`,
+        STORE_CLOUD_API_URL: `${freePortUrl()}/v1`,
         STORE_CLOUD_API_KEY: "secret-key-123456",
         STORE_CLOUD_API_SECRET: "secret-456789",
       },
@@ -278,7 +278,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     assertEquals(current, [{ deployment: "enterprise", profile: "e", reason: "default_enterprise" }]);
     await expectOk(ctl(["profile", "set", "tmp", "--deployment", "cloud", "--api-key", "k"]));
     await expectOk(ctl(["profile", "remove", "tmp"]));
-    await expectFail(ctl(["profile", "show", "tmp"]), 3, /Profile 'tmp' not found\n  tip: Existing profiles: c, e/);
+    await expectFail(ctl(["profile", "show", "tmp"]), 3, /Profile 'tmp' not found\n {2}tip: Existing profiles: c, e/);
     await expectFail(ctl(["api", "cloud", "get", "/", "-p", "nope"]), 3, /Profile 'nope' not found/);
   },
 
@@ -329,7 +329,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   },
 
   async "usage errors: unknown command with a suggestion, missing argument, bad query"({ ctl }) {
-    await expectFail(ctl(["profle", "list"]), 2, /Unknown command 'profle'\n  tip: Did you mean 'profile'\?/);
+    await expectFail(ctl(["profle", "list"]), 2, /Unknown command 'profle'\n {2}tip: Did you mean 'profile'\?/);
     await expectFail(ctl(["api", "cloud"]), 2, /Missing required argument 'method'/);
     await expectFail(ctl(["api", "cloud", "fetch", "/x"]), 2, /Allowed choices are get, post, put, patch, delete/);
     await expectFail(
@@ -342,7 +342,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   async "--version and --help at every level"({ ctl }) {
     assertMatch((await expectOk(ctl(["--version"]))).stdout, /^\d+\.\d+\.\d+\n$/);
     assertMatch((await expectOk(ctl(["--help"]))).stdout, /Usage: ctl \[options\] \[command\]/);
-    assertMatch((await expectOk(ctl(["api", "--help"]))).stdout, /Examples:\n  ctl api enterprise get/);
+    assertMatch((await expectOk(ctl(["api", "--help"]))).stdout, /Examples:\n {2}ctl api enterprise get/);
     assertMatch(
       (await expectOk(ctl(["profile", "set", "--help"]))).stdout,
       /Usage: ctl profile set \[options\] <name>/,
@@ -412,7 +412,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     const config = `${dir}/keyring.toml`;
     await Deno.writeTextFile(
       config,
-      `[profiles.k]\ndeployment_type = "cloud"\napi_key = "k"\napi_secret = "keyring:storectl-test-missing"\napi_url = "${await freePortUrl()}/v1"\n`,
+      `[profiles.k]\ndeployment_type = "cloud"\napi_key = "k"\napi_secret = "keyring:storectl-test-missing"\napi_url = "${freePortUrl()}/v1"\n`,
     );
     await expectFail(
       ctl(["api", "cloud", "get", "/"], { env: { STORE_CONFIG_FILE: config } }),

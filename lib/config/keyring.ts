@@ -22,7 +22,7 @@ export function systemKeyring(): Keyring {
       throw unavailable(error);
     }
   };
-  const call = async <T>(fn: () => T): Promise<T> => {
+  const call = <T>(fn: () => T): T => {
     try {
       return fn();
     } catch (error) {
@@ -32,15 +32,15 @@ export function systemKeyring(): Keyring {
   return {
     async get(name) {
       const e = await entry(name);
-      return await call(() => e.getPassword() ?? undefined);
+      return call(() => e.getPassword() ?? undefined);
     },
     async set(name, secret) {
       const e = await entry(name);
-      await call(() => e.setPassword(secret));
+      call(() => e.setPassword(secret));
     },
     async delete(name) {
       const e = await entry(name);
-      await call(() => e.deletePassword());
+      call(() => e.deletePassword());
     },
   };
 }
