@@ -44,7 +44,9 @@ export async function createFetch(options: TransportOptions): Promise<Fetch> {
 }
 
 async function undiciFetch(options: TransportOptions, proxied: boolean): Promise<Fetch> {
-  const undici = await import("undici");
+  // A code-split Node bundle exposes this CommonJS package only as `default`.
+  const loaded = await import("undici");
+  const undici = "Agent" in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   const tls = {
     ...(options.insecure && { rejectUnauthorized: false }),
     ...(options.caCert !== undefined && { ca: options.caCert }),
