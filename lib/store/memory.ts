@@ -1,3 +1,4 @@
+import { SlidingWindowLog } from "../ratelimit/mod.ts";
 import type { Store } from "./store.ts";
 
 /**
@@ -6,13 +7,16 @@ import type { Store } from "./store.ts";
  * @example
  * ```ts
  * const store = createMemoryStore();
- * await store.ping(); // always reachable
+ * await store.hitSlidingWindow("k", 10, 30_000); // { allowed: true, count: 1, resetMs: 30000 }
  * ```
  */
-export function createMemoryStore(): Store {
+export function createMemoryStore(options: { now?: () => number; prefix?: string } = {}): Store {
+  const log = new SlidingWindowLog(options.now ?? Date.now);
+  const prefix = options.prefix ?? "";
   return {
     kind: "memory",
     ping: () => Promise.resolve(),
+    hitSlidingWindow: (key, limit, windowMs) => Promise.resolve(log.hit(prefix + key, limit, windowMs)),
     close: () => Promise.resolve(),
   };
 }

@@ -1,14 +1,16 @@
 /**
- * Key-value store port and its adapters.
+ * The key-value store port and its adapters: memory (embedded default), Redis over TCP, and
+ * Upstash REST for edge runtimes.
  *
  * @example
  * ```ts
- * import { createMemoryStore } from "./lib/store/mod.ts";
- * const store = createMemoryStore();
- * console.log(store.kind); // "memory"
+ * import { openStore } from "./lib/store/mod.ts";
+ * const store = await openStore({ url: "redis://127.0.0.1:6379", prefix: "storectl:" });
+ * const { allowed } = await store.hitSlidingWindow("/api/RateLimited/sliding:alice", 10, 30_000);
  * ```
  *
  * @module
  */
 export type { Store } from "./store.ts";
 export { createMemoryStore } from "./memory.ts";
+export { openStore, type StoreConfig } from "./create.ts";

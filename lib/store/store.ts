@@ -1,12 +1,19 @@
+import type { WindowDecision } from "../ratelimit/mod.ts";
+
 /**
- * The key-value store port the service runs on. It grows domain-shaped operations (rate-limit
- * checks, task records, event logs) as the features that need them land.
+ * The key-value store port the service runs on: small and domain-shaped. It grows operations
+ * (task records, event logs) as the features that need them land.
  */
 export interface Store {
   /** Which backend this is, reported by `/health`. */
   readonly kind: "memory" | "redis" | "upstash";
   /** Resolves when the store answers; rejects with the cause when it does not. */
   ping(): Promise<void>;
+  /**
+   * Sliding-window check, one atomic step: drop entries older than `windowMs`, and when fewer
+   * than `limit` remain, record this request and set the key to expire after `windowMs`.
+   */
+  hitSlidingWindow(key: string, limit: number, windowMs: number): Promise<WindowDecision>;
   /** Releases connections. */
   close(): Promise<void>;
 }

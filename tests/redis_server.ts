@@ -1,0 +1,63 @@
+/**
+ * A real `redis-server` on a free loopback port for one test, stopped by `await using`.
+ *
+ * @module
+ */
+import { requireTool } from "./tools.ts";
+
+export interface RedisServer extends AsyncDisposable {
+  readonly url: string;
+  readonly port: number;
+  /** Kills the server (to test an unreachable store). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function waitForPort(port: number, up: boolean) {
+  for (let i = 0; i < 100; i++) {
+    const open = await Deno.connect({ hostname: "127.0.0.1", port }).then((c) => (c.close(), true), () => false);
+    if (open === up) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`redis-server on port ${port} did not ${up ? "start" : "stop"}`);
+}
+
+/** Undefined when redis-server is missing outside CI (under CI that fails the test). */
+export async function startRedis(): Promise<RedisServer | undefined> {
+  const binary = await requireTool("redis-server");
+  if (!binary) return undefined;
+  const port = freePort();
+  let child: Deno.ChildProcess | undefined;
+  const server: RedisServer = {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async start() {
+      child = new Deno.Command(binary, {
+        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      await waitForPort(port, true);
+    },
+    async stop() {
+      if (!child) return;
+      child.kill("SIGKILL");
+      await child.status;
+      child = undefined;
+      await waitForPort(port, false);
+    },
+    async [Symbol.asyncDispose]() {
+      await server.stop();
+    },
+  };
+  await server.start();
+  return server;
+}

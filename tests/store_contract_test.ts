@@ -1,0 +1,96 @@
+import { assert, assertEquals } from "./assert.ts";
+import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
+import { startRedis } from "./redis_server.ts";
+import { startUpstashStandIn } from "./upstash_standin.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The behaviour every store backend must share. */
+async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<Store>) {
+  let n = 0;
+  const fresh = async () => await open(`contract-${crypto.randomUUID()}-${n++}:`);
+
+  await t.step("allows `limit` requests, then rejects without recording", async () => {
+    const store = await fresh();
+    const decisions = [];
+    for (let i = 0; i < 4; i++) decisions.push(await store.hitSlidingWindow("k", 3, 600));
+    assertEquals(decisions.map((d) => [d.allowed, d.count]), [[true, 1], [true, 2], [true, 3], [false, 3]]);
+    assert(decisions[3].resetMs > 0 && decisions[3].resetMs <= 600, `resetMs ${decisions[3].resetMs}`);
+    await sleep(650);
+    const after = await store.hitSlidingWindow("k", 3, 600);
+    assertEquals([after.allowed, after.count], [true, 1], "rejected requests were not recorded");
+    await store.close();
+  });
+
+  await t.step("entries leave the window one by one", async () => {
+    const store = await fresh();
+    await store.hitSlidingWindow("k", 2, 700);
+    await sleep(350);
+    await store.hitSlidingWindow("k", 2, 700);
+    assertEquals((await store.hitSlidingWindow("k", 2, 700)).allowed, false);
+    await sleep(400); // the first entry has left, the second has not
+    assertEquals((await store.hitSlidingWindow("k", 2, 700)).allowed, true);
+    assertEquals((await store.hitSlidingWindow("k", 2, 700)).allowed, false);
+    await store.close();
+  });
+
+  await t.step("keys are independent", async () => {
+    const store = await fresh();
+    assertEquals((await store.hitSlidingWindow("a", 1, 10_000)).allowed, true);
+    assertEquals((await store.hitSlidingWindow("b", 1, 10_000)).allowed, true);
+    assertEquals((await store.hitSlidingWindow("a", 1, 10_000)).allowed, false);
+    await store.close();
+  });
+
+  await t.step("200 concurrent requests for one key: exactly `limit` allowed", async () => {
+    const store = await fresh();
+    const results = await Promise.all(Array.from({ length: 200 }, () => store.hitSlidingWindow("k", 10, 30_000)));
+    assertEquals(results.filter((r) => r.allowed).length, 10);
+    await store.close();
+  });
+
+  await t.step("ping answers", async () => {
+    const store = await fresh();
+    await store.ping();
+    await store.close();
+  });
+}
+
+Deno.test("store contract: memory", (t) => contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
+
+Deno.test("store contract: Redis over TCP (real redis-server)", async (t) => {
+  await using redis = await startRedis();
+  if (!redis) return;
+  await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
+});
+
+Deno.test("store contract: Upstash REST (stand-in forwarding to redis-server)", async (t) => {
+  await using redis = await startRedis();
+  if (!redis) return;
+  await using upstash = startUpstashStandIn(redis.url);
+  await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
+});
+
+Deno.test("memory store: the rule-6 scenario with an injected clock", async () => {
+  const clock = { ms: 0 };
+  const store = createMemoryStore({ now: () => clock.ms });
+  const answers: boolean[] = [];
+  for (let i = 0; i < 20; i++, clock.ms += 500) answers.push((await store.hitSlidingWindow("k", 10, 30_000)).allowed);
+  assertEquals(answers, [...Array(10).fill(true), ...Array(10).fill(false)]);
+  clock.ms = 30_000; // the first request (t=0) has left the window
+  assertEquals((await store.hitSlidingWindow("k", 10, 30_000)).allowed, true);
+  assertEquals((await store.hitSlidingWindow("k", 10, 30_000)).allowed, false);
+  clock.ms = 30_500; // the second (t=500) leaves too
+  assertEquals((await store.hitSlidingWindow("k", 10, 30_000)).allowed, true);
+});
+
+Deno.test("openStore() rejects an unknown STORE_URL and reports an unreachable Redis", async () => {
+  let message = "";
+  await openStore({ url: "postgres://x" }).catch((e) => message = e.message);
+  assertEquals(
+    message,
+    "STORE_URL 'postgres://x' is not supported: use memory:, redis://host:port or rediss://host:port",
+  );
+  await openStore({ url: "redis://user:secret@127.0.0.1:1" }).catch((e) => message = e.message);
+  assert(message.startsWith("Cannot connect to Redis at redis://user:***@127.0.0.1:1"), message);
+});
