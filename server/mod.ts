@@ -11,24 +11,99 @@
  *
  * @module
  */
-import { Hono } from "hono";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { swaggerUI } from "@hono/swagger-ui";
+import { bodyLimit } from "hono/body-limit";
 import type { Store } from "../lib/store/mod.ts";
+import { type FieldError, problem, traceId } from "./errors.ts";
+import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
+
+export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 
 /** What the app is built from; entries build the real ones, tests their own. */
 export interface ServerDeps {
   readonly store: Store;
+  readonly version?: string;
+  readonly rateLimit?: RateLimitConfig;
+  /** Request bodies over this size answer 413. Default 1 MiB. */
+  readonly bodyLimitBytes?: number;
+  /** Where log lines go. Default: stderr. */
+  readonly log?: (line: string) => void;
 }
 
+export const VERSION = "0.1.0";
+
+const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
+  .openapi("Health");
+const Root = z.object({ name: z.string(), version: z.string(), docs: z.string() }).openapi("Root");
+
 /** Builds the service. */
-export function createApp(deps: ServerDeps): Hono {
-  const app = new Hono();
-  app.get("/health", async (c) => {
-    try {
-      await deps.store.ping();
-      return c.json({ status: "healthy", store: deps.store.kind });
-    } catch (error) {
-      return c.json({ status: "unhealthy", store: deps.store.kind, cause: (error as Error).message }, 503);
-    }
+export function createApp(deps: ServerDeps): OpenAPIHono {
+  const log = deps.log ?? ((line: string) => console.error(line));
+  const app = new OpenAPIHono({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const errors: FieldError[] = result.error.issues.map((i) => ({
+        field: i.path.join(".") || "(body)",
+        message: i.message,
+      }));
+      return problem(c, 422, `${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, { errors });
+    },
+  });
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes ?? 1024 * 1024,
+      onError: (c) => problem(c, 413, `The request body is over ${deps.bodyLimitBytes ?? 1024 * 1024} bytes`),
+    }),
+  );
+  app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, log));
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      responses: { 200: { content: { "application/json": { schema: Root } }, description: "Service information" } },
+    }),
+    (c) => c.json({ name: "storectl", version: deps.version ?? VERSION, docs: "/docs" }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/health",
+      responses: {
+        200: { content: { "application/json": { schema: Health } }, description: "The store answers" },
+        503: { content: { "application/json": { schema: Health } }, description: "The store does not answer" },
+      },
+    }),
+    async (c) => {
+      try {
+        await deps.store.ping();
+        return c.json({ status: "healthy" as const, store: deps.store.kind }, 200);
+      } catch (error) {
+        return c.json({ status: "unhealthy" as const, store: deps.store.kind, cause: (error as Error).message }, 503);
+      }
+    },
+  );
+
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "storectl service", version: deps.version ?? VERSION },
+  });
+  app.get("/docs", swaggerUI({ url: "/openapi.json" }));
+
+  for (const path of ["/", "/health", "/openapi.json", "/docs"]) {
+    app.all(
+      path,
+      (c) => problem(c, 405, `${c.req.method} is not allowed on ${path}`, { headers: { allow: "GET, HEAD" } }),
+    );
+  }
+  app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
+  app.onError((error, c) => {
+    log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+    return problem(c, 500, "The server failed to handle the request; quote the traceId when reporting it");
   });
   return app;
 }

@@ -1,22 +1,84 @@
-import { assertEquals } from "../tests/assert.ts";
+import { createRoute, z } from "@hono/zod-openapi";
+import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
 import { createMemoryStore, type Store } from "../lib/store/mod.ts";
 import { createApp } from "./mod.ts";
 
-Deno.test("GET /health reports the store and 200 when it answers", async () => {
-  const res = await createApp({ store: createMemoryStore() }).request("/health");
-  assertEquals([res.status, await res.json()], [200, { status: "healthy", store: "memory" }]);
+const down: Store = {
+  kind: "redis",
+  ping: () => Promise.reject(new Error("connect ECONNREFUSED")),
+  hitSlidingWindow: () => Promise.reject(new Error("connect ECONNREFUSED")),
+  close: () => Promise.resolve(),
+};
+
+function setup() {
+  const lines: string[] = [];
+  const app = createApp({ store: createMemoryStore(), bodyLimitBytes: 100, log: (line) => lines.push(line) });
+  return { app, lines };
+}
+
+Deno.test("GET / names the service, its version and docs", async () => {
+  const res = await setup().app.request("/");
+  assertEquals(await res.json(), { name: "storectl", version: "0.1.0", docs: "/docs" });
 });
 
-Deno.test("GET /health is 503 unhealthy with the cause when the store does not answer", async () => {
-  const down: Store = {
-    kind: "redis",
-    ping: () => Promise.reject(new Error("connect ECONNREFUSED")),
-    close: () => Promise.resolve(),
-  };
-  const res = await createApp({ store: down }).request("/health");
+Deno.test("GET /health reports the store, and 503 unhealthy with the cause when it does not answer", async () => {
+  assertEquals(await (await setup().app.request("/health")).json(), { status: "healthy", store: "memory" });
+  const res = await createApp({ store: down, log: () => {} }).request("/health");
   assertEquals([res.status, await res.json()], [503, {
     status: "unhealthy",
     store: "redis",
     cause: "connect ECONNREFUSED",
   }]);
+});
+
+Deno.test("GET /openapi.json is generated from the route schemas, and /docs serves the UI", async () => {
+  const { app } = setup();
+  const spec = await (await app.request("/openapi.json")).json();
+  assertEquals(spec.openapi, "3.1.0");
+  assert(spec.paths["/health"].get.responses["503"]);
+  assertMatch(await (await app.request("/docs")).text(), /openapi\.json/);
+});
+
+Deno.test("errors are RFC 9457 problem details with a traceId: 404, 405, 413", async () => {
+  const { app } = setup();
+  const missing = await app.request("/nowhere");
+  assertEquals([missing.status, missing.headers.get("content-type")], [404, "application/problem+json"]);
+  const body = await missing.json();
+  assertEquals([body.title, body.status, body.instance], ["Not Found", 404, "/nowhere"]);
+  assertMatch(body.traceId, /^[0-9a-f]{32}$/);
+  const wrongMethod = await app.request("/health", { method: "DELETE" });
+  assertEquals([wrongMethod.status, wrongMethod.headers.get("allow")], [405, "GET, HEAD"]);
+  const big = await app.request("/", { method: "POST", body: "x".repeat(200), headers: { "content-length": "200" } });
+  assertEquals([big.status, (await big.json()).title], [413, "Content Too Large"]);
+});
+
+Deno.test("422 lists each invalid field; 500 hides internals and logs the traceId", async () => {
+  const { app, lines } = setup();
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/probe",
+      request: {
+        body: { content: { "application/json": { schema: z.object({ name: z.string(), size: z.number().int() }) } } },
+      },
+      responses: { 200: { description: "ok" } },
+    }),
+    (c) => c.body(null, 200),
+  );
+  app.get("/boom", () => {
+    throw new Error("secret internal detail");
+  });
+  const invalid = await app.request("/probe", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ size: 1.5 }),
+  });
+  const problem = await invalid.json();
+  assertEquals([invalid.status, problem.errors.map((e: { field: string }) => e.field)], [422, ["name", "size"]]);
+  const boom = await app.request("/boom");
+  const text = await boom.text();
+  assertEquals(boom.status, 500);
+  assert(!text.includes("secret internal detail") && !text.includes("at "), text);
+  const { traceId } = JSON.parse(text);
+  assert(lines.some((l) => l.includes(`traceId=${traceId}`) && l.includes("secret internal detail")));
 });

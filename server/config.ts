@@ -1,0 +1,63 @@
+import { z } from "@hono/zod-openapi";
+import type { StoreConfig } from "../lib/store/mod.ts";
+import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
+
+/** Everything the service reads from its environment. */
+export interface ServerConfig {
+  readonly port: number;
+  readonly hostname: string;
+  readonly store: StoreConfig;
+  readonly rateLimit: RateLimitConfig;
+  readonly bodyLimitBytes: number;
+}
+
+const whole = (name: string, min: number, max: number) =>
+  z.string().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).refine(
+    (n) => n >= min && n <= max,
+    `${name} must be from ${min} to ${max}`,
+  );
+
+const Env = z.object({
+  PORT: whole("PORT", 0, 65535).default(8080),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  STORE_URL: z.string().regex(/^(memory:|rediss?:\/\/.+)$/, "STORE_URL must be memory:, redis://… or rediss://…")
+    .default("memory:"),
+  STORE_KEY_PREFIX: z.string().default("storectl:"),
+  UPSTASH_REDIS_REST_URL: z.string().url("UPSTASH_REDIS_REST_URL must be a URL").optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  RATE_LIMIT_MAX: whole("RATE_LIMIT_MAX", 1, 1_000_000).default(DEFAULT_RATE_LIMIT.limit),
+  RATE_LIMIT_WINDOW_SECONDS: whole("RATE_LIMIT_WINDOW_SECONDS", 1, 86_400).default(DEFAULT_RATE_LIMIT.windowMs / 1000),
+  RATE_LIMIT_ROUTES: z.string().default(DEFAULT_RATE_LIMIT.routes.join(",")),
+  BODY_LIMIT_BYTES: whole("BODY_LIMIT_BYTES", 1, 1024 ** 3).default(1024 * 1024),
+}).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
+  message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
+});
+
+/**
+ * Reads and validates the configuration; throws an error listing every bad variable.
+ *
+ * @example
+ * ```ts
+ * const config = loadServerConfig({ PORT: "8080", STORE_URL: "redis://127.0.0.1:6379" });
+ * ```
+ */
+export function loadServerConfig(env: Readonly<Record<string, string | undefined>>): ServerConfig {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  - ${i.message}`).join("\n")}`);
+  }
+  const e = parsed.data;
+  const routes = e.RATE_LIMIT_ROUTES.split(",").map((r) => r.trim()).filter(Boolean);
+  return {
+    port: e.PORT,
+    hostname: e.HOST,
+    store: {
+      url: e.STORE_URL,
+      prefix: e.STORE_KEY_PREFIX,
+      ...(e.UPSTASH_REDIS_REST_URL &&
+        { upstash: { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN! } }),
+    },
+    rateLimit: { routes, limit: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  };
+}

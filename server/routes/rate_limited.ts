@@ -1,0 +1,95 @@
+import type { MiddlewareHandler } from "hono";
+import type { Store } from "../../lib/store/mod.ts";
+import { problem, traceId } from "../errors.ts";
+
+/** Limits of the rate-limited routes; the defaults are the spec's. */
+export interface RateLimitConfig {
+  /** Canonical paths; requests match them in any letter case. */
+  readonly routes: readonly string[];
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
+  routes: ["/api/RateLimited/sliding"],
+  limit: 10,
+  windowMs: 30_000,
+};
+
+/**
+ * The caller identity of a Basic Authorization header: the decoded value (UTF-8) before the
+ * first `:` (the whole value when it has none). Undefined — answered 401 with no body — when
+ * the header is missing, not Basic, has an empty parameter, is not valid base64, or names an
+ * empty identity.
+ */
+export function basicIdentity(header: string | undefined): string | undefined {
+  const match = /^Basic[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
+  if (!match) return undefined;
+  const encoded = match[1];
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 === 1) return undefined;
+  let decoded: string;
+  try {
+    const bytes = Uint8Array.from(atob(encoded), (ch) => ch.charCodeAt(0));
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const identity = decoded.split(":", 1)[0];
+  return identity === "" ? undefined : identity;
+}
+
+/**
+ * The spec's sliding-window route: at most `limit` requests per caller per sliding window,
+ * counted under `<canonical path>:<identity>`. 200 with an empty body, or 429 with a JSON body
+ * (`status`, `traceId`) and `Retry-After`; both carry IETF `RateLimit-Policy` / `RateLimit`
+ * headers. HEAD answers without spending budget. A store that does not answer gives 503:
+ * the limit fails closed.
+ */
+export function rateLimitedRoutes(
+  store: Store,
+  config: RateLimitConfig,
+  log: (line: string) => void,
+): MiddlewareHandler {
+  const canonical = new Map(config.routes.map((route) => [route.toLowerCase(), route]));
+  const windowSeconds = Math.ceil(config.windowMs / 1000);
+  const policy = `"sliding";q=${config.limit};w=${windowSeconds}`;
+  return async (c, next) => {
+    const route = canonical.get(c.req.path.toLowerCase());
+    if (!route) return await next();
+    const method = c.req.method;
+    if (method === "HEAD") return c.body(null, 200, { "RateLimit-Policy": policy });
+    if (method !== "GET" && method !== "POST") {
+      return problem(c, 405, `${method} is not allowed here; use GET or POST`, {
+        headers: { allow: "GET, POST, HEAD" },
+      });
+    }
+    const identity = basicIdentity(c.req.header("authorization"));
+    if (identity === undefined) return c.body(null, 401);
+    let decision;
+    try {
+      decision = await store.hitSlidingWindow(`${route}:${identity}`, config.limit, config.windowMs);
+    } catch (error) {
+      log(`store unreachable traceId=${traceId(c)} path=${c.req.path}: ${(error as Error).message}`);
+      return problem(c, 503, "The rate limiter's store is unreachable; try again shortly", {
+        headers: { "retry-after": "1" },
+      });
+    }
+    const resetSeconds = Math.ceil(decision.resetMs / 1000);
+    const headers = {
+      "RateLimit-Policy": policy,
+      "RateLimit": `"sliding";r=${Math.max(0, config.limit - decision.count)};t=${resetSeconds}`,
+    };
+    if (decision.allowed) return c.body(null, 200, headers);
+    return c.json(
+      {
+        type: "about:blank",
+        title: "Too Many Requests",
+        status: 429,
+        detail: `At most ${config.limit} requests per ${windowSeconds} s; retry after ${resetSeconds} s`,
+        traceId: traceId(c),
+      },
+      429,
+      { ...headers, "retry-after": String(Math.max(1, resetSeconds)) },
+    );
+  };
+}

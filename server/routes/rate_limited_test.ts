@@ -1,0 +1,107 @@
+import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { createMemoryStore, type Store } from "../../lib/store/mod.ts";
+import { createApp } from "../mod.ts";
+import { basicIdentity } from "./rate_limited.ts";
+
+const PATH = "/api/RateLimited/sliding";
+const basic = (value: string) => `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(value)))}`;
+
+function setup(store?: Store) {
+  const clock = { ms: 0 };
+  const app = createApp({ store: store ?? createMemoryStore({ now: () => clock.ms }), log: () => {} });
+  const hit = async (init: RequestInit & { path?: string } = {}, auth = basic("alice:secret")) =>
+    await app.request(init.path ?? PATH, { method: "GET", ...init, headers: { authorization: auth, ...init.headers } });
+  return { clock, app, hit };
+}
+
+Deno.test("basicIdentity() takes the decoded value before the first colon, else refuses", () => {
+  assertEquals(basicIdentity(basic("alice:pw:with:colons")), "alice");
+  assertEquals(basicIdentity(basic("älice✓:pw")), "älice✓");
+  assertEquals(basicIdentity(`basic   ${btoa("bob:x")}`), "bob");
+  assertEquals(basicIdentity(basic("nocolon")), "nocolon");
+  for (
+    const bad of [
+      undefined,
+      "",
+      "Basic",
+      "Basic ",
+      "Bearer abc",
+      "Basic !!!",
+      "Basic YWxpY2U6cHc=extra",
+      basic(":pw"),
+      basic(""),
+    ]
+  ) {
+    assertEquals(basicIdentity(bad), undefined, String(bad));
+  }
+  assertEquals(basicIdentity(`Basic ${btoa("\xff\xfe:pw")}`), undefined, "not UTF-8");
+});
+
+Deno.test("rate-limited route: every unusable Authorization header is 401 with no body", async () => {
+  const { hit } = setup();
+  for (const auth of ["", "Basic", "Basic ", "Basic %%%", "Token abc", basic(":secret"), basic("")]) {
+    const res = await hit({}, auth);
+    assertEquals([res.status, await res.text()], [401, ""], JSON.stringify(auth));
+  }
+  const none = await setup().app.request(PATH);
+  assertEquals([none.status, await none.text()], [401, ""]);
+});
+
+Deno.test("rate-limited route: the spec's rule-6 scenario with an injected clock", async () => {
+  const { clock, hit } = setup();
+  const statuses: number[] = [];
+  for (let i = 0; i < 20; i++, clock.ms += 500) {
+    const res = await hit({ method: i % 2 ? "POST" : "GET" });
+    statuses.push(res.status);
+    if (res.status === 200) assertEquals(await res.text(), "");
+  }
+  assertEquals(statuses, [...Array(10).fill(200), ...Array(10).fill(429)]);
+  clock.ms = 30_000; // the first request has left the window
+  assertEquals((await hit()).status, 200);
+  assertEquals((await hit()).status, 429);
+});
+
+Deno.test("rate-limited route: 429 body, Retry-After and RateLimit headers", async () => {
+  const { clock, hit } = setup();
+  for (let i = 0; i < 10; i++) await hit();
+  clock.ms = 4_000;
+  const res = await hit();
+  assertEquals(res.status, 429);
+  const body = await res.json();
+  assertEquals(body.status, 429);
+  assertMatch(body.traceId, /^[0-9a-f]{32}$/);
+  assertEquals(res.headers.get("retry-after"), "26");
+  assertEquals(res.headers.get("ratelimit-policy"), '"sliding";q=10;w=30');
+  assertEquals(res.headers.get("ratelimit"), '"sliding";r=0;t=26');
+  const ok = await setup().hit();
+  assertEquals(ok.headers.get("ratelimit"), '"sliding";r=9;t=30');
+});
+
+Deno.test("rate-limited route: any casing shares one budget, HEAD spends none, identities are separate", async () => {
+  const { hit } = setup();
+  for (let i = 0; i < 5; i++) await hit({ path: "/api/ratelimited/sliding" });
+  for (let i = 0; i < 3; i++) assertEquals((await hit({ method: "HEAD" })).status, 200);
+  for (let i = 0; i < 5; i++) assertEquals((await hit({ path: "/API/RATELIMITED/SLIDING" })).status, 200);
+  assertEquals((await hit()).status, 429);
+  assertEquals((await hit({}, basic("bob:x"))).status, 200);
+  assertEquals((await hit({ method: "PUT" })).status, 405);
+});
+
+Deno.test("rate-limited route: 200 concurrent requests for one identity give exactly 10 × 200", async () => {
+  const { hit } = setup(createMemoryStore());
+  const statuses = await Promise.all(Array.from({ length: 200 }, () => hit().then((r) => r.status)));
+  assertEquals(statuses.filter((s) => s === 200).length, 10);
+  assertEquals(statuses.filter((s) => s === 429).length, 190);
+});
+
+Deno.test("rate-limited route: an unreachable store is a 503 problem, never a 200", async () => {
+  const down: Store = {
+    kind: "redis",
+    ping: () => Promise.reject(new Error("down")),
+    hitSlidingWindow: () => Promise.reject(new Error("connect ECONNREFUSED")),
+    close: () => Promise.resolve(),
+  };
+  const res = await setup(down).hit();
+  assertEquals([res.status, res.headers.get("content-type")], [503, "application/problem+json"]);
+  assert((await res.json()).traceId);
+});
