@@ -1,0 +1,121 @@
+import { assertEquals } from "./assert.ts";
+import { openStore, type Store } from "../lib/store/mod.ts";
+import { createApp } from "../server/mod.ts";
+import { startRedis } from "./redis_server.ts";
+import { startUpstashStandIn } from "./upstash_standin.ts";
+
+const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
+const PATH = "/api/RateLimited/sliding";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The rule-6 shape: 20 requests `gapMs` apart, then one more once the first left the window. */
+async function ruleSix(store: Store, windowMs: number, gapMs: number) {
+  const app = createApp({ store, rateLimit: { routes: [PATH], limit: 10, windowMs }, log: () => {} });
+  const started = performance.now();
+  const statuses: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    await sleep(Math.max(0, started + i * gapMs - performance.now()));
+    statuses.push((await app.request(PATH, { headers: AUTH })).status);
+  }
+  assertEquals(statuses, [...Array(10).fill(200), ...Array(10).fill(429)]);
+  await sleep(Math.max(0, started + windowMs + gapMs / 2 - performance.now())); // only the first has left
+  assertEquals((await app.request(PATH, { headers: AUTH })).status, 200, "the first entry has left the window");
+  assertEquals((await app.request(PATH, { headers: AUTH })).status, 429);
+}
+
+Deno.test("rule 6 in real time against Redis: 20 requests 0.5 s apart, then 200 again after 30 s", async () => {
+  await using redis = await startRedis();
+  if (!redis) return;
+  const store = await openStore({ url: redis.url, prefix: "rule6:" });
+  try {
+    await ruleSix(store, 30_000, 500);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("rule 6, time-scaled, on Redis and on Upstash REST", async () => {
+  await using redis = await startRedis();
+  if (!redis) return;
+  await using upstash = startUpstashStandIn(redis.url);
+  for (
+    const store of [await openStore({ url: redis.url, prefix: "scaled:" }), await openStore({ upstash, prefix: "up:" })]
+  ) {
+    try {
+      await ruleSix(store, 2_000, 100);
+    } finally {
+      await store.close();
+    }
+  }
+});
+
+Deno.test("Redis: 200 concurrent requests for one identity give exactly 10 × 200", async () => {
+  await using redis = await startRedis();
+  if (!redis) return;
+  const store = await openStore({ url: redis.url });
+  const app = createApp({ store, log: () => {} });
+  const statuses = await Promise.all(
+    Array.from({ length: 200 }, async () => (await app.request(PATH, { headers: AUTH })).status),
+  );
+  assertEquals(statuses.filter((s) => s === 200).length, 10);
+  await store.close();
+});
+
+Deno.test("Redis killed mid-run: 503s while it is down, then 200 again without a restart", async () => {
+  await using redis = await startRedis();
+  if (!redis) return;
+  const store = await openStore({ url: redis.url });
+  const app = createApp({ store, log: () => {} });
+  const status = async (who: string) =>
+    (await app.request(PATH, { headers: { authorization: `Basic ${btoa(`${who}:x`)}` } })).status;
+  assertEquals(await status("a"), 200);
+  await redis.stop();
+  assertEquals([await status("b"), await status("c")], [503, 503]);
+  assertEquals((await app.request("/health")).status, 503);
+  await redis.start();
+  let recovered = 0;
+  for (let i = 0; i < 50 && recovered !== 200; i++) {
+    await sleep(100);
+    recovered = await status(`d${i}`);
+  }
+  assertEquals(recovered, 200);
+  await store.close();
+});
+
+Deno.test("two server processes sharing one redis-server allow exactly 10 × 200 in total", async () => {
+  await using redis = await startRedis();
+  if (!redis) return;
+  const main = new URL("../server/main.ts", import.meta.url).pathname;
+  const servers = [0, 1].map(() =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", main],
+      env: { PORT: "0", STORE_URL: redis.url, DENO_NO_PACKAGE_JSON: "1" },
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn()
+  );
+  try {
+    const urls = await Promise.all(servers.map(async (child) => {
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      let out = "";
+      while (!/listening on (\S+)/.test(out)) out += (await reader.read()).value ?? "";
+      reader.releaseLock();
+      return out.match(/listening on (\S+)/)![1];
+    }));
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await fetch(`${urls[i % 2]}${PATH}`, { headers: AUTH });
+        await res.body?.cancel();
+        return res.status;
+      }),
+    );
+    assertEquals(statuses.filter((s) => s === 200).length, 10);
+    assertEquals(statuses.filter((s) => s === 429).length, 30);
+  } finally {
+    for (const child of servers) {
+      child.kill("SIGTERM");
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+    }
+  }
+});
