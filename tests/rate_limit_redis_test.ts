@@ -37,7 +37,7 @@ Deno.test("rule 6 in real time against Redis: 20 requests 0.5 s apart, then 200 
 Deno.test("rule 6, time-scaled, on Redis and on Upstash REST", async () => {
   await using redis = await startRedis();
   if (!redis) return;
-  await using upstash = startUpstashStandIn(redis.url);
+  await using upstash = await startUpstashStandIn(redis.url);
   for (
     const store of [await openStore({ url: redis.url, prefix: "scaled:" }), await openStore({ upstash, prefix: "up:" })]
   ) {

@@ -67,7 +67,7 @@ Deno.test("store contract: Redis over TCP (real redis-server)", async (t) => {
 Deno.test("store contract: Upstash REST (stand-in forwarding to redis-server)", async (t) => {
   await using redis = await startRedis();
   if (!redis) return;
-  await using upstash = startUpstashStandIn(redis.url);
+  await using upstash = await startUpstashStandIn(redis.url);
   await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
 });
 

@@ -21,9 +21,10 @@ function encode(value: Reply): Reply {
   return value;
 }
 
-export function startUpstashStandIn(redisUrl: string, token = "standin-token"): UpstashStandIn {
-  const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: false });
+export async function startUpstashStandIn(redisUrl: string, token = "standin-token"): Promise<UpstashStandIn> {
+  const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: true });
   redis.on("error", () => {});
+  await redis.connect();
   const run = async (command: unknown[], base64: boolean) => {
     try {
       const [name, ...args] = command.map(String);
