@@ -53,7 +53,7 @@ export function decisionFromReply(reply: unknown): WindowDecision {
 export class SlidingWindowLog {
   readonly #entries = new Map<string, number[]>();
   readonly #now: () => number;
-  #hitsSinceSweep = 0;
+  #lastSweep = 0;
 
   constructor(now: () => number) {
     this.#now = now;
@@ -61,19 +61,30 @@ export class SlidingWindowLog {
 
   hit(key: string, limit: number, windowMs: number): WindowDecision {
     const now = this.#now();
+    const cutoff = now - windowMs;
     this.#maybeSweep(now, windowMs);
-    const times = (this.#entries.get(key) ?? []).filter((t) => t > now - windowMs);
+    let times = this.#entries.get(key);
+    if (times) {
+      let expired = 0;
+      while (expired < times.length && times[expired] <= cutoff) expired++;
+      if (expired > 0) times.splice(0, expired);
+    } else {
+      times = [];
+      this.#entries.set(key, times);
+    }
     const allowed = times.length < limit;
     if (allowed) times.push(now);
-    if (times.length > 0) this.#entries.set(key, times);
-    else this.#entries.delete(key);
+    if (times.length === 0) this.#entries.delete(key);
     return { allowed, count: times.length, resetMs: times.length > 0 ? times[0] + windowMs - now : 0 };
   }
 
-  /** Keys no one uses would otherwise stay forever; Redis expires them, this sweeps them. */
+  /**
+   * Keys no one uses any more would stay forever; Redis expires them, this sweeps them, at
+   * most once per window so the cost per request stays constant.
+   */
   #maybeSweep(now: number, windowMs: number) {
-    if (++this.#hitsSinceSweep < 10_000) return;
-    this.#hitsSinceSweep = 0;
+    if (now - this.#lastSweep < windowMs) return;
+    this.#lastSweep = now;
     for (const [key, times] of this.#entries) {
       if (times[times.length - 1] <= now - windowMs) this.#entries.delete(key);
     }
