@@ -29,6 +29,7 @@ if count < limit then
   count = count + 1
   allowed = 1
 end
+if allowed == 1 and count == 1 then return {1, 1, window} end -- this request is the oldest
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local reset = 0
 if oldest[2] then reset = tonumber(oldest[2]) + window - now end

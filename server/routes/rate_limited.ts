@@ -23,19 +23,38 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
  * empty identity.
  */
 export function basicIdentity(header: string | undefined): string | undefined {
-  const match = /^Basic[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
+  const match = header === undefined ? null : BASIC.exec(header);
   if (!match) return undefined;
-  const encoded = match[1];
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 === 1) return undefined;
-  let decoded: string;
+  let binary: string;
   try {
-    const bytes = Uint8Array.from(atob(encoded), (ch) => ch.charCodeAt(0));
-    decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    binary = atob(match[1]); // rejects characters outside base64 and bad lengths
   } catch {
     return undefined;
   }
-  const identity = decoded.split(":", 1)[0];
+  let decoded: string | undefined = binary;
+  for (let i = 0; i < binary.length; i++) {
+    if (binary.charCodeAt(i) > 0x7f) {
+      decoded = decodeUtf8(binary);
+      break;
+    }
+  }
+  if (decoded === undefined) return undefined;
+  const colon = decoded.indexOf(":");
+  const identity = colon === -1 ? decoded : decoded.slice(0, colon);
   return identity === "" ? undefined : identity;
+}
+
+const BASIC = /^Basic[ \t]+([A-Za-z0-9+/]+={0,2})[ \t]*$/i;
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeUtf8(binary: string): string | undefined {
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
