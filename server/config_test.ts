@@ -1,0 +1,48 @@
+import { assertEquals, assertMatch } from "../tests/assert.ts";
+import { loadServerConfig } from "./config.ts";
+
+Deno.test("loadServerConfig() has the spec's defaults", () => {
+  const config = loadServerConfig({});
+  assertEquals(config.port, 8080);
+  assertEquals(config.hostname, "127.0.0.1");
+  assertEquals(config.store, { url: "memory:", prefix: "storectl:" });
+  assertEquals(config.rateLimit, { routes: ["/api/RateLimited/sliding"], limit: 10, windowMs: 30_000 });
+});
+
+Deno.test("loadServerConfig() reads Redis, Upstash and rate-limit settings", () => {
+  const config = loadServerConfig({
+    PORT: "0",
+    STORE_URL: "rediss://cache:6380",
+    UPSTASH_REDIS_REST_URL: "https://up.example.test",
+    UPSTASH_REDIS_REST_TOKEN: "t",
+    RATE_LIMIT_MAX: "5",
+    RATE_LIMIT_WINDOW_SECONDS: "60",
+    RATE_LIMIT_ROUTES: "/a, /b",
+  });
+  assertEquals(config.store.upstash, { url: "https://up.example.test", token: "t" });
+  assertEquals(config.rateLimit, { routes: ["/a", "/b"], limit: 5, windowMs: 60_000 });
+});
+
+Deno.test("loadServerConfig() lists every bad variable", () => {
+  try {
+    loadServerConfig({
+      PORT: "http",
+      STORE_URL: "mysql://x",
+      RATE_LIMIT_MAX: "0",
+      UPSTASH_REDIS_REST_URL: "https://x",
+    });
+    throw new Error("expected a failure");
+  } catch (error) {
+    const message = (error as Error).message;
+    assertMatch(message, /^Invalid configuration:/);
+    assertMatch(message, /PORT must be a whole number/);
+    assertMatch(message, /STORE_URL must be memory:, redis:\/\/… or rediss:\/\/…/);
+    assertMatch(message, /RATE_LIMIT_MAX must be from 1 to 1000000/);
+  }
+  try {
+    loadServerConfig({ UPSTASH_REDIS_REST_URL: "https://x" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together/);
+  }
+});
