@@ -11,6 +11,7 @@
  */
 import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "../tests/redis_server.ts";
+import { startServer } from "../tests/server_process.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 8);
@@ -36,23 +37,8 @@ async function withServer<T>(
   env: Record<string, string>,
   fn: (url: string) => Promise<T>,
 ): Promise<T> {
-  const child = new Deno.Command(command[0], {
-    args: command.slice(1),
-    env: { PORT: "0", DENO_NO_PACKAGE_JSON: "1", ...env },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!/listening on (\S+)/.test(out)) out += (await reader.read()).value ?? "";
-  reader.releaseLock();
-  try {
-    return await fn(out.match(/listening on (\S+)/)![1]);
-  } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await child.stdout.cancel().catch(() => {});
-  }
+  await using server = await startServer(command, env);
+  return await fn(server.url);
 }
 
 await using redis = await startRedis();

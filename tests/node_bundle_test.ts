@@ -3,6 +3,7 @@ import { startEmulator } from "./emulator_process.ts";
 import { requireTool } from "./tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
+import { startServer } from "./server_process.ts";
 
 Deno.test("node bundles: built by tools/bundle.ts, they run on Node", async (t) => {
   const node = await requireTool("node");
@@ -33,26 +34,17 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", async (t) 
     });
 
     await t.step("the server answers /health and stops on SIGTERM", async () => {
-      const child = new Deno.Command(`${dir}/server.mjs`, { env: { PORT: "0" }, stdout: "piped" }).spawn();
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let output = "";
-      while (!/listening on (\S+)/.test(output)) output += (await reader.read()).value ?? "";
-      const res = await fetch(`${output.match(/listening on (\S+)/)![1]}/health`);
+      const server = await startServer([`${dir}/server.mjs`]);
+      const res = await fetch(`${server.url}/health`);
       assertEquals(await res.json(), { status: "healthy", store: "memory" });
-      child.kill("SIGTERM");
-      assertEquals((await child.status).code, 0);
-      reader.releaseLock();
-      await child.stdout.cancel().catch(() => {});
+      assertEquals(await server.stop(), 0);
     });
+
     await t.step("the server rate-limits through Redis on Node", async () => {
       await using redis = await startRedis();
       if (!redis) return;
-      const env = { PORT: "0", STORE_URL: redis.url };
-      const child = new Deno.Command(`${dir}/server.mjs`, { env, stdout: "piped" }).spawn();
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let output = "";
-      while (!/listening on (\S+)/.test(output)) output += (await reader.read()).value ?? "";
-      const url = `${output.match(/listening on (\S+)/)![1]}/api/RateLimited/sliding`;
+      const server = await startServer([`${dir}/server.mjs`], { STORE_URL: redis.url });
+      const url = `${server.url}/api/RateLimited/sliding`;
       const statuses = [];
       for (let i = 0; i < 12; i++) {
         const res = await fetch(url, { headers: { authorization: `Basic ${btoa("alice:x")}` } });
@@ -60,10 +52,7 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", async (t) 
         statuses.push(res.status);
       }
       assertEquals(statuses, [...Array(10).fill(200), 429, 429]);
-      child.kill("SIGTERM");
-      assertEquals((await child.status).code, 0);
-      reader.releaseLock();
-      await child.stdout.cancel().catch(() => {});
+      assertEquals(await server.stop(), 0);
     });
   } finally {
     await Deno.remove(dir, { recursive: true });

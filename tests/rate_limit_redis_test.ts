@@ -3,6 +3,7 @@ import { openStore, type Store } from "../lib/store/mod.ts";
 import { createApp } from "../server/mod.ts";
 import { startRedis } from "./redis_server.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
+import { DENO_SERVER, startServer } from "./server_process.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
 const PATH = "/api/RateLimited/sliding";
@@ -85,37 +86,16 @@ Deno.test("Redis killed mid-run: 503s while it is down, then 200 again without a
 Deno.test("two server processes sharing one redis-server allow exactly 10 × 200 in total", async () => {
   await using redis = await startRedis();
   if (!redis) return;
-  const main = new URL("../server/main.ts", import.meta.url).pathname;
-  const servers = [0, 1].map(() =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", main],
-      env: { PORT: "0", STORE_URL: redis.url, DENO_NO_PACKAGE_JSON: "1" },
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn()
+  await using first = await startServer(DENO_SERVER, { STORE_URL: redis.url });
+  await using second = await startServer(DENO_SERVER, { STORE_URL: redis.url });
+  const urls = [first.url, second.url];
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, async (_, i) => {
+      const res = await fetch(`${urls[i % 2]}${PATH}`, { headers: AUTH });
+      await res.body?.cancel();
+      return res.status;
+    }),
   );
-  try {
-    const urls = await Promise.all(servers.map(async (child) => {
-      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let out = "";
-      while (!/listening on (\S+)/.test(out)) out += (await reader.read()).value ?? "";
-      reader.releaseLock();
-      return out.match(/listening on (\S+)/)![1];
-    }));
-    const statuses = await Promise.all(
-      Array.from({ length: 40 }, async (_, i) => {
-        const res = await fetch(`${urls[i % 2]}${PATH}`, { headers: AUTH });
-        await res.body?.cancel();
-        return res.status;
-      }),
-    );
-    assertEquals(statuses.filter((s) => s === 200).length, 10);
-    assertEquals(statuses.filter((s) => s === 429).length, 30);
-  } finally {
-    for (const child of servers) {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
-    }
-  }
+  assertEquals(statuses.filter((s) => s === 200).length, 10);
+  assertEquals(statuses.filter((s) => s === 429).length, 30);
 });

@@ -1,0 +1,44 @@
+/**
+ * Runs a server as a subprocess and waits for its `listening on <url>` line, for tests and
+ * benchmarks. `stop()` sends SIGTERM and resolves with the exit code.
+ *
+ * @example
+ * ```ts
+ * await using server = await startServer([Deno.execPath(), "run", "-A", "server/main.ts"], { PORT: "0" });
+ * await fetch(`${server.url}/health`);
+ * ```
+ *
+ * @module
+ */
+export interface ServerProcess extends AsyncDisposable {
+  readonly url: string;
+  stop(): Promise<number>;
+}
+
+export const DENO_SERVER = [Deno.execPath(), "run", "-A", new URL("../server/main.ts", import.meta.url).pathname];
+
+export async function startServer(command: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = new Deno.Command(command[0], {
+    args: command.slice(1),
+    env: { PORT: "0", DENO_NO_PACKAGE_JSON: "1", ...env },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let output = "";
+  while (!/listening on (\S+)/.test(output)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${command.join(" ")} exited before listening:\n${output}`);
+    output += value;
+  }
+  reader.releaseLock();
+  let stopped: Promise<number> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      child.kill("SIGTERM");
+      const { code } = await child.status;
+      await child.stdout.cancel().catch(() => {});
+      return code;
+    })();
+  return { url: output.match(/listening on (\S+)/)![1], stop, [Symbol.asyncDispose]: async () => void await stop() };
+}
