@@ -171,7 +171,7 @@ function guardBody(response: Response, timeoutMs: number, target: string): Respo
 }
 
 /** The message a server put in its error body, if any. */
-export function serverMessage(text: string): string | undefined {
+function serverMessage(text: string): string | undefined {
   try {
     const body = JSON.parse(text);
     const found = body?.message ?? body?.description ?? body?.error?.description ?? body?.detail ?? body?.title ??

@@ -10,7 +10,7 @@
  *
  * @module
  */
-export { type ApiRequest, createHttpClient, type HttpClient, type HttpClientOptions, serverMessage } from "./client.ts";
+export { type ApiRequest, createHttpClient, type HttpClient, type HttpClientOptions } from "./client.ts";
 export { createFetch, type Fetch, type TransportOptions } from "./transport.ts";
 export { DEFAULT_RETRY_POLICY, isRetryable, retryDelay, type RetryPolicy } from "./retry.ts";
 export { classifyFailure, describeFailure } from "./classify.ts";

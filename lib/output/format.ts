@@ -1,7 +1,7 @@
 import { StoreCtlError } from "../errors/mod.ts";
 
 /** Output formats; `auto` is a table on a terminal and JSON when piped. */
-export const FORMATS = ["json", "yaml", "table", "auto"] as const;
+const FORMATS = ["json", "yaml", "table", "auto"] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** Whether `value` names a format (as opposed to a file path, which `-o` also accepts). */

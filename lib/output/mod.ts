@@ -10,6 +10,6 @@
  *
  * @module
  */
-export { type Format, FORMATS, isFormat, render, type RenderOptions } from "./format.ts";
+export { type Format, isFormat, render, type RenderOptions } from "./format.ts";
 export { applyQuery, checkQuery } from "./query.ts";
 export { createLogger, type Level, LEVELS, type Logger } from "./log.ts";

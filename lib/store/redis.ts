@@ -50,7 +50,7 @@ export async function createRedisStore(url: string, options: { prefix?: string }
 }
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
