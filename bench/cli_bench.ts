@@ -15,7 +15,7 @@ import { compare, timeCommand } from "./measure.ts";
 const root = new URL("..", import.meta.url).pathname;
 const deno = Deno.execPath();
 const ctl = [deno, "run", "-A", `${root}cli/main.ts`];
-const env = { DENO_NO_PACKAGE_JSON: "1", PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" };
+const env = { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" };
 
 await using emulator = await startEmulator(["--rate-limit-per-minute", "0"]);
 const dir = await Deno.makeTempDir();

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { VERSION } from "./version.ts";
+import { VERSION } from "../lib/version/mod.ts";
 
 declare const process: { argv: string[] };
 const argv = "Deno" in globalThis ? Deno.args : process.argv.slice(2);

@@ -3,7 +3,7 @@ import { apiCommand } from "./commands/api.ts";
 import { completionCommands } from "./commands/completions.ts";
 import { profileCommand } from "./commands/profile.ts";
 import type { CliContext } from "./context.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../lib/version/mod.ts";
 
 const positiveNumber = (value: string) => {
   const n = Number(value);

@@ -15,6 +15,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { swaggerUI } from "@hono/swagger-ui";
 import { bodyLimit } from "hono/body-limit";
 import type { Store } from "../lib/store/mod.ts";
+import { VERSION } from "../lib/version/mod.ts";
 import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
 
@@ -30,8 +31,6 @@ export interface ServerDeps {
   /** Where log lines go. Default: stderr. */
   readonly log?: (line: string) => void;
 }
-
-export const VERSION = "0.1.0";
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
   .openapi("Health");

@@ -18,7 +18,8 @@ function setup() {
 
 Deno.test("GET / names the service, its version and docs", async () => {
   const res = await setup().app.request("/");
-  assertEquals(await res.json(), { name: "storectl", version: "0.1.0", docs: "/docs" });
+  const { version } = JSON.parse(await Deno.readTextFile(new URL("../package.json", import.meta.url)));
+  assertEquals(await res.json(), { name: "storectl", version, docs: "/docs" });
 });
 
 Deno.test("GET /health reports the store, and 503 unhealthy with the cause when it does not answer", async () => {

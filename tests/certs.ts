@@ -2,11 +2,10 @@ import { requireTool } from "./tools.ts";
 
 /**
  * A self-signed certificate for localhost and 127.0.0.1 made by the real `openssl`, as a
- * cluster would present it. Undefined when openssl is missing outside CI.
+ * cluster would present it; declare the test with `ignore: missingTools("openssl")`.
  */
-export async function opensslCertificate(): Promise<{ cert: string; key: string; certFile: string } | undefined> {
-  const openssl = await requireTool("openssl");
-  if (!openssl) return undefined;
+export async function opensslCertificate(): Promise<{ cert: string; key: string; certFile: string }> {
+  const openssl = requireTool("openssl");
   const dir = await Deno.makeTempDir();
   const out = await new Deno.Command(openssl, {
     args: [

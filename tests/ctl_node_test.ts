@@ -2,11 +2,10 @@ import { bundleAll } from "../tools/bundle.ts";
 import { ctlRunner } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
-import { requireTool } from "./tools.ts";
+import { missingTools, requireTool } from "./tools.ts";
 
-Deno.test("ctl on Node (the bundle) against the emulator", async (t) => {
-  const node = await requireTool("node");
-  if (!node) return;
+Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTools("node") }, async (t) => {
+  const node = requireTool("node");
   await using emulator = await startEmulator(["--tls", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);
   const dir = await Deno.makeTempDir();
   const caFile = `${dir}/emulator-ca.pem`;

@@ -24,7 +24,6 @@ export function ctlRunner(configDir: string, command: string[] = DENO_CTL): Ctl 
       PATH: Deno.env.get("PATH") ?? "",
       HOME: Deno.env.get("HOME") ?? "/root",
       STORE_CONFIG_FILE: `${configDir}/config.toml`,
-      DENO_NO_PACKAGE_JSON: "1",
     };
     for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) {
       const value = Deno.env.get(name);

@@ -391,7 +391,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
           "/usr/share/bash-completion/bash_completion",
           script,
         ],
-        env: { PATH: `${bin}:${Deno.env.get("PATH")}`, DENO_NO_PACKAGE_JSON: "1" },
+        env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
         stdout: "piped",
         stderr: "null",
       }).output();

@@ -67,7 +67,6 @@ Deno.test("emulator process: invalid options exit 2 with a message naming the op
     args: ["run", "-A", new URL("../server/emulator/main.ts", import.meta.url).pathname, "--task-delay-ms", "soon"],
     stdout: "piped",
     stderr: "piped",
-    env: { DENO_NO_PACKAGE_JSON: "1" },
   }).output();
   assertEquals(out.code, 2);
   assertMatch(new TextDecoder().decode(out.stderr), /--task-delay-ms.*expected a whole number/);

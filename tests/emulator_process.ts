@@ -45,7 +45,6 @@ export async function startEmulator(
     ],
     stdout: "piped",
     stderr: "inherit",
-    env: { DENO_NO_PACKAGE_JSON: "1" },
   }).spawn();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let output = "";

@@ -1,13 +1,12 @@
 import { assert, assertEquals } from "./assert.ts";
 import { startEmulator } from "./emulator_process.ts";
-import { requireTool } from "./tools.ts";
+import { missingTools, requireTool } from "./tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
 
-Deno.test("node bundles: built by tools/bundle.ts, they run on Node", async (t) => {
-  const node = await requireTool("node");
-  if (!node) return;
+Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: missingTools("node") }, async (t) => {
+  const node = requireTool("node");
   const dir = await Deno.makeTempDir();
   try {
     await bundleAll(dir);
@@ -42,7 +41,6 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", async (t) 
 
     await t.step("the server rate-limits through Redis on Node", async () => {
       await using redis = await startRedis();
-      if (!redis) return;
       const server = await startServer([`${dir}/server.mjs`], { STORE_URL: redis.url });
       const url = `${server.url}/api/RateLimited/sliding`;
       const statuses = [];

@@ -19,7 +19,7 @@ Deno.test("ctl runs from a URL: the checkout served over HTTP, with its deno.jso
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--import-map", `${base}/deno.json`, `${base}/cli/main.ts`, "profile", "path"],
       cwd,
-      env: { STORE_CONFIG_FILE: `${cwd}/config.toml`, DENO_NO_PACKAGE_JSON: "1" },
+      env: { STORE_CONFIG_FILE: `${cwd}/config.toml` },
       stdout: "piped",
       stderr: "piped",
     }).output();

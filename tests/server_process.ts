@@ -20,7 +20,7 @@ export const DENO_SERVER = [Deno.execPath(), "run", "-A", new URL("../server/mai
 export async function startServer(command: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
-    env: { PORT: "0", DENO_NO_PACKAGE_JSON: "1", ...env },
+    env: { PORT: "0", ...env },
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

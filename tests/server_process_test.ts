@@ -11,7 +11,7 @@ Deno.test("server process: starts on the embedded store, answers /health, stops 
 Deno.test("server process: an invalid PORT exits 2 naming the variable", async () => {
   const out = await new Deno.Command(DENO_SERVER[0], {
     args: DENO_SERVER.slice(1),
-    env: { PORT: "eighty", DENO_NO_PACKAGE_JSON: "1" },
+    env: { PORT: "eighty" },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
 import { startRedis } from "./redis_server.ts";
+import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,15 +59,15 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
 
 Deno.test("store contract: memory", (t) => contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
 
-Deno.test("store contract: Redis over TCP (real redis-server)", async (t) => {
+Deno.test("store contract: Redis over TCP (real redis-server)", { ignore: missingTools("redis-server") }, async (t) => {
   await using redis = await startRedis();
-  if (!redis) return;
   await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
 });
 
-Deno.test("store contract: Upstash REST (stand-in forwarding to redis-server)", async (t) => {
+Deno.test("store contract: Upstash REST (stand-in forwarding to redis-server)", {
+  ignore: missingTools("redis-server"),
+}, async (t) => {
   await using redis = await startRedis();
-  if (!redis) return;
   await using upstash = await startUpstashStandIn(redis.url);
   await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
 });

@@ -1,18 +1,51 @@
 /**
- * Finds a system tool a test needs. Under `CI=true` a missing tool fails the test; elsewhere
- * the test is passed over with a note, so a laptop without redis-server can still run the rest.
+ * System tools that tests need. A test declares them with `ignore: missingTools(...)`: outside
+ * CI a missing tool makes the test report as skipped, with a tip naming the Debian package;
+ * under `CI=true` the test runs anyway and fails on `requireTool()` with the same tip.
+ *
+ * @example
+ * ```ts
+ * Deno.test("talks to redis", { ignore: missingTools("redis-server") }, () => {
+ *   const redis = requireTool("redis-server");
+ * });
+ * ```
  *
  * @module
  */
-export async function requireTool(name: string): Promise<string | undefined> {
+
+/** The Debian package that installs each tool, where its name differs. */
+const PACKAGES: Readonly<Record<string, string>> = {
+  "dbus-run-session": "dbus",
+  "gnome-keyring-daemon": "gnome-keyring",
+  node: "nodejs",
+};
+
+/** The tool's path on PATH, or undefined. */
+export function toolPath(name: string): string | undefined {
   for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    const path = `${dir}/${name}`;
     try {
-      if ((await Deno.stat(path)).isFile) return path;
+      if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
     } catch { /* not in this directory */ }
   }
-  const message = `${name} is not installed; install it (Debian: apt-get install -y ${name}) to run this test`;
-  if (Deno.env.get("CI") === "true") throw new Error(message);
-  console.warn(`skipped: ${message}`);
   return undefined;
+}
+
+/** Why a test cannot run, naming the Debian package to install. */
+export function tip(name: string): string {
+  return `${name} is not installed; install it (Debian: apt-get install -y ${PACKAGES[name] ?? name}) to run this test`;
+}
+
+/** The tool's path; throws naming the package to install when it is missing. */
+export function requireTool(name: string): string {
+  const path = toolPath(name);
+  if (!path) throw new Error(tip(name));
+  return path;
+}
+
+/** Whether to skip a test needing `tools`: only outside CI, and only when one is missing. */
+export function missingTools(...tools: string[]): boolean {
+  const missing = tools.filter((name) => !toolPath(name));
+  if (missing.length === 0 || Deno.env.get("CI") === "true") return false;
+  for (const name of missing) console.warn(`skipped: ${tip(name)}`);
+  return true;
 }

@@ -35,7 +35,6 @@ export async function bundleAll(outDir: string): Promise<void> {
       ...Object.values(ENTRIES).map((entry) => `${root}${entry}`),
     ],
     cwd: root,
-    env: { DENO_NO_PACKAGE_JSON: "1" },
     stderr: "piped",
   }).output();
   if (result.code !== 0) throw new Error(`bundling failed:\n${new TextDecoder().decode(result.stderr)}`);
