@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { rateLimiter, RedisStore } from "hono-rate-limiter";
 import { Redis } from "ioredis";
-import { serve } from "../lib/runtime/mod.ts";
+import { loadRuntime } from "../lib/runtime/mod.ts";
 
 const redis = new Redis(Deno.env.get("STORE_URL")!);
 const client = {
@@ -28,5 +28,5 @@ app.use(
   }),
 );
 app.get("/api/RateLimited/sliding", (c) => c.body(null, 200));
-const listener = await serve({ port: Number(Deno.env.get("PORT") ?? 0), fetch: app.fetch });
+const listener = await (await loadRuntime()).serve({ port: Number(Deno.env.get("PORT") ?? 0), fetch: app.fetch });
 console.log(`hono-rate-limiter listening on ${listener.url}`);

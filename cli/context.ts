@@ -1,5 +1,5 @@
 import type { Keyring } from "../lib/config/mod.ts";
-import type { Fetch, TransportOptions } from "../lib/http/mod.ts";
+import type { Transport, TransportOptions } from "../lib/http/mod.ts";
 
 /** A stream the CLI writes to. */
 export interface Output {
@@ -26,5 +26,5 @@ export interface CliContext {
   writeStreamAtomic(path: string, stream: ReadableStream<Uint8Array>): Promise<number>;
   readonly home: string;
   readonly keyring: Keyring;
-  createFetch(options: TransportOptions): Promise<Fetch>;
+  createTransport(options: TransportOptions): Promise<Transport>;
 }

@@ -1,6 +1,7 @@
 import { CommanderError } from "@commander-js/extra-typings";
 import { type ErrorCode, StoreCtlError } from "../lib/errors/mod.ts";
 import type { CliContext } from "./context.ts";
+import { HINTS } from "./hints.ts";
 import { buildProgram } from "./program.ts";
 
 /** Exit codes of ARCHITECTURE §5. */
@@ -17,6 +18,8 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   tls: 10,
   timeout: 11,
   cancelled: 12,
+  filesystem: 13,
+  internal: 1,
 };
 
 /**
@@ -30,16 +33,17 @@ export async function run(argv: readonly string[], ctx: CliContext): Promise<num
   } catch (error) {
     if (error instanceof CommanderError && error.exitCode === 0) return 0; // --help, --version
     const failure = toStoreCtlError(error);
+    const tips = [...failure.tips, ...(HINTS[failure.code] ?? [])];
     if (wantsJson(argv)) {
       const body = {
         code: failure.code,
         message: failure.message,
         ...(failure.status !== undefined && { status: failure.status }),
-        ...(failure.tips.length > 0 && { tips: failure.tips }),
+        ...(tips.length > 0 && { tips }),
       };
       ctx.stderr.write(`${JSON.stringify({ error: body })}\n`);
     } else {
-      ctx.stderr.write(`Error: ${failure.message}\n${failure.tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
+      ctx.stderr.write(`Error: ${failure.message}\n${tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
     }
     if (!(error instanceof StoreCtlError || error instanceof CommanderError) && wantsDebug(argv, ctx)) {
       ctx.stderr.write(`${(error as Error).stack}\n`);

@@ -110,7 +110,7 @@ export async function connect(ctx: CliContext, options: GlobalOptions, deploymen
     identity = `${who} (user ${credentials.username})`;
     if (credentials.caCert) caCert = await readCaCert(ctx, credentials.caCert);
   }
-  const fetch = await ctx.createFetch({
+  const transport = await ctx.createTransport({
     env: ctx.env,
     insecure: credentials.deployment === "enterprise" && credentials.insecure,
     caCert,
@@ -119,7 +119,7 @@ export async function connect(ctx: CliContext, options: GlobalOptions, deploymen
     baseUrl: credentials.deployment === "cloud" ? credentials.apiUrl : credentials.url,
     authHeaders,
     identity,
-    fetch,
+    transport,
     timeoutMs: options.timeout * 1000,
     retry: { ...DEFAULT_RETRY_POLICY, retries: options.retries },
     logger,

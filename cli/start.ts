@@ -4,42 +4,30 @@
  * @module
  */
 import { systemKeyring } from "../lib/config/mod.ts";
-import { createFetch } from "../lib/http/mod.ts";
-import {
-  environment,
-  exit,
-  homeDir,
-  onShutdownSignal,
-  readStdin,
-  readTextFile,
-  readTextFileIfExists,
-  removePartialFiles,
-  stderr,
-  stdout,
-  writeFileAtomic,
-  writeStreamAtomic,
-} from "../lib/runtime/mod.ts";
+import { loadRuntime } from "../lib/runtime/mod.ts";
 import { run } from "./run.ts";
 
 /** Runs `ctl` with `argv` in the real world, then exits. */
 export async function start(argv: string[]): Promise<never> {
-  onShutdownSignal(async () => {
-    await removePartialFiles();
-    exit(130);
+  const runtime = await loadRuntime();
+  runtime.onTerminate(async (signal) => {
+    await runtime.fs.removePartialFiles();
+    runtime.exit(128 + signal.number);
   });
+  const decoder = new TextDecoder();
   const code = await run(argv, {
-    env: environment(),
-    stdout,
-    stderr,
-    readStdin,
-    readTextFile,
-    readTextFileIfExists,
-    writeFileAtomic,
-    writeStreamAtomic,
-    home: homeDir(),
+    env: runtime.env(),
+    stdout: runtime.stdout,
+    stderr: runtime.stderr,
+    readStdin: async () => decoder.decode(await runtime.stdin.readAll()),
+    readTextFile: runtime.fs.readTextFile,
+    readTextFileIfExists: runtime.fs.readTextFileIfExists,
+    writeFileAtomic: runtime.fs.writeFileAtomic,
+    writeStreamAtomic: runtime.fs.writeStream,
+    home: runtime.homeDir(),
     keyring: systemKeyring(),
-    createFetch,
+    createTransport: runtime.createTransport,
   });
-  await Promise.all([stdout.flush(), stderr.flush()]);
-  return exit(code);
+  await Promise.all([runtime.stdout.flush(), runtime.stderr.flush()]);
+  return runtime.exit(code);
 }

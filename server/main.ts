@@ -5,30 +5,31 @@
  *
  * @module
  */
-import { environment, exit, onShutdownSignal, serve } from "../lib/runtime/mod.ts";
+import { loadRuntime, type Runtime } from "../lib/runtime/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { createApp } from "./mod.ts";
 
+const runtime: Runtime = await loadRuntime();
 let config: ServerConfig;
 try {
-  config = loadServerConfig(environment());
+  config = loadServerConfig(runtime.env());
 } catch (error) {
   console.error((error as Error).message);
-  exit(2);
+  runtime.exit(2);
 }
 
 try {
   const store = await openStore(config.store);
   const app = createApp({ store, rateLimit: config.rateLimit, bodyLimitBytes: config.bodyLimitBytes });
-  const listener = await serve({ hostname: config.hostname, port: config.port, fetch: app.fetch });
+  const listener = await runtime.serve({ hostname: config.hostname, port: config.port, fetch: app.fetch });
   console.log(`storectl server listening on ${listener.url} (store: ${store.kind})`);
-  onShutdownSignal(async () => {
+  runtime.onTerminate(async () => {
     await listener.close();
     await store.close();
-    exit(0);
+    runtime.exit(0);
   });
 } catch (error) {
   console.error(`storectl server cannot start: ${(error as Error).message}`);
-  exit(1);
+  runtime.exit(1);
 }

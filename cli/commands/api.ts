@@ -1,6 +1,6 @@
 import { Argument, Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
-import { toCurl } from "../../lib/http/mod.ts";
+import { type HttpResponse, readText, toCurl } from "../../lib/http/mod.ts";
 import { applyQuery, checkQuery, render } from "../../lib/output/mod.ts";
 import type { CliContext } from "../context.ts";
 import { requireJson } from "../json_input.ts";
@@ -93,7 +93,7 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
   return headers;
 }
 
-async function writeResponse(ctx: CliContext, options: GlobalOptions, response: Response) {
+async function writeResponse(ctx: CliContext, options: GlobalOptions, response: HttpResponse) {
   const target = outputTarget(options);
   const type = response.headers.get("content-type") ?? "";
   const binary = BINARY_TYPES.test(type) || /attachment/i.test(response.headers.get("content-disposition") ?? "");
@@ -116,7 +116,7 @@ async function writeResponse(ctx: CliContext, options: GlobalOptions, response: 
     await ctx.stdout.writeStream(response.body ?? new ReadableStream());
     return;
   }
-  const text = await response.text();
+  const text = await readText(response);
   if (text === "") return;
   if (!/json/i.test(type)) {
     ctx.stdout.write(text.endsWith("\n") ? text : `${text}\n`);

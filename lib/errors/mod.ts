@@ -23,7 +23,9 @@ export type ErrorCode =
   | "network"
   | "tls"
   | "timeout"
-  | "cancelled";
+  | "cancelled"
+  | "filesystem"
+  | "internal";
 
 /** A failure with a stable code, an HTTP status when one was received, and tips. */
 export class StoreCtlError extends Error {

@@ -1,5 +1,5 @@
 /** The kind of a failed `fetch`, read from the error and its causes. */
-export type FailureKind = "tls" | "refused" | "dns" | "reset" | "other";
+export type FailureKind = "tls" | "protocol" | "refused" | "dns" | "reset" | "other";
 
 /** Collects messages and codes along an error's cause chain. */
 export function describeFailure(error: unknown): string {
@@ -20,6 +20,13 @@ export function describeFailure(error: unknown): string {
  */
 export function classifyFailure(error: unknown): FailureKind {
   const text = describeFailure(error);
+  // The other side speaks another protocol: plain HTTP on a TLS port, or TLS on a plain one.
+  if (
+    /wrong version number|InvalidContentType|CorruptMessage|packet length too long|HTTP\/1\.1 protocol|invalid HTTP version|HPE_INVALID|Parse Error|EPROTO/i
+      .test(text)
+  ) {
+    return "protocol";
+  }
   if (
     /certificate|UnknownIssuer|NotValidForName|SELF_SIGNED|UNABLE_TO_VERIFY|CERT_|InvalidCertificate|ERR_TLS/i.test(
       text,

@@ -1,8 +1,9 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import type { Logger } from "../output/mod.ts";
 import { classifyFailure, describeFailure } from "./classify.ts";
+import { checkRequest } from "./request_check.ts";
 import { DEFAULT_RETRY_POLICY, isRetryable, type Outcome, retryDelay, type RetryPolicy } from "./retry.ts";
-import type { Fetch } from "./transport.ts";
+import { discardBody, type HttpResponse, readText, type Transport } from "./transport.ts";
 
 /** One API request, relative to the client's base URL. */
 export interface ApiRequest {
@@ -11,8 +12,22 @@ export interface ApiRequest {
   /** Query string (`limit=10&offset=20`) or parameters. */
   readonly query?: string | URLSearchParams;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Kept as bytes or text so a retry can send it again. */
-  readonly body?: string | Uint8Array<ArrayBuffer>;
+  /** Text or bytes can be sent again on a retry; a stream is sent once and never retried. */
+  readonly body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+  /** Aborts the request, its retries and its body. */
+  readonly signal?: AbortSignal;
+}
+
+/** A retry about to happen, for a one-line notice. */
+export interface RetryEvent {
+  readonly method: string;
+  readonly url: string;
+  /** 1 for the first retry. */
+  readonly retry: number;
+  readonly retries: number;
+  readonly delayMs: number;
+  /** `HTTP 503`, `connection refused`, … */
+  readonly reason: string;
 }
 
 /** What a client is built from. */
@@ -22,12 +37,13 @@ export interface HttpClientOptions {
   readonly authHeaders: Readonly<Record<string, string>>;
   /** Who is calling, masked, for error messages: `profile 'prod' (key abcd…wxyz)`. */
   readonly identity: string;
-  readonly fetch: Fetch;
+  readonly transport: Transport;
   /** Limit for connecting and receiving headers, and for any silence while reading the body. */
   readonly timeoutMs: number;
   readonly retry?: RetryPolicy;
   readonly logger?: Logger;
-  readonly sleep?: (ms: number) => Promise<void>;
+  readonly onRetry?: (event: RetryEvent) => void;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
   readonly random?: () => number;
 }
@@ -40,7 +56,7 @@ export interface HttpClient {
    * Sends the request and returns the response when it is a success (2xx), body unread;
    * otherwise throws a `StoreCtlError` whose code says what went wrong.
    */
-  send(request: ApiRequest): Promise<Response>;
+  send(request: ApiRequest): Promise<HttpResponse>;
 }
 
 /**
@@ -48,13 +64,20 @@ export interface HttpClient {
  *
  * @example
  * ```ts
- * const client = createHttpClient({ baseUrl, authHeaders, identity, fetch: await createFetch({ env }), timeoutMs: 30_000 });
- * const bdbs = await (await client.send({ method: "GET", path: "/v1/bdbs" })).json();
+ * import { createHttpClient, fetchTransport, readText } from "./mod.ts";
+ * const client = createHttpClient({
+ *   baseUrl: "https://cluster.example:9443",
+ *   authHeaders: { authorization: "Basic YTpi" },
+ *   identity: "user a",
+ *   transport: fetchTransport(fetch),
+ *   timeoutMs: 30_000,
+ * });
+ * const bdbs = JSON.parse(await readText(await client.send({ method: "GET", path: "/v1/bdbs" })));
  * ```
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const log = (level: "info" | "debug" | "trace", message: string) => options.logger?.log(level, "http", message);
@@ -64,24 +87,25 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return `${options.baseUrl}${request.path}${query ? `?${query}` : ""}`;
   };
 
-  async function attempt(request: ApiRequest, target: string): Promise<Response> {
+  async function attempt(request: ApiRequest, target: string, headers: Record<string, string>) {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
     try {
-      const response = await options.fetch(target, {
+      const response = await options.transport({
+        url: target,
         method: request.method,
-        headers: { accept: "application/json", ...options.authHeaders, ...request.headers },
+        headers,
         body: request.body,
-        signal: controller.signal,
+        signal,
       });
       clearTimeout(timer);
-      return guardBody(response, options.timeoutMs, target);
+      return guardBody(response, options.timeoutMs, target, request.signal);
     } catch (error) {
       clearTimeout(timer);
+      request.signal?.throwIfAborted();
       if (controller.signal.aborted) {
-        throw new StoreCtlError("timeout", `No response from ${target} within ${options.timeoutMs / 1000} s`, {
-          tips: ["Raise the limit with --timeout <seconds>, or check that the server is reachable"],
-        });
+        throw new StoreCtlError("timeout", `No response from ${target} within ${seconds(options.timeoutMs)}`);
       }
       throw error;
     }
@@ -92,61 +116,82 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async send(request) {
       const method = request.method.toUpperCase();
       const target = url(request);
+      const headers = { accept: "application/json", ...options.authHeaders, ...request.headers };
+      checkRequest(method, target, headers, request.body !== undefined);
+      const streamed = request.body instanceof ReadableStream;
       for (let retry = 0;; retry++) {
         const started = now();
         log("debug", `${method} ${target}`);
         let outcome: Outcome;
         let failure: unknown;
-        let response: Response | undefined;
+        let response: HttpResponse | undefined;
         try {
-          response = await attempt(request, target);
+          response = await attempt({ ...request, method }, target, headers);
           log("debug", `${method} ${target} → ${response.status} in ${now() - started} ms`);
-          if (response.ok) return response;
+          if (response.status >= 200 && response.status < 300) return response;
           outcome = { kind: "status", status: response.status, retryAfter: response.headers.get("retry-after") };
         } catch (error) {
-          if (error instanceof StoreCtlError) throw error;
+          if (error instanceof StoreCtlError || request.signal?.aborted) throw error;
           failure = error;
           const kind = classifyFailure(error);
           if (kind === "tls") throw tlsError(target, error);
+          if (kind === "protocol") throw protocolError(target, error);
           outcome = { kind: kind === "refused" || kind === "dns" ? "connect" : "reset" };
         }
-        const delay = retry < policy.retries && isRetryable(method, outcome)
+        const delay = !streamed && retry < policy.retries && isRetryable(method, outcome)
           ? retryDelay(retry, outcome.kind === "status" ? outcome.retryAfter : undefined, policy, now(), random)
           : undefined;
         if (delay === undefined) {
           if (response) throw await httpError(method, request.path, response, options.identity, retry + 1);
           throw networkError(target, failure);
         }
-        await response?.body?.cancel();
-        const why = outcome.kind === "status" ? `HTTP ${outcome.status}` : describeFailure(failure);
+        if (response) await discardBody(response);
+        const reason = outcome.kind === "status" ? `HTTP ${outcome.status}` : describeFailure(failure);
         log(
           "info",
-          `retrying ${method} ${target} in ${delay} ms after ${why} (retry ${retry + 1} of ${policy.retries})`,
+          `retrying ${method} ${target} in ${delay} ms after ${reason} (retry ${retry + 1} of ${policy.retries})`,
         );
-        await sleep(delay);
+        options.onRetry?.({ method, url: target, retry: retry + 1, retries: policy.retries, delayMs: delay, reason });
+        await sleep(delay, request.signal);
       }
     },
   };
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
 }
 
 /**
  * Guards the body: a read that waits more than `timeoutMs` for the server fails with a timeout,
  * and a connection that breaks mid-body fails with a network error naming the URL.
  */
-function guardBody(response: Response, timeoutMs: number, target: string): Response {
+function guardBody(response: HttpResponse, timeoutMs: number, target: string, signal?: AbortSignal): HttpResponse {
   if (!response.body) return response;
   const reader = response.body.getReader();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const silence = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          reject(
-            new StoreCtlError("timeout", `${target} sent nothing for ${timeoutMs / 1000} s`, {
-              tips: ["Raise the limit with --timeout <seconds>"],
-            }),
-          );
-        }, timeoutMs);
+        timer = setTimeout(
+          () => reject(new StoreCtlError("timeout", `${target} sent nothing for ${seconds(timeoutMs)}`)),
+          timeoutMs,
+        );
       });
       try {
         const { done, value } = await Promise.race([reader.read(), silence]);
@@ -154,11 +199,12 @@ function guardBody(response: Response, timeoutMs: number, target: string): Respo
         else controller.enqueue(value);
       } catch (error) {
         reader.cancel().catch(() => {});
+        if (signal?.aborted) return controller.error(signal.reason);
         controller.error(
           error instanceof StoreCtlError ? error : new StoreCtlError(
             "network",
             `The connection to ${target} broke while receiving the response: ${describeFailure(error)}`,
-            { cause: error, tips: ["Try again; requests that are safe to repeat can also use --retries"] },
+            { cause: error, tips: ["Try again"] },
           ),
         );
       } finally {
@@ -167,7 +213,7 @@ function guardBody(response: Response, timeoutMs: number, target: string): Respo
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return { status: response.status, statusText: response.statusText, headers: response.headers, body };
 }
 
 /** The message a server put in its error body, if any. */
@@ -183,16 +229,13 @@ function serverMessage(text: string): string | undefined {
   }
 }
 
-async function httpError(method: string, path: string, response: Response, identity: string, attempts: number) {
+async function httpError(method: string, path: string, response: HttpResponse, identity: string, attempts: number) {
   const status = response.status;
-  const message = serverMessage(await response.text().catch(() => ""));
+  const message = serverMessage(await readText(response).catch(() => ""));
   const said = message ? `: ${message}` : "";
   switch (status) {
     case 401:
-      return new StoreCtlError("auth", `Authentication failed for ${identity}${said}`, {
-        status,
-        tips: ["Check the credentials: ctl profile show <name>, or the STORE_* environment variables"],
-      });
+      return new StoreCtlError("auth", `Authentication failed for ${identity}${said}`, { status });
     case 403:
       return new StoreCtlError("auth", `Permission denied for ${identity}${said}`, { status });
     case 404:
@@ -204,21 +247,14 @@ async function httpError(method: string, path: string, response: Response, ident
       });
     case 409:
       return new StoreCtlError("conflict", message ?? `Conflict on ${method} ${path}`, { status });
-    case 429:
+    case 429: {
+      const retryAfter = response.headers.get("retry-after");
       return new StoreCtlError(
         "rate_limited",
         `Rate limited: ${method} ${path} got HTTP 429 after ${attempts} attempt${attempts > 1 ? "s" : ""}${said}`,
-        {
-          status,
-          tips: [
-            `Wait and try again${
-              response.headers.get("retry-after")
-                ? ` (the server asked for ${response.headers.get("retry-after")} s)`
-                : ""
-            }`,
-          ],
-        },
+        { status, tips: [`Wait and try again${retryAfter ? ` (the server asked for ${retryAfter} s)` : ""}`] },
       );
+    }
     default:
       return new StoreCtlError("api", `${method} ${path} failed with HTTP ${status}${said}`, { status });
   }
@@ -227,10 +263,18 @@ async function httpError(method: string, path: string, response: Response, ident
 function tlsError(target: string, cause: unknown): StoreCtlError {
   return new StoreCtlError("tls", `TLS certificate verification failed for ${target}: ${describeFailure(cause)}`, {
     cause,
-    tips: [
-      "Trust the cluster's certificate: --ca-cert <file> (or ca_cert in the profile, or STORE_ENTERPRISE_CA_CERT)",
-      "Or accept any certificate: --insecure (or insecure = true in the profile, or STORE_ENTERPRISE_INSECURE=true)",
-    ],
+  });
+}
+
+function protocolError(target: string, cause: unknown): StoreCtlError {
+  const secure = target.startsWith("https:");
+  const other = secure ? target.replace(/^https:/, "http:") : target.replace(/^http:/, "https:");
+  const message = secure
+    ? `${new URL(target).host} did not answer with TLS: it looks like a plain HTTP port. Did you mean ${other}?`
+    : `${new URL(target).host} did not answer with plain HTTP: it looks like a TLS port. Did you mean ${other}?`;
+  return new StoreCtlError("config", message, {
+    cause,
+    tips: ["Fix the scheme of the URL in the profile or environment"],
   });
 }
 

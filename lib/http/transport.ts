@@ -1,8 +1,26 @@
-import { nativeFetchTrusting } from "../runtime/mod.ts";
-import { describeFailure } from "./classify.ts";
+/**
+ * A response as the client needs it. A WHATWG `Response` is one; on Node the transport builds a
+ * small one of its own, because touching `Response` there loads Node's bundled undici (~100 ms).
+ */
+export interface HttpResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+}
 
-/** A `fetch` function: the global one, or undici's bound to a dispatcher. */
-export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+/** One request on the wire. */
+export interface TransportRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A stream is sent as it is read, and is never retried. */
+  readonly body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+  readonly signal?: AbortSignal;
+}
+
+/** Sends one request; rejects on a connection or TLS failure, resolves on any HTTP status. */
+export type Transport = (request: TransportRequest) => Promise<HttpResponse>;
 
 /** TLS and proxy settings of a transport. */
 export interface TransportOptions {
@@ -10,50 +28,47 @@ export interface TransportOptions {
   readonly insecure?: boolean;
   /** PEM certificate(s) to trust in addition to the system store. */
   readonly caCert?: string;
+  /** Read for `HTTP(S)_PROXY` and `NO_PROXY`. */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-const PROXY_VARS = ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"];
-
-/**
- * Picks the cheapest transport that honours the options. The global `fetch` serves plain
- * requests (Deno's also honours `HTTP(S)_PROXY`/`NO_PROXY`), and on Deno a native client
- * trusts a CA. undici, whose import costs about 90 ms, is loaded only for `insecure` (Deno's
- * fetch has no "accept any certificate" switch), for a CA on Node, or for a proxy on Node,
- * whose fetch ignores the proxy variables.
- */
-export async function createFetch(options: TransportOptions): Promise<Fetch> {
-  const proxied = PROXY_VARS.some((name) => options.env[name]);
-  const customTls = options.insecure || options.caCert !== undefined;
-  if (!customTls && (!proxied || "Deno" in globalThis)) return (input, init) => fetch(input, init);
-  const native = !options.insecure && options.caCert !== undefined ? nativeFetchTrusting(options.caCert) : undefined;
-  if (!native) return await undiciFetch(options, proxied);
-  // rustls refuses a certificate marked as a CA as the server's own (CaUsedAsEndEntity), yet
-  // `openssl req -x509` makes exactly that, and OpenSSL accepts it: undici serves that case.
-  let fallback: Fetch | undefined;
-  return async (input, init) => {
-    if (fallback) return fallback(input, init);
-    try {
-      return await native(input, init);
-    } catch (error) {
-      if (!/CaUsedAsEndEntity/.test(describeFailure(error))) throw error;
-      fallback = await undiciFetch(options, proxied);
-      return fallback(input, init);
-    }
-  };
+/** Whether the environment names a proxy. */
+export function proxyConfigured(env: Readonly<Record<string, string | undefined>>): boolean {
+  return ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"].some((name) => env[name]);
 }
 
-async function undiciFetch(options: TransportOptions, proxied: boolean): Promise<Fetch> {
-  // A code-split Node bundle exposes this CommonJS package only as `default`.
-  const loaded = await import("undici");
-  const undici = "Agent" in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
-  const tls = {
-    ...(options.insecure && { rejectUnauthorized: false }),
-    ...(options.caCert !== undefined && { ca: options.caCert }),
-  };
-  const dispatcher = proxied
-    ? new undici.EnvHttpProxyAgent({ connect: tls, requestTls: tls, proxyTunnel: false })
-    : new undici.Agent({ connect: tls });
-  return (input, init) =>
-    undici.fetch(input, { ...init, dispatcher } as Parameters<typeof undici.fetch>[1]) as unknown as Promise<Response>;
+/**
+ * A transport over a WHATWG `fetch`: the global one, a bound one, or an app's fetch handler.
+ *
+ * @example
+ * ```ts
+ * import { fetchTransport } from "./transport.ts";
+ * const app = { fetch: (_request: Request) => Response.json({ ok: true }) };
+ * const transport = fetchTransport((input, init) => Promise.resolve(app.fetch(new Request(input, init))));
+ * const response = await transport({ url: "http://emulator/v1/bdbs", method: "GET", headers: {} });
+ * ```
+ */
+export function fetchTransport(fetchFn: (input: string, init: RequestInit) => Promise<Response>): Transport {
+  return (request) =>
+    fetchFn(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: request.signal,
+      ...(request.body instanceof ReadableStream && { duplex: "half" }),
+    } as RequestInit);
+}
+
+/** The whole body as text (UTF-8). */
+export async function readText(response: HttpResponse): Promise<string> {
+  if (!response.body) return "";
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}
+
+/** Discards the body, releasing the connection. */
+export async function discardBody(response: HttpResponse): Promise<void> {
+  await response.body?.cancel().catch(() => {});
 }

@@ -1,20 +1,35 @@
 /**
- * The only module that touches `Deno.*` or `node:*`: listeners, process, files. Everything
- * else in storectl is runtime-neutral and gets these through parameters.
+ * The runtime storectl runs on, behind one interface: `deno.ts` on Deno (`Deno.*` only),
+ * `node.ts` on Node (`node:*`). `loadRuntime()` imports the right one, so nothing else in
+ * storectl touches `Deno.*` or `node:*`, and Deno never starts its Node layer for `ctl`.
  *
  * @example
  * ```ts
- * import { serve } from "./lib/runtime/mod.ts";
- * const listener = await serve({ port: 0, fetch: () => new Response("ok") });
+ * import { loadRuntime } from "./mod.ts";
+ * const runtime = await loadRuntime();
+ * const listener = await runtime.serve({ port: 0, fetch: () => new Response("ok") });
  * await listener.close();
  * ```
  *
  * @module
  */
-export { type Listener, serve, type ServeOptions } from "./serve.ts";
-export { args, env, exit, onShutdownSignal } from "./process.ts";
-export { readTextFile, removePartialFiles, writeFileAtomic, writeStreamAtomic } from "./fs.ts";
-export { environment, readStdin, stderr, stdout, type StdStream } from "./stdio.ts";
-export { homeDir, readTextFileIfExists } from "./files.ts";
-export { gzipStream } from "./gzip.ts";
-export { nativeFetchTrusting } from "./trusted_fetch.ts";
+import type { Runtime } from "./types.ts";
+
+export type {
+  FileInfo,
+  FileKind,
+  FileSystem,
+  Listener,
+  Runtime,
+  ServeOptions,
+  StdIn,
+  StdStream,
+  TerminatingSignal,
+} from "./types.ts";
+export { BrokenPipe } from "./types.ts";
+export { basename, dirname, joinPath, resolvePath } from "./path.ts";
+
+/** The runtime this process runs on. */
+export async function loadRuntime(): Promise<Runtime> {
+  return "Deno" in globalThis ? (await import("./deno.ts")).runtime : (await import("./node.ts")).runtime;
+}

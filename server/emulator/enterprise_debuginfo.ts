@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type PackageScope, packageStream } from "./debuginfo/package.ts";
+import { type Gzip, type PackageScope, packageStream } from "./debuginfo/package.ts";
 import type { EnterpriseData } from "./fixture.ts";
 import { parseId } from "./requests.ts";
 
@@ -10,6 +10,7 @@ interface DebuginfoOptions {
   readonly debuginfoMb: number;
   readonly data: () => EnterpriseData;
   readonly fail: (c: Context, status: ContentfulStatusCode, message: string) => Response;
+  readonly gzip?: Gzip;
 }
 
 /** Whether `version` (e.g. `7.2.4`) is at least `major.minor`. */
@@ -49,6 +50,7 @@ export function debuginfoRoutes(options: DebuginfoOptions): Hono {
       cluster: { name: data.cluster.name, softwareVersion: options.softwareVersion },
       nodes: [...data.nodes.values()].map((n) => ({ uid: n.uid, addr: n.addr })),
       bdbs: [...data.bdbs.values()].map((b) => ({ uid: b.uid, name: b.name })),
+      gzip: options.gzip,
     });
     const name = scope.kind === "node" || scope.kind === "bdb" ? `${scope.kind}-${scope.uid}` : scope.kind;
     return c.body(body, 200, {

@@ -4,25 +4,26 @@
  * @module
  */
 import { CommanderError } from "@commander-js/extra-typings";
-import { args, exit, onShutdownSignal, serve, writeFileAtomic } from "../../lib/runtime/mod.ts";
+import { loadRuntime, type Runtime } from "../../lib/runtime/mod.ts";
 import { createEmulator, generateSelfSignedCertificate } from "./mod.ts";
 import { type EmulatorLaunch, parseEmulatorArgs } from "./options.ts";
 
+const runtime: Runtime = await loadRuntime();
 let launch: EmulatorLaunch;
 try {
-  launch = parseEmulatorArgs(args());
+  launch = parseEmulatorArgs([...runtime.args]);
 } catch (error) {
-  if (error instanceof CommanderError) exit(error.exitCode === 0 ? 0 : 2);
+  if (error instanceof CommanderError) runtime.exit(error.exitCode === 0 ? 0 : 2);
   throw error;
 }
 
 const tls = launch.tls ? await generateSelfSignedCertificate("storectl emulator") : undefined;
-if (tls && launch.caOut) await writeFileAtomic(launch.caOut, tls.cert);
-const emulator = createEmulator({ ...launch, certificate: tls?.cert });
+if (tls && launch.caOut) await runtime.fs.writeFileAtomic(launch.caOut, tls.cert);
+const emulator = createEmulator({ ...launch, certificate: tls?.cert, gzip: runtime.gzip });
 
 try {
-  const cloud = await serve({ port: launch.cloudPort, fetch: emulator.cloud.fetch });
-  const enterprise = await serve({ port: launch.enterprisePort, fetch: emulator.enterprise.fetch, tls });
+  const cloud = await runtime.serve({ port: launch.cloudPort, fetch: emulator.cloud.fetch });
+  const enterprise = await runtime.serve({ port: launch.enterprisePort, fetch: emulator.enterprise.fetch, tls });
   console.log(`storectl emulator (seed ${launch.seed}, enterprise ${launch.softwareVersion})
   cloud API:      ${cloud.url}/v1   x-api-key: ${launch.apiKey}   x-api-secret-key: ${launch.apiSecret}
   enterprise API: ${enterprise.url}/v1   user: ${launch.username}   password: ${launch.password}${
@@ -30,14 +31,14 @@ try {
   }
   faults:         POST {"kind":"status|drop|stall","count":N} to <api>/__emulator/faults
 Press Ctrl+C to stop.`);
-  onShutdownSignal(async () => {
+  runtime.onTerminate(async () => {
     await Promise.all([cloud.close(), enterprise.close()]);
-    exit(0);
+    runtime.exit(0);
   });
 } catch (error) {
   console.error(
     `emulator: cannot listen: ${(error as Error).message}\n` +
       "Another process may hold the port; choose others with --cloud-port and --enterprise-port (0 picks a free one).",
   );
-  exit(1);
+  runtime.exit(1);
 }

@@ -17,6 +17,7 @@ import { Hono } from "hono";
 import { cloudErrorBody, cloudRoutes } from "./cloud.ts";
 import { enterpriseErrorBody, enterpriseRoutes } from "./enterprise.ts";
 import { type ErrorBody, faultMiddleware, FaultPlan, faultRoutes } from "./faults.ts";
+import type { Gzip } from "./debuginfo/package.ts";
 
 export { generateSelfSignedCertificate } from "./self_signed_cert.ts";
 export { packageStream, planPackage } from "./debuginfo/package.ts";
@@ -37,6 +38,8 @@ export interface EmulatorOptions {
   readonly certificate?: string;
   /** The clock; tests pass their own. */
   readonly now?: () => number;
+  /** The runtime's gzip transform (see `Runtime.gzip`); default `CompressionStream`. */
+  readonly gzip?: Gzip;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {

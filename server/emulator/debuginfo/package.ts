@@ -1,5 +1,4 @@
 import { createTarPacker } from "modern-tar";
-import { gzipStream } from "../../../lib/runtime/mod.ts";
 import { createRandom, type Random } from "../random.ts";
 import { LOG_STYLES, logChunks, type LogStyle } from "./log_text.ts";
 
@@ -19,7 +18,14 @@ export interface PackageOptions {
   readonly cluster: { readonly name: string; readonly softwareVersion: string };
   readonly nodes: readonly { readonly uid: number; readonly addr: string }[];
   readonly bdbs: readonly { readonly uid: number; readonly name: string }[];
+  /** The gzip transform; default `CompressionStream`, which on Node ignores backpressure. */
+  readonly gzip?: Gzip;
 }
+
+/** Makes a gzip transform. */
+export type Gzip = () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+
+const webGzip: Gzip = () => new CompressionStream("gzip");
 
 /** One file of the package, described but not yet generated. */
 export type PlannedEntry =
@@ -113,9 +119,10 @@ export function planPackage(options: PackageOptions): PlannedEntry[] {
 export function packageStream(options: PackageOptions): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { readable, controller } = createTarPacker();
   const random = createRandom(options.seed ^ scopeHash(options.scope));
+  const gzip = options.gzip ?? webGzip;
   (async () => {
     for (const entry of planPackage(options)) {
-      const body = await entryBody(entry, random);
+      const body = await entryBody(entry, random, gzip);
       const writer = controller.add({
         name: entry.name,
         size: body.size,
@@ -131,12 +138,13 @@ export function packageStream(options: PackageOptions): ReadableStream<Uint8Arra
       controller.error(error);
     } catch { /* already stopped because the reader went away */ }
   });
-  return readable.pipeThrough(gzipStream());
+  return readable.pipeThrough(gzip());
 }
 
 async function entryBody(
   entry: PlannedEntry,
   random: Random,
+  gzip: Gzip,
 ): Promise<{ size: number; chunks: Iterable<Uint8Array> }> {
   switch (entry.kind) {
     case "text": {
@@ -149,7 +157,7 @@ async function entryBody(
       // Buffered, unlike the large logs: a tar header needs the size, known only once compressed.
       const plain = new Blob([...logChunks(random, entry.style, entry.size, EPOCH_MS)]);
       const gz: Uint8Array<ArrayBuffer>[] = [];
-      for await (const chunk of plain.stream().pipeThrough(gzipStream())) gz.push(chunk);
+      for await (const chunk of plain.stream().pipeThrough(gzip())) gz.push(chunk);
       return { size: gz.reduce((n, c) => n + c.length, 0), chunks: gz };
     }
   }

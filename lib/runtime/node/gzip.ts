@@ -1,17 +1,11 @@
 import { createGzip } from "node:zlib";
 
 /**
- * A gzip `TransformStream` that holds backpressure on every runtime, so a slow reader keeps
- * memory flat. Deno's `CompressionStream` does; Node's buffers its whole input when the reader
- * lags, so on Node this wraps `node:zlib` and waits for the compressor to drain.
- *
- * @example
- * ```ts
- * const body = tarStream.pipeThrough(gzipStream());
- * ```
+ * A gzip transform that holds backpressure, so a slow reader keeps memory flat. Node's
+ * `CompressionStream` buffers its whole input when the reader lags; this wraps `node:zlib` and
+ * waits for the compressor to drain.
  */
-export function gzipStream(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource> {
-  if ("Deno" in globalThis) return new CompressionStream("gzip");
+export function nodeGzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource> {
   const gzip = createGzip();
   let failure: Error | undefined;
   return new TransformStream<BufferSource, Uint8Array<ArrayBuffer>>({

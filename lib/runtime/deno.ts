@@ -1,0 +1,30 @@
+/**
+ * The runtime on Deno: `Deno.*` APIs only, so that nothing on `ctl`'s path starts Deno's Node
+ * compatibility layer (it costs 20–50 ms per `node:` module).
+ *
+ * @module
+ */
+import { createFileSystem } from "./file_system.ts";
+import { denoFsOps } from "./deno/fs.ts";
+import { denoOnTerminate } from "./deno/process.ts";
+import { denoServe } from "./deno/serve.ts";
+import { denoStdin, denoStdStream } from "./deno/stdio.ts";
+import { denoTransport } from "./deno/transport.ts";
+import type { Runtime } from "./types.ts";
+
+export const runtime: Runtime = {
+  name: "deno",
+  args: Deno.args,
+  env: () => Deno.env.toObject(),
+  cwd: () => Deno.cwd(),
+  homeDir: () => Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? Deno.cwd(),
+  exit: (code) => Deno.exit(code),
+  onTerminate: denoOnTerminate,
+  stdin: denoStdin,
+  stdout: denoStdStream(Deno.stdout),
+  stderr: denoStdStream(Deno.stderr),
+  fs: createFileSystem(denoFsOps),
+  serve: denoServe,
+  gzip: () => new CompressionStream("gzip"),
+  createTransport: denoTransport,
+};

@@ -1,0 +1,48 @@
+import type { FsOps } from "../file_system.ts";
+import type { FileInfo } from "../types.ts";
+
+function info(stat: Deno.FileInfo): FileInfo {
+  const kind = stat.isSymlink
+    ? "symlink"
+    : stat.isDirectory
+    ? "directory"
+    : stat.isFile
+    ? "file"
+    : stat.isFifo
+    ? "fifo"
+    : stat.isCharDevice
+    ? "char-device"
+    : stat.isBlockDevice
+    ? "block-device"
+    : "socket";
+  return { kind, mode: (stat.mode ?? 0o644) & 0o777, size: stat.size, mtimeMs: stat.mtime?.getTime() ?? 0 };
+}
+
+async function orMissing(stat: () => Promise<Deno.FileInfo>): Promise<FileInfo | undefined> {
+  try {
+    return info(await stat());
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** File primitives on `Deno.*`. */
+export const denoFsOps: FsOps = {
+  readFile: (path) => Deno.readFile(path),
+  lstat: (path) => orMissing(() => Deno.lstat(path)),
+  stat: (path) => orMissing(() => Deno.stat(path)),
+  realPath: (path) => Deno.realPath(path),
+  readLink: (path) => Deno.readLink(path),
+  async open(path, { createNew, mode }) {
+    const file = await Deno.open(path, createNew ? { write: true, createNew: true, mode } : { write: true });
+    const writer = file.writable.getWriter();
+    return {
+      write: (bytes) => writer.write(bytes),
+      close: () => writer.close(),
+    };
+  },
+  rename: (from, to) => Deno.rename(from, to),
+  remove: (path) => Deno.remove(path),
+  mkdirAll: (path) => Deno.mkdir(path, { recursive: true }),
+};

@@ -1,0 +1,32 @@
+/**
+ * The runtime on Node (the bundles in `dist/`): `node:*` APIs.
+ *
+ * @module
+ */
+import { homedir } from "node:os";
+import process from "node:process";
+import { createFileSystem } from "./file_system.ts";
+import { nodeFsOps } from "./node/fs.ts";
+import { nodeGzip } from "./node/gzip.ts";
+import { nodeOnTerminate } from "./node/process.ts";
+import { nodeServe } from "./node/serve.ts";
+import { nodeStdin, nodeStdStream } from "./node/stdio.ts";
+import { nodeTransport } from "./node/transport.ts";
+import type { Runtime } from "./types.ts";
+
+export const runtime: Runtime = {
+  name: "node",
+  args: process.argv.slice(2),
+  env: () => ({ ...process.env }),
+  cwd: () => process.cwd(),
+  homeDir: () => homedir(),
+  exit: (code) => process.exit(code),
+  onTerminate: nodeOnTerminate,
+  stdin: nodeStdin,
+  stdout: nodeStdStream(process.stdout),
+  stderr: nodeStdStream(process.stderr),
+  fs: createFileSystem(nodeFsOps),
+  serve: nodeServe,
+  gzip: nodeGzip,
+  createTransport: nodeTransport,
+};

@@ -1,0 +1,132 @@
+import type { Transport, TransportOptions } from "../http/transport.ts";
+
+/**
+ * Everything storectl needs from the runtime it runs on, implemented once with Deno's APIs
+ * (`deno.ts`) and once with Node's (`node.ts`). `loadRuntime()` picks one at start, so Deno never
+ * loads its Node-compatibility layer on the `ctl` path.
+ */
+export interface Runtime {
+  readonly name: "deno" | "node";
+  /** Command-line arguments after the script. */
+  readonly args: readonly string[];
+  /** A snapshot of the environment. */
+  env(): Record<string, string | undefined>;
+  cwd(): string;
+  homeDir(): string;
+  /** Ends the process. */
+  exit(code: number): never;
+  /** Calls `handler` on the first SIGINT, SIGTERM or SIGHUP; the handler decides how to exit. */
+  onTerminate(handler: (signal: TerminatingSignal) => void): void;
+  readonly stdin: StdIn;
+  readonly stdout: StdStream;
+  readonly stderr: StdStream;
+  readonly fs: FileSystem;
+  serve(options: ServeOptions): Promise<Listener>;
+  /** A gzip transform that holds backpressure (Node's `CompressionStream` does not). */
+  gzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+  /** The cheapest HTTP transport that honours the TLS and proxy settings. */
+  createTransport(options: TransportOptions): Promise<Transport>;
+}
+
+/** A signal that ends the process, with its number (exit status 128 + number). */
+export interface TerminatingSignal {
+  readonly name: "SIGINT" | "SIGTERM" | "SIGHUP";
+  readonly number: 2 | 15 | 1;
+}
+
+export const TERMINATING_SIGNALS: readonly TerminatingSignal[] = [
+  { name: "SIGINT", number: 2 },
+  { name: "SIGTERM", number: 15 },
+  { name: "SIGHUP", number: 1 },
+];
+
+/** Standard output or error. Writes keep their order; a closed pipe (`| head`) drops them quietly. */
+export interface StdStream {
+  write(data: string | Uint8Array): void;
+  /** Streams bytes through with backpressure; rejects with `BrokenPipe` when the reader has gone. */
+  writeStream(stream: ReadableStream<Uint8Array>): Promise<void>;
+  /** Resolves once everything written so far has been handed to the OS. */
+  flush(): Promise<void>;
+  readonly isTTY: boolean;
+  /** The terminal's width, when this is a terminal. */
+  columns(): number | undefined;
+  /** Whether the reader has gone (EPIPE). */
+  readonly closed: boolean;
+}
+
+/** The reader of standard output went away while a stream was written to it. */
+export class BrokenPipe extends Error {
+  constructor() {
+    super("The reader of standard output has gone");
+    this.name = "BrokenPipe";
+  }
+}
+
+/** Standard input. */
+export interface StdIn {
+  readonly isTTY: boolean;
+  /** All of it, as bytes. */
+  readAll(): Promise<Uint8Array>;
+  /** One line without its end, or undefined at the end of input. */
+  readLine(): Promise<string | undefined>;
+}
+
+/** What a path is. */
+export type FileKind = "file" | "directory" | "symlink" | "fifo" | "char-device" | "block-device" | "socket";
+
+export interface FileInfo {
+  readonly kind: FileKind;
+  /** Permission bits. */
+  readonly mode: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * Files, with storectl's rules: writes are atomic where the target is a regular file, errors are
+ * `StoreCtlError`s with code `filesystem` that name the path and the fix.
+ */
+export interface FileSystem {
+  readFile(path: string): Promise<Uint8Array>;
+  readTextFile(path: string): Promise<string>;
+  /** The content, or undefined when the file does not exist. */
+  readTextFileIfExists(path: string): Promise<string | undefined>;
+  /** What `path` is (symlinks followed), or undefined when nothing is there. */
+  info(path: string): Promise<FileInfo | undefined>;
+  /** Writes a `.partial` file beside `path`, then renames it over `path`. */
+  writeFileAtomic(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  /**
+   * Streams `body` to `path`, resolving with the byte count: atomically for a new or regular
+   * file (through a symlink, its target is replaced), straight into a FIFO or character device;
+   * anything else is refused. Never holds more than a chunk in memory.
+   */
+  writeStream(path: string, body: ReadableStream<Uint8Array>, options?: { mode?: number }): Promise<number>;
+  /** Fails unless a file can be created in `dir` (tried for real, then removed). */
+  checkWritableDirectory(dir: string): Promise<void>;
+  /** Deletes the `.partial` files of writes in progress (when the process is interrupted). */
+  removePartialFiles(): Promise<void>;
+  /**
+   * Takes an exclusive lock beside `path` (`path.lock`), waiting up to `timeoutMs`; resolves
+   * with the function that releases it.
+   */
+  lock(path: string, options?: { timeoutMs?: number }): Promise<() => Promise<void>>;
+}
+
+/** What a listener needs: a fetch handler and where to listen. */
+export interface ServeOptions {
+  readonly fetch: (request: Request) => Response | Promise<Response>;
+  /** Defaults to 127.0.0.1: nothing here should listen beyond loopback unless asked. */
+  readonly hostname?: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** PEM certificate and key: serve HTTPS instead of HTTP. */
+  readonly tls?: { readonly cert: string; readonly key: string };
+}
+
+/** A running listener. */
+export interface Listener {
+  readonly port: number;
+  readonly url: string;
+  /** Stops accepting connections and waits for open requests to finish. */
+  close(): Promise<void>;
+}
