@@ -1,30 +1,37 @@
 import type { Keyring } from "../lib/config/mod.ts";
 import type { Transport, TransportOptions } from "../lib/http/mod.ts";
-
-/** A stream the CLI writes to. */
-export interface Output {
-  write(text: string): void;
-  /** Streams bytes through, resolving when all were written. */
-  writeStream(stream: ReadableStream<Uint8Array>): Promise<void>;
-  readonly isTTY: boolean;
-}
+import type { FileSystem, StdIn, StdStream, TerminatingSignal } from "../lib/runtime/mod.ts";
 
 /**
- * Every effect the CLI has, injected so that commands are testable without a network, a real
- * terminal or the user's files. Only `cli/main.ts` builds the real one.
+ * Every effect `ctl` has, injected so that commands run in-process in tests: with the
+ * emulator's fetch handler as the transport, a temporary directory for files, and captured
+ * output. Only `cli/start.ts` builds the real one, from the runtime.
  */
 export interface CliContext {
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdout: Output;
-  readonly stderr: Output;
-  /** Reads all of standard input. */
-  readStdin(): Promise<string>;
-  readTextFile(path: string): Promise<string>;
-  readTextFileIfExists(path: string): Promise<string | undefined>;
-  writeFileAtomic(path: string, data: string, options: { mode: number }): Promise<void>;
-  /** Writes a stream to `path` atomically; resolves with the byte count. */
-  writeStreamAtomic(path: string, stream: ReadableStream<Uint8Array>): Promise<number>;
+  /** Relative paths on the command line are resolved against this. */
+  readonly cwd: string;
   readonly home: string;
+  readonly stdin: StdIn;
+  readonly stdout: StdStream;
+  readonly stderr: StdStream;
+  readonly fs: FileSystem;
   readonly keyring: Keyring;
   createTransport(options: TransportOptions): Promise<Transport>;
+  /** Asks a yes/no question on the terminal; called only when stdin is a terminal. */
+  confirm(question: string): Promise<boolean>;
+  /** Aborted, with the signal as its reason, when the user interrupts (Ctrl+C, SIGTERM, SIGHUP). */
+  readonly interrupt: AbortSignal;
+  readonly now: () => number;
+}
+
+/** The process was interrupted by a signal; it exits with 128 + the signal's number. */
+export class Interrupted extends Error {
+  readonly signal: TerminatingSignal;
+
+  constructor(signal: TerminatingSignal) {
+    super(`Interrupted by ${signal.name}`);
+    this.name = "Interrupted";
+    this.signal = signal;
+  }
 }

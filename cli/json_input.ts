@@ -1,6 +1,49 @@
 import { StoreCtlError } from "../lib/errors/mod.ts";
 
 /**
+ * Decodes a request body as UTF-8, refusing invalid bytes (naming the offset of the first one)
+ * instead of sending U+FFFD; a byte-order mark is dropped, so JSON positions count from the text.
+ */
+export function decodeUtf8(bytes: Uint8Array, from: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes); // strips a BOM by default
+  } catch {
+    const offset = firstInvalidByte(bytes);
+    throw new StoreCtlError(
+      "usage",
+      `${from} is not valid UTF-8: byte ${offset} (0x${bytes[offset].toString(16).padStart(2, "0")}) ` +
+        "starts no valid character; nothing was sent",
+      { tips: ["Save the file as UTF-8 (iconv -f <encoding> -t UTF-8 in > out)"] },
+    );
+  }
+}
+
+/** The offset of the first byte that does not belong to a valid UTF-8 sequence. */
+export function firstInvalidByte(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    const length = b < 0x80
+      ? 1
+      : b >= 0xc2 && b <= 0xdf
+      ? 2
+      : b >= 0xe0 && b <= 0xef
+      ? 3
+      : b >= 0xf0 && b <= 0xf4
+      ? 4
+      : 0;
+    if (length === 0 || i + length > bytes.length) return i;
+    for (let k = 1; k < length; k++) if ((bytes[i + k] & 0xc0) !== 0x80) return i;
+    // Overlong forms, surrogates and code points past U+10FFFF.
+    if (
+      (b === 0xe0 && bytes[i + 1] < 0xa0) || (b === 0xed && bytes[i + 1] > 0x9f) ||
+      (b === 0xf0 && bytes[i + 1] < 0x90) || (b === 0xf4 && bytes[i + 1] > 0x8f)
+    ) return i;
+    i += length;
+  }
+  return bytes.length;
+}
+
+/**
  * Checks that `text` is JSON, else throws a usage error naming `from` with the line and column
  * of the first mistake (V8's own messages do not always give one).
  */
@@ -97,4 +140,22 @@ export function firstErrorIndex(text: string): number {
     return Math.min(index, text.length);
   }
   return text.length;
+}
+
+/**
+ * The body of `-d`: inline JSON, `@file` (relative to the caller's directory) or `@-` (standard
+ * input), checked to be UTF-8 JSON before anything is sent.
+ */
+export async function readJsonBody(
+  data: string,
+  read: { file(path: string): Promise<Uint8Array>; stdin(): Promise<Uint8Array> },
+): Promise<string> {
+  const from = data === "@-" ? "standard input" : data.startsWith("@") ? data.slice(1) : "--data";
+  const text = data === "@-"
+    ? decodeUtf8(await read.stdin(), from)
+    : data.startsWith("@")
+    ? decodeUtf8(await read.file(from), from)
+    : data.replace(/^\uFEFF/, "");
+  requireJson(text, from);
+  return text;
 }

@@ -1,9 +1,7 @@
 /**
  * The `ctl` entry: `deno run -A cli/main.ts …`, `deno task ctl …`, or `node dist/ctl.mjs …`.
  *
- * `--version` is answered before anything else loads. The command parser and the Node
- * compatibility layer it needs cost about 100 ms of start-up, which a version check (often run
- * by scripts and installers) should not pay.
+ * `--version` is answered before anything else loads: scripts and installers run it often.
  *
  * @module
  */

@@ -1,11 +1,15 @@
-import { CommanderError } from "@commander-js/extra-typings";
+import { maskUrl } from "../lib/config/mod.ts";
 import { type ErrorCode, StoreCtlError } from "../lib/errors/mod.ts";
-import type { CliContext } from "./context.ts";
-import { HINTS } from "./hints.ts";
-import { buildProgram } from "./program.ts";
+import { BrokenPipe } from "../lib/runtime/mod.ts";
+import { ROOT } from "./commands/mod.ts";
+import { type CliContext, Interrupted } from "./context.ts";
+import type { Factory } from "./factory.ts";
+import { execute } from "./framework/app.ts";
+import { hintsFor } from "./hints.ts";
 
-/** Exit codes of ARCHITECTURE §5. */
+/** Exit codes of ARCHITECTURE §5, plus 13 for file-system failures. */
 export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
+  internal: 1,
   usage: 2,
   config: 3,
   auth: 4,
@@ -19,61 +23,49 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   timeout: 11,
   cancelled: 12,
   filesystem: 13,
-  internal: 1,
 };
 
 /**
  * Runs `ctl` with `argv` (the arguments after the program name) and returns the exit code.
- * The only place that turns errors into stderr text and exit codes.
+ * The only place that turns errors into stderr text and exit codes (the GitHub CLI's
+ * `main.go` pattern).
  */
 export async function run(argv: readonly string[], ctx: CliContext): Promise<number> {
+  let outcome;
   try {
-    await buildProgram(ctx).parseAsync([...argv], { from: "user" });
-    return 0;
+    outcome = await execute(ROOT, argv, ctx);
   } catch (error) {
-    if (error instanceof CommanderError && error.exitCode === 0) return 0; // --help, --version
-    const failure = toStoreCtlError(error);
-    const tips = [...failure.tips, ...(HINTS[failure.code] ?? [])];
-    if (wantsJson(argv)) {
-      const body = {
-        code: failure.code,
-        message: failure.message,
-        ...(failure.status !== undefined && { status: failure.status }),
-        ...(tips.length > 0 && { tips }),
-      };
-      ctx.stderr.write(`${JSON.stringify({ error: body })}\n`);
-    } else {
-      ctx.stderr.write(`Error: ${failure.message}\n${tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
-    }
-    if (!(error instanceof StoreCtlError || error instanceof CommanderError) && wantsDebug(argv, ctx)) {
-      ctx.stderr.write(`${(error as Error).stack}\n`);
-    }
-    return failure.code === "api" && !(error instanceof StoreCtlError) ? 1 : EXIT_CODES[failure.code];
+    outcome = { error };
   }
+  return outcome.error === undefined ? 0 : report(outcome.error, outcome.factory, ctx);
 }
 
-function toStoreCtlError(error: unknown): StoreCtlError {
-  if (error instanceof StoreCtlError) return error;
-  if (error instanceof CommanderError) {
-    const text = error.message.replace(/^error: /, "");
-    const suggestion = /\(Did you mean (.+)\?\)/.exec(text)?.[1];
-    const tips = [...(suggestion ? [`Did you mean '${suggestion}'?`] : []), "Run with --help to see the usage"];
-    const unknown = /^unknown (command|option) '([^']+)'/.exec(text);
-    if (unknown) return new StoreCtlError("usage", `Unknown ${unknown[1]} '${unknown[2]}'`, { tips });
-    const missing = /^missing required argument '([^']+)'/.exec(text);
-    if (missing) return new StoreCtlError("usage", `Missing required argument '${missing[1]}'`, { tips });
-    return new StoreCtlError("usage", text.charAt(0).toUpperCase() + text.slice(1).split("\n")[0], { tips });
+function report(error: unknown, factory: Factory | undefined, ctx: CliContext): number {
+  if (error instanceof BrokenPipe) return 0; // the reader went away (`| head`): nothing to say
+  if (error instanceof Interrupted) {
+    ctx.stderr.write(`${ctx.stderr.isTTY ? "\n" : ""}Interrupted (${error.signal.name})\n`);
+    return 128 + error.signal.number;
   }
-  // Anything else is a bug: exit 1 with the message (and the stack at -vv).
-  return new StoreCtlError("api", `Unexpected error: ${(error as Error)?.message ?? String(error)}`);
-}
-
-function wantsJson(argv: readonly string[]): boolean {
-  return argv.some((arg, i) =>
-    ((arg === "-o" || arg === "--output") && argv[i + 1] === "json") || arg === "--output=json" || arg === "-ojson"
+  const failure = error instanceof StoreCtlError ? error : new StoreCtlError(
+    "internal",
+    `Unexpected error: ${(error as Error)?.message ?? String(error)}`,
+    { cause: error, tips: ["This is a bug in ctl: please report it with the output of -vv"] },
   );
-}
-
-function wantsDebug(argv: readonly string[], ctx: CliContext): boolean {
-  return argv.some((a) => /^-vv+$/.test(a)) || /debug|trace/.test(ctx.env.STORE_LOG ?? ctx.env.RUST_LOG ?? "");
+  const tips = [...failure.tips, ...hintsFor(failure, factory)].map(maskUrl);
+  const message = maskUrl(failure.message);
+  const globals = factory?.globals;
+  const json = globals?.output === "json" || (globals?.output === "auto" && !ctx.stdout.isTTY);
+  if (json) {
+    const body = {
+      code: failure.code,
+      message,
+      ...(failure.status !== undefined && { status: failure.status }),
+      ...(tips.length > 0 && { tips }),
+    };
+    ctx.stderr.write(`${JSON.stringify({ error: body })}\n`);
+  } else {
+    ctx.stderr.write(`Error: ${message}\n${tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
+  }
+  if (failure.code === "internal" && (globals?.verbose ?? 0) >= 2) ctx.stderr.write(`${(error as Error).stack}\n`);
+  return EXIT_CODES[failure.code];
 }

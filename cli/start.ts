@@ -1,33 +1,47 @@
 /**
- * Builds the real context, runs `ctl` and exits with its code. Loaded by `cli/main.ts`.
+ * Builds the real context from the runtime, runs `ctl` and exits with its code. Loaded by
+ * `cli/main.ts`.
  *
  * @module
  */
 import { systemKeyring } from "../lib/config/mod.ts";
 import { loadRuntime } from "../lib/runtime/mod.ts";
+import { type CliContext, Interrupted } from "./context.ts";
 import { run } from "./run.ts";
+
+/** How long a command gets to stop by itself after a signal before partial files go and ctl exits. */
+const GRACE_MS = 500;
 
 /** Runs `ctl` with `argv` in the real world, then exits. */
 export async function start(argv: string[]): Promise<never> {
   const runtime = await loadRuntime();
-  runtime.onTerminate(async (signal) => {
-    await runtime.fs.removePartialFiles();
-    runtime.exit(128 + signal.number);
+  const interrupt = new AbortController();
+  runtime.onTerminate((signal) => {
+    interrupt.abort(new Interrupted(signal));
+    setTimeout(async () => {
+      await runtime.fs.removePartialFiles();
+      runtime.exit(128 + signal.number);
+    }, GRACE_MS);
   });
-  const decoder = new TextDecoder();
-  const code = await run(argv, {
+  const ctx: CliContext = {
     env: runtime.env(),
+    cwd: runtime.cwd(),
+    home: runtime.homeDir(),
+    stdin: runtime.stdin,
     stdout: runtime.stdout,
     stderr: runtime.stderr,
-    readStdin: async () => decoder.decode(await runtime.stdin.readAll()),
-    readTextFile: runtime.fs.readTextFile,
-    readTextFileIfExists: runtime.fs.readTextFileIfExists,
-    writeFileAtomic: runtime.fs.writeFileAtomic,
-    writeStreamAtomic: runtime.fs.writeStream,
-    home: runtime.homeDir(),
+    fs: runtime.fs,
     keyring: systemKeyring(),
     createTransport: runtime.createTransport,
-  });
+    async confirm(question) {
+      runtime.stderr.write(`${question} [y/N] `);
+      return /^y(es)?$/i.test((await runtime.stdin.readLine())?.trim() ?? "");
+    },
+    interrupt: interrupt.signal,
+    now: () => performance.now(),
+  };
+  const code = await run(argv, ctx);
+  await runtime.fs.removePartialFiles();
   await Promise.all([runtime.stdout.flush(), runtime.stderr.flush()]);
   return runtime.exit(code);
 }

@@ -69,5 +69,5 @@ Deno.test("emulator process: invalid options exit 2 with a message naming the op
     stderr: "piped",
   }).output();
   assertEquals(out.code, 2);
-  assertMatch(new TextDecoder().decode(out.stderr), /--task-delay-ms.*expected a whole number/);
+  assertMatch(new TextDecoder().decode(out.stderr), /task-delay-ms: expected a whole number/);
 });

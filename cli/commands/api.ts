@@ -1,127 +1,166 @@
-import { Argument, Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
-import { type HttpResponse, readText, toCurl } from "../../lib/http/mod.ts";
-import { applyQuery, checkQuery, render } from "../../lib/output/mod.ts";
-import type { CliContext } from "../context.ts";
-import { requireJson } from "../json_input.ts";
-import { connect, type GlobalOptions, outputTarget } from "../session.ts";
+import { type ApiClient, type HttpResponse, readJson, readText, toCurl } from "../../lib/http/mod.ts";
+import { basename, dirname, joinPath } from "../../lib/runtime/mod.ts";
+import type { Factory } from "../factory.ts";
+import { arg, flag } from "../framework/params.ts";
+import { formatBytes, withProgress } from "../framework/progress.ts";
+import { writeResult } from "../framework/output.ts";
+import { command, type OutputTarget } from "../framework/spec.ts";
+import { readJsonBody } from "../json_input.ts";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 const BINARY_TYPES = /^application\/(x-gzip|gzip|octet-stream|x-tar|zip)\b/i;
 
 /** `ctl api cloud|enterprise <method> <path>`: a raw request with the profile's authentication. */
-export function apiCommand(ctx: CliContext): CommandUnknownOpts {
-  return new Command("api")
-    .summary("send a raw request to the cloud or enterprise API")
-    .description("Send a raw request to the cloud or enterprise API, authenticated from the profile or environment.")
-    .addArgument(new Argument("<deployment>", "which API").choices(["cloud", "enterprise"] as const))
-    .addArgument(new Argument("<method>", "HTTP method").choices(METHODS))
-    .argument("<path>", "endpoint path, e.g. /subscriptions or /v1/bdbs")
-    .option("-d, --data <json>", "request body: inline JSON, @file, or @- for standard input")
-    .option("--query-params <params>", "URL query parameters, e.g. 'limit=10&offset=20'")
-    .addOption(new Option("-H, --header <header...>", "extra header 'Name: value' (repeatable)"))
-    .option("--curl", "print the equivalent curl command (secrets redacted) and send nothing")
-    .addHelpText(
-      "after",
-      `
-Cloud paths are relative to the cloud base (which ends in /v1); enterprise paths include /v1
-(added when missing). JSON responses go through -o/-q/--raw; binary ones (tar.gz) are streamed
-to --file <path> or to a pipe, never printed to a terminal.
+export default command({
+  summary: "send a raw request to the cloud or enterprise API",
+  description: `Send a raw request to the cloud or enterprise API, authenticated from the profile or environment.
 
-Examples:
-  ctl api enterprise get /v1/bdbs -q '[].name'
-  ctl api cloud post /subscriptions/123/databases -d '{"name":"cache","memoryLimitInGb":1}'
-  ctl api enterprise get /v1/debuginfo/all --file debuginfo.tar.gz
-  ctl api cloud get /subscriptions --query-params 'limit=10&offset=20' -o yaml`,
-    )
-    .action(async (deployment, method, rawPath, options, command) => {
-      const globals = command.optsWithGlobals() as unknown as GlobalOptions;
-      if (globals.query) checkQuery(globals.query); // a bad expression fails before any request
-      const body = options.data === undefined ? undefined : await readBody(ctx, options.data);
-      const path = normalizePath(deployment, rawPath);
-      const headers = {
-        ...(body !== undefined && { "content-type": "application/json" }),
-        ...parseHeaders(options.header ?? []),
-      };
-      const connection = await connect(ctx, globals, deployment);
-      const request = { method: method.toUpperCase(), path, query: options.queryParams, headers, body };
-      if (options.curl) {
-        const tls = connection.credentials.deployment === "enterprise"
-          ? { insecure: connection.credentials.insecure, caCert: connection.caCertFile }
-          : {};
-        const all = { accept: "application/json", ...connection.authHeaders, ...headers };
-        ctx.stdout.write(`${toCurl(request.method, connection.client.url(request), all, body, tls)}\n`);
-        return;
-      }
-      const response = await connection.client.send(request);
-      await writeResponse(ctx, globals, response);
+Cloud paths are relative to the cloud base, which ends in /v1 (a /v1 written in front is dropped);
+enterprise paths include /v1, which is added when missing. JSON responses go through -o, -q and
+--raw (auto: pretty JSON). Binary ones (tar.gz) stream to --file <path> (a directory gets the
+server's file name) or to a pipe, never to a terminal.`,
+  args: [
+    arg.choice("deployment", "which API", ["cloud", "enterprise"]),
+    arg.choice("method", "HTTP method", METHODS),
+    arg.string("path", "endpoint path, e.g. /subscriptions or /v1/bdbs"),
+  ],
+  flags: {
+    data: flag.string("request body: inline JSON, @file, or @- for standard input", {
+      alias: "d",
+      placeholder: "json",
+    }),
+    queryParams: flag.string("URL query parameters, e.g. 'limit=10&offset=20'", { placeholder: "params" }),
+    header: flag.list("extra header 'Name: value'; repeat the flag for more", { alias: "H", placeholder: "header" }),
+    curl: flag.boolean("print the equivalent curl command (secrets redacted) and send nothing"),
+  },
+  output: { writesFile: true },
+  examples: [
+    "ctl api enterprise get /v1/bdbs -q '[].name'",
+    `ctl api cloud post /subscriptions/1001/databases -d '{"name":"cache","memoryLimitInGb":1}'`,
+    "ctl api enterprise get /v1/debuginfo/all --file debuginfo.tar.gz",
+    "ctl api cloud get /subscriptions --query-params 'limit=10&offset=20' -o yaml",
+  ],
+  async run({ args: [deployment, method, rawPath], flags, output }, f) {
+    const body = flags.data === undefined ? undefined : await readJsonBody(flags.data, {
+      file: (path) => f.ctx.fs.readFile(f.resolvePath(path)),
+      stdin: () => f.ctx.stdin.readAll(),
     });
-}
-
-/** Cloud paths are used as given; enterprise paths get `/v1` when they lack it. */
-export function normalizePath(deployment: "cloud" | "enterprise", path: string): string {
-  const withSlash = path.startsWith("/") ? path : `/${path}`;
-  if (deployment === "cloud") return withSlash;
-  return /^\/v\d+(\/|$)/.test(withSlash) ? withSlash : `/v1${withSlash}`;
-}
-
-async function readBody(ctx: CliContext, data: string): Promise<string> {
-  let text = data;
-  let from = "--data";
-  if (data === "@-") {
-    text = await ctx.readStdin();
-    from = "standard input";
-  } else if (data.startsWith("@")) {
-    from = data.slice(1);
-    try {
-      text = await ctx.readTextFile(from);
-    } catch (error) {
-      throw new StoreCtlError("usage", `Cannot read ${from} for --data: ${(error as Error).message}`);
+    const headers = {
+      ...(body !== undefined && { "content-type": "application/json" }),
+      ...parseHeaders(flags.header ?? []),
+    };
+    const target = output.file === undefined ? undefined : await prepareFile(f, output.file);
+    const client: ApiClient = deployment === "cloud" ? await f.cloud() : await f.enterprise();
+    const request = {
+      method: method.toUpperCase(),
+      path: client.path(rawPath),
+      query: flags.queryParams,
+      headers,
+      body,
+      signal: f.ctx.interrupt,
+    };
+    if (flags.curl) {
+      const creds = f.used.enterprise;
+      const tls = deployment === "enterprise" && creds?.deployment === "enterprise"
+        ? { insecure: creds.insecure, caCert: creds.caCert }
+        : {};
+      const all = { accept: "application/json", ...client.authHeaders, ...headers };
+      f.ctx.stdout.write(`${toCurl(request.method, client.http.url(request), all, body, tls)}\n`);
+      return;
     }
-  }
-  requireJson(text, from);
-  return text;
-}
+    const response = await client.http.send(request);
+    const into = target?.isDirectory ? target.path : undefined;
+    return await handleResponse(f, response, { ...output, file: target?.path }, into && request.path);
+  },
+});
 
-function parseHeaders(values: readonly string[]): Record<string, string> {
+/** One header per `-H`, as `Name: value`. */
+export function parseHeaders(values: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const value of values) {
     const colon = value.indexOf(":");
-    if (colon <= 0) throw new StoreCtlError("usage", `Invalid header '${value}'; write it as 'Name: value'`);
+    if (colon <= 0) {
+      throw new StoreCtlError("usage", `Invalid header '${value}'; write it as 'Name: value'`, {
+        tips: ["Give one header per -H, and repeat -H for more"],
+      });
+    }
     headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
   }
   return headers;
 }
 
-async function writeResponse(ctx: CliContext, options: GlobalOptions, response: HttpResponse) {
-  const target = outputTarget(options);
+/** Checks the target before anything is sent: a directory gets the server's name inside it later. */
+async function prepareFile(f: Factory, file: string): Promise<{ path: string; isDirectory: boolean }> {
+  const path = f.resolvePath(file);
+  const info = await f.ctx.fs.info(path);
+  const isDirectory = info?.kind === "directory";
+  await f.ctx.fs.checkWritableDirectory(isDirectory ? path : dirname(path));
+  return { path, isDirectory };
+}
+
+/** The file name a response suggests: `Content-Disposition`, else the last part of the path. */
+function suggestedName(response: HttpResponse, path: string, json: boolean): string {
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1];
+  const name = basename(decodeURIComponent(named ?? "")) || basename(path) || "response";
+  return json && !/\.json$/.test(name) ? `${name}.json` : name;
+}
+
+/** Writes the response: JSON through the output options, other text as it is, binary to a file or pipe. */
+async function handleResponse(
+  f: Factory,
+  response: HttpResponse,
+  output: OutputTarget,
+  /** Set when the target is a directory: the request path, to name the file after. */
+  namedAfter: string | undefined,
+): Promise<unknown> {
   const type = response.headers.get("content-type") ?? "";
   const binary = BINARY_TYPES.test(type) || /attachment/i.test(response.headers.get("content-disposition") ?? "");
-  if (target.file) {
-    const bytes = await ctx.writeStreamAtomic(target.file, response.body ?? new ReadableStream());
-    ctx.stderr.write(`Saved ${bytes} bytes to ${target.file}\n`);
-    return;
-  }
-  if (binary) {
-    if (ctx.stdout.isTTY) {
-      await response.body?.cancel();
-      throw new StoreCtlError(
-        "usage",
-        `The response is binary (${type || "attachment"}); it is not printed to a terminal`,
-        {
-          tips: ["Save it with --file <path> (or -o <path>), or pipe the output"],
-        },
-      );
+  const path = output.file === undefined
+    ? undefined
+    : namedAfter
+    ? joinPath(output.file, suggestedName(response, namedAfter, !binary))
+    : output.file;
+  if (!binary) {
+    const data = /json/i.test(type) ? await readJson(response, "the response") : await readText(response);
+    if (typeof data === "string") {
+      if (path) await f.ctx.fs.writeFileAtomic(path, data);
+      else if (data !== "") f.ctx.stdout.write(data.endsWith("\n") ? data : `${data}\n`);
+      return;
     }
-    await ctx.stdout.writeStream(response.body ?? new ReadableStream());
+    if (path) return await writeResult(f, data, {}, { ...output, file: path });
+    return data;
+  }
+  if (f.globals.query) {
+    await response.body?.cancel();
+    throw new StoreCtlError("usage", `The response is binary (${type}); -q applies only to JSON`);
+  }
+  const length = Number(response.headers.get("content-length")) || undefined;
+  const body = response.body ?? new ReadableStream<Uint8Array>();
+  if (path) {
+    const label = `Downloading ${basename(path)}`;
+    try {
+      const bytes = await f.ctx.fs.writeStream(
+        path,
+        withProgress(body, { label, total: length, stderr: f.ctx.stderr, now: f.ctx.now }),
+      );
+      f.ctx.stderr.write(`Saved ${formatBytes(bytes)} to ${path}\n`);
+    } finally {
+      if (f.ctx.stderr.isTTY) f.ctx.stderr.write("\r\x1b[K");
+    }
     return;
   }
-  const text = await readText(response);
-  if (text === "") return;
-  if (!/json/i.test(type)) {
-    ctx.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-    return;
+  if (f.ctx.stdout.isTTY) {
+    await body.cancel();
+    throw new StoreCtlError(
+      "usage",
+      `The response is binary (${type || "an attachment"}); it is not printed to a terminal`,
+      {
+        tips: ["Save it with --file <path> (or -o <path>), or pipe the output"],
+      },
+    );
   }
-  const data = options.query ? applyQuery(JSON.parse(text), options.query) : JSON.parse(text);
-  ctx.stdout.write(await render(data, { format: target.format, raw: options.raw, isTTY: ctx.stdout.isTTY }));
+  await f.ctx.stdout.writeStream(body);
+  return undefined;
 }

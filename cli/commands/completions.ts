@@ -1,37 +1,48 @@
-import { Argument, Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { StoreCtlError } from "../../lib/errors/mod.ts";
+import { COMPLETE_COMMAND } from "../framework/app.ts";
+import { arg } from "../framework/params.ts";
+import { command } from "../framework/spec.ts";
 
-type TabCommand = Parameters<typeof import("@bomb.sh/tab/commander").default>[0];
-
-/**
- * `ctl completions <shell>` and the hidden `ctl complete -- <words…>` that the scripts call.
- * Both load `@bomb.sh/tab` only when used, and hand over to a fresh command tree that tab has
- * walked, so completions always match the real commands.
- */
-export function completionCommands(freshProgram: () => CommandUnknownOpts): CommandUnknownOpts[] {
-  const dispatch = async (argv: string[]) => {
-    const { default: tab } = await import("@bomb.sh/tab/commander");
-    const program = freshProgram();
-    tab(program as unknown as TabCommand, { completionCommandName: "completions" });
-    await program.parseAsync(argv, { from: "user" });
-  };
-  const completions = new Command("completions")
-    .summary("print a shell completion script")
-    .addArgument(
-      new Argument("<shell>", "shell to complete in").choices(["bash", "zsh", "fish", "powershell"] as const),
-    )
-    .addHelpText(
-      "after",
-      `
-Examples:
-  ctl completions bash > ~/.local/share/bash-completion/completions/ctl
-  ctl completions zsh > "\${fpath[1]}/_ctl"
-  ctl completions fish > ~/.config/fish/completions/ctl.fish`,
-    )
-    .action((shell) => dispatch(["completions", shell]));
-  const complete = new Command("complete")
-    .description("print completion candidates (called by the completion scripts)")
-    .argument("[words...]")
-    .allowUnknownOption()
-    .action((words) => dispatch(["complete", "--", ...words]));
-  return [completions, complete];
+/** Each script asks `ctl __complete -- <words…>` (the parser's own proposals) for the last word. */
+const SCRIPTS: Record<string, string> = {
+  bash: `# bash completion for ctl (needs the bash-completion package)
+__ctl_complete() {
+  local IFS=$'\\n'
+  COMPREPLY=($(ctl ${COMPLETE_COMMAND} -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
 }
+complete -o default -F __ctl_complete ctl
+`,
+  zsh: `#compdef ctl
+# zsh completion for ctl
+_ctl() {
+  local -a proposals
+  proposals=("\${(@f)$(ctl ${COMPLETE_COMMAND} -- "\${(@)words[2,$CURRENT]}" 2>/dev/null)}")
+  compadd -a proposals
+}
+compdef _ctl ctl
+`,
+  fish: `# fish completion for ctl
+function __ctl_complete
+    set -l words (commandline -opc) (commandline -ct)
+    ctl ${COMPLETE_COMMAND} -- $words[2..-1] 2>/dev/null
+end
+complete -c ctl -f -a '(__ctl_complete)'
+`,
+};
+
+/** `ctl completions <shell>`: prints a completion script. */
+export default command({
+  summary: "print a shell completion script",
+  args: [arg.choice("shell", "shell to complete in", ["bash", "zsh", "fish"])],
+  examples: [
+    "ctl completions bash > ~/.local/share/bash-completion/completions/ctl",
+    `ctl completions zsh > "\${fpath[1]}/_ctl"`,
+    "ctl completions fish > ~/.config/fish/completions/ctl.fish",
+  ],
+  run({ args: [shell] }, f) {
+    const script = SCRIPTS[shell];
+    if (!script) throw new StoreCtlError("internal", `No completion script for ${shell}`);
+    f.ctx.stdout.write(script);
+    return Promise.resolve();
+  },
+});

@@ -7,6 +7,7 @@ import {
   type Keyring,
   listProfiles,
   maskSecrets,
+  maskUrl,
   parseConfig,
   removeProfile,
   requireProfile,
@@ -14,6 +15,7 @@ import {
   serializeConfig,
   setDefault,
   setProfile,
+  validateProfiles,
 } from "./mod.ts";
 
 const TEXT = `default_enterprise = "lab"
@@ -73,7 +75,9 @@ Deno.test("setProfile() needs a deployment type for a new profile", () => {
     setProfile({}, "n", { api_key: "k" });
     throw new Error("expected a failure");
   } catch (error) {
-    assertMatch((error as Error).message, /give --deployment/);
+    assertEquals([(error as StoreCtlError).reason, (error as StoreCtlError).details], ["deployment_required", {
+      name: "n",
+    }]);
   }
 });
 
@@ -176,7 +180,8 @@ Deno.test("resolveCredentials() explains what is missing", async () => {
       }),
     /No cloud API URL configured/,
   );
-  assertMatch((error as StoreCtlError).tips[0], /STORE_CLOUD_API_URL/);
+  assertEquals((error as StoreCtlError).reason, "credential_missing");
+  assertEquals((error as StoreCtlError).details.envName, "STORE_CLOUD_API_URL");
   await assertRejects(
     () =>
       resolveCredentials({ deployment: "cloud", doc: parseConfig(TEXT, "c.toml"), env: {}, keyring: fakeKeyring({}) }),
@@ -194,6 +199,67 @@ Deno.test("resolveCredentials() explains what is missing", async () => {
   );
   await assertRejects(
     () => resolveCredentials({ deployment: "cloud", doc: parseConfig(TEXT, "c.toml"), env: {}, profile: "lab" }),
-    /Profile 'lab' is a enterprise profile, not cloud|Profile 'lab' is an enterprise profile/,
+    /Profile 'lab' is an enterprise profile, not cloud/,
   );
+});
+
+Deno.test("resolveCredentials() with several profiles of a type and no default names them all", async () => {
+  const doc = parseConfig(
+    `[profiles.a]\ndeployment_type = "enterprise"\n[profiles.b]\ndeployment_type = "enterprise"\n`,
+    "c.toml",
+  );
+  const error = await assertRejects(
+    () => resolveCredentials({ deployment: "enterprise", doc, env: {} }),
+    /^No enterprise profile chosen: 2 exist \(a, b\) and none is the default$/,
+  ) as StoreCtlError;
+  assertEquals([error.code, error.reason, error.details.candidates], ["config", "profile_ambiguous", ["a", "b"]]);
+  const fromEnv = await resolveCredentials({
+    deployment: "enterprise",
+    doc,
+    env: { STORE_ENTERPRISE_URL: "https://h:9443", STORE_ENTERPRISE_USER: "u", STORE_ENTERPRISE_PASSWORD: "p" },
+  });
+  assertEquals(fromEnv.profile, undefined, "the environment alone still works");
+});
+
+Deno.test("resolveCredentials() checks URLs and takes user-info out of them", async () => {
+  const env = { STORE_ENTERPRISE_URL: "https://admin%40example.com:s3cret@cluster:9443/v1/" };
+  const creds = await resolveCredentials({ deployment: "enterprise", doc: {}, env });
+  assert(creds.deployment === "enterprise");
+  assertEquals([creds.url, creds.username, creds.password], ["https://cluster:9443", "admin@example.com", "s3cret"]);
+  assertEquals(creds.sources.password, "STORE_ENTERPRISE_URL (URL)");
+  const noScheme = await assertRejects(
+    () => resolveCredentials({ deployment: "enterprise", doc: {}, env: { STORE_ENTERPRISE_URL: "cluster:9443" } }),
+    /^Invalid enterprise URL 'cluster:9443' \(STORE_ENTERPRISE_URL\): it has no scheme$/,
+  ) as StoreCtlError;
+  assertEquals([noScheme.code, noScheme.tips[0]], [
+    "config",
+    "Write it with https:// in front, e.g. https://cluster:9443",
+  ]);
+  await assertRejects(
+    () =>
+      resolveCredentials({
+        deployment: "cloud",
+        doc: {},
+        env: { STORE_CLOUD_API_KEY: "k", STORE_CLOUD_API_SECRET: "s", STORE_CLOUD_API_URL: "ftp://x/v1" },
+      }),
+    /scheme must be https or http, not ftp/,
+  );
+});
+
+Deno.test("maskUrl() hides user-info in any URL of a text", () => {
+  assertEquals(
+    maskUrl("GET https://admin:pw@cluster:9443/v1 and http://u@h/x"),
+    "GET https://***@cluster:9443/v1 and http://***@h/x",
+  );
+  assertEquals(maskUrl("https://cluster:9443/v1/bdbs?x=a@b"), "https://cluster:9443/v1/bdbs?x=a@b");
+});
+
+Deno.test("validateProfiles() names the file, the profile and the bad deployment_type", () => {
+  const doc = parseConfig(`[profiles.x]\ndeployment_type = "clod"\n`, "/c.toml");
+  try {
+    validateProfiles(doc, "/c.toml");
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /^\/c\.toml: Profile 'x' has no valid deployment_type: .* not "clod"$/);
+  }
 });

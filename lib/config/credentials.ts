@@ -3,6 +3,7 @@ import type { ConfigDocument, Deployment, ProfileRecord } from "./document.ts";
 import { expandVars } from "./expand.ts";
 import type { Keyring } from "./keyring.ts";
 import { deploymentOf, requireProfile } from "./profiles.ts";
+import { parseBaseUrl } from "./url.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -64,14 +65,24 @@ export function selectProfile(
     const record = requireProfile(doc, chosen.name);
     const type = deploymentOf(record, chosen.name);
     if (type !== deployment) {
-      throw new StoreCtlError("config", `Profile '${chosen.name}' is a ${type} profile, not ${deployment}`, {
-        tips: [`Choose a ${deployment} profile with -p, or see ctl profile list`],
-      });
+      throw new StoreCtlError(
+        "config",
+        `Profile '${chosen.name}' is ${type === "enterprise" ? "an" : "a"} ${type} profile, not ${deployment}`,
+        {
+          reason: "profile_wrong_type",
+          details: { name: chosen.name, deployment, candidates: profilesOfType(doc, deployment) },
+        },
+      );
     }
     return { ...chosen, record };
   }
-  const ofType = Object.entries(doc.profiles ?? {}).filter(([, p]) => p.deployment_type === deployment);
-  return ofType.length === 1 ? { name: ofType[0][0], record: ofType[0][1], how: "only profile" } : undefined;
+  const ofType = profilesOfType(doc, deployment);
+  return ofType.length === 1 ? { name: ofType[0], record: doc.profiles![ofType[0]], how: "only profile" } : undefined;
+}
+
+/** The names of the profiles of one deployment type. */
+export function profilesOfType(doc: ConfigDocument, deployment: Deployment): string[] {
+  return Object.entries(doc.profiles ?? {}).filter(([, p]) => p.deployment_type === deployment).map(([name]) => name);
 }
 
 /**
@@ -110,48 +121,61 @@ export async function resolveCredentials(input: ResolveInput): Promise<Credentia
     if (fromProfile !== undefined) return { value: fromProfile, source: profileSource! };
     return flag !== undefined ? { value: flag, source: "command line" } : undefined;
   };
-  const missing = (what: string, envName: string, flagHint: string, note?: string): never => {
+  const missing = (what: string, envName: string, key: string, note?: string): never => {
+    const candidates = profilesOfType(input.doc, input.deployment);
+    if (!selected && candidates.length > 1) {
+      throw new StoreCtlError(
+        "config",
+        `No ${input.deployment} profile chosen: ${candidates.length} exist (${
+          candidates.join(", ")
+        }) and none is the default`,
+        { reason: "profile_ambiguous", details: { deployment: input.deployment, candidates } },
+      );
+    }
     throw new StoreCtlError("config", `No ${what} configured${selected ? ` (profile '${selected.name}')` : ""}`, {
-      tips: [
-        `Set ${envName}, or run: ctl profile set <name> --deployment ${input.deployment} ${flagHint}`,
-        ...(note ? [note] : []),
-      ],
+      tips: note ? [note] : [],
+      reason: "credential_missing",
+      details: { deployment: input.deployment, envName, key, profile: selected?.name },
     });
   };
 
   if (input.deployment === "cloud") {
     const apiKey = await pick(["STORE_CLOUD_API_KEY"], "api_key") ??
-      missing("cloud API key", "STORE_CLOUD_API_KEY", "--api-key <key>");
+      missing("cloud API key", "STORE_CLOUD_API_KEY", "api_key");
     const apiSecret = await pick(["STORE_CLOUD_API_SECRET", "STORE_CLOUD_SECRET_KEY"], "api_secret") ??
-      missing("cloud API secret", "STORE_CLOUD_API_SECRET", "--api-secret <secret>");
+      missing("cloud API secret", "STORE_CLOUD_API_SECRET", "api_secret");
     const apiUrl = await pick(["STORE_CLOUD_API_URL"], "api_url") ??
-      missing(
-        "cloud API URL",
-        "STORE_CLOUD_API_URL",
-        "--api-url <url>",
-        "No vendor URL is built in; the base URL ends in /v1",
-      );
+      missing("cloud API URL", "STORE_CLOUD_API_URL", "api_url", "No vendor URL is built in; the base URL ends in /v1");
+    const base = parseBaseUrl(apiUrl.value, "cloud", apiUrl.source);
+    if (base.username !== undefined) {
+      throw new StoreCtlError("config", `The cloud URL from ${apiUrl.source} carries a user name or password`, {
+        tips: ["Cloud requests authenticate with the API key and secret; remove the user-info from the URL"],
+      });
+    }
     return {
       deployment: "cloud",
       apiKey: apiKey.value,
       apiSecret: apiSecret.value,
-      apiUrl: apiUrl.value.replace(/\/+$/, ""),
+      apiUrl: base.url,
       profile: selected?.name,
       sources: { apiKey: apiKey.source, apiSecret: apiSecret.source, apiUrl: apiUrl.source },
     };
   }
 
   const url = await pick(["STORE_ENTERPRISE_URL"], "url") ??
-    missing("enterprise URL", "STORE_ENTERPRISE_URL", "--url <https://host:9443>");
-  const username = await pick(["STORE_ENTERPRISE_USER"], "username") ??
-    missing("enterprise username", "STORE_ENTERPRISE_USER", "--username <user>");
-  const password = await pick(["STORE_ENTERPRISE_PASSWORD"], "password") ??
-    missing("enterprise password", "STORE_ENTERPRISE_PASSWORD", "--password <password>");
+    missing("enterprise URL", "STORE_ENTERPRISE_URL", "url");
+  const base = parseBaseUrl(url.value, "enterprise", url.source);
+  const fromUrl = (value: string | undefined) =>
+    value === undefined ? undefined : { value, source: `${url.source} (URL)` };
+  const username = await pick(["STORE_ENTERPRISE_USER"], "username") ?? fromUrl(base.username) ??
+    missing("enterprise username", "STORE_ENTERPRISE_USER", "username");
+  const password = await pick(["STORE_ENTERPRISE_PASSWORD"], "password") ?? fromUrl(base.password) ??
+    missing("enterprise password", "STORE_ENTERPRISE_PASSWORD", "password");
   const insecure = await pick(["STORE_ENTERPRISE_INSECURE"], "insecure", input.flags?.insecure ? "true" : undefined);
   const caCert = await pick(["STORE_ENTERPRISE_CA_CERT"], "ca_cert", input.flags?.caCert);
   return {
     deployment: "enterprise",
-    url: url.value.replace(/\/+$/, "").replace(/\/v1$/, ""),
+    url: base.url.replace(/\/v1$/, ""),
     username: username.value,
     password: password.value,
     insecure: ["true", "1", "yes"].includes((insecure?.value ?? "").toLowerCase()),

@@ -31,11 +31,14 @@ export {
   requireProfile,
   setDefault,
   setProfile,
+  validateProfiles,
 } from "./profiles.ts";
+export { maskUrl, parseBaseUrl, type SplitUrl } from "./url.ts";
 export {
   type CloudCredentials,
   type Credentials,
   type EnterpriseCredentials,
+  profilesOfType,
   resolveCredentials,
   type ResolveInput,
   selectProfile,

@@ -1,5 +1,6 @@
 import { mask, StoreCtlError } from "../errors/mod.ts";
 import { type ConfigDocument, type Deployment, type ProfileRecord, SECRET_KEYS } from "./document.ts";
+import { maskUrl } from "./url.ts";
 
 /** Where the config lives: `--config-file`, `STORE_CONFIG_FILE`, then the XDG location. */
 export function configPath(env: Readonly<Record<string, string | undefined>>, home: string, override?: string): string {
@@ -15,10 +16,9 @@ export function requireProfile(doc: ConfigDocument, name: string): ProfileRecord
   if (record) return record;
   const existing = Object.keys(doc.profiles ?? {});
   throw new StoreCtlError("config", `Profile '${name}' not found`, {
-    tips: [
-      existing.length ? `Existing profiles: ${existing.join(", ")}` : "No profiles exist yet",
-      `Create it: ctl profile set ${name} --deployment cloud|enterprise …`,
-    ],
+    tips: [existing.length ? `Existing profiles: ${existing.join(", ")}` : "No profiles exist yet"],
+    reason: "profile_not_found",
+    details: { name, existing },
   });
 }
 
@@ -29,7 +29,10 @@ export function requireProfile(doc: ConfigDocument, name: string): ProfileRecord
 export function setProfile(doc: ConfigDocument, name: string, fields: ProfileRecord): ConfigDocument {
   const current = doc.profiles?.[name];
   if (!current && !fields.deployment_type) {
-    throw new StoreCtlError("usage", `Profile '${name}' does not exist yet; give --deployment cloud or enterprise`);
+    throw new StoreCtlError("usage", `Profile '${name}' does not exist yet, so its deployment type is needed`, {
+      reason: "deployment_required",
+      details: { name },
+    });
   }
   const defined = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   return { ...doc, profiles: { ...doc.profiles, [name]: { ...current, ...defined } } };
@@ -54,9 +57,29 @@ export function setDefault(doc: ConfigDocument, name: string): ConfigDocument {
 export function deploymentOf(record: ProfileRecord, name: string): Deployment {
   const type = record.deployment_type;
   if (type === "cloud" || type === "enterprise") return type;
-  throw new StoreCtlError("config", `Profile '${name}' has no valid deployment_type (got ${JSON.stringify(type)})`, {
-    tips: [`ctl profile set ${name} --deployment cloud|enterprise`],
-  });
+  throw new StoreCtlError(
+    "config",
+    `Profile '${name}' has no valid deployment_type: it must be "cloud" or "enterprise", not ${JSON.stringify(type)}`,
+    { reason: "deployment_invalid", details: { name } },
+  );
+}
+
+/**
+ * Checks what parsing cannot: that every profile is a table with a valid `deployment_type`.
+ * Commands that use credentials call it when the config is read; repairs skip it.
+ */
+export function validateProfiles(doc: ConfigDocument, path: string): void {
+  for (const [name, record] of Object.entries(doc.profiles ?? {})) {
+    if (typeof record !== "object" || record === null || Array.isArray(record)) {
+      throw new StoreCtlError("config", `${path}: profile '${name}' must be a [profiles.${name}] table`);
+    }
+    try {
+      deploymentOf(record, name);
+    } catch (error) {
+      const e = error as StoreCtlError;
+      throw new StoreCtlError("config", `${path}: ${e.message}`, { reason: e.reason, details: e.details });
+    }
+  }
 }
 
 /** One line of `ctl profile list`. */
@@ -73,7 +96,7 @@ export function listProfiles(doc: ConfigDocument): ProfileSummary[] {
     name,
     deployment_type: String(p.deployment_type ?? ""),
     default: doc.default_cloud === name || doc.default_enterprise === name,
-    endpoint: String(p.deployment_type === "cloud" ? p.api_url ?? "" : p.url ?? ""),
+    endpoint: maskUrl(String(p.deployment_type === "cloud" ? p.api_url ?? "" : p.url ?? "")),
   }));
 }
 
@@ -86,6 +109,9 @@ export function maskSecrets<T extends Record<string, unknown>>(record: T): T {
   for (const key of SECRET_KEYS) {
     const value = copy[key];
     if (typeof value === "string" && !isReference(value)) copy[key] = key === "password" ? "****" : mask(value);
+  }
+  for (const key of ["url", "api_url"]) {
+    if (typeof copy[key] === "string") copy[key] = maskUrl(copy[key] as string);
   }
   return copy as T;
 }

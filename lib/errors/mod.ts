@@ -27,18 +27,35 @@ export type ErrorCode =
   | "filesystem"
   | "internal";
 
+/** What a `StoreCtlError` is built with besides its code and message. */
+export interface StoreCtlErrorOptions {
+  readonly status?: number;
+  readonly tips?: readonly string[];
+  readonly cause?: unknown;
+  /**
+   * A finer, stable name for the situation (`profile_not_found`), with the `details` a front end
+   * needs to add its own tips (the CLI names its flags and commands; `lib/` does not).
+   */
+  readonly reason?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
 /** A failure with a stable code, an HTTP status when one was received, and tips. */
 export class StoreCtlError extends Error {
   readonly code: ErrorCode;
   readonly status?: number;
   readonly tips: readonly string[];
+  readonly reason?: string;
+  readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCode, message: string, options: { status?: number; tips?: string[]; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: StoreCtlErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = "StoreCtlError";
     this.code = code;
     this.status = options.status;
     this.tips = options.tips ?? [];
+    this.reason = options.reason;
+    this.details = options.details ?? {};
   }
 }
 

@@ -2,7 +2,14 @@ import { StoreCtlError } from "../errors/mod.ts";
 import type { Logger } from "../output/mod.ts";
 import { classifyFailure, describeFailure } from "./classify.ts";
 import { checkRequest } from "./request_check.ts";
-import { DEFAULT_RETRY_POLICY, isRetryable, type Outcome, retryDelay, type RetryPolicy } from "./retry.ts";
+import {
+  abortableSleep,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  type Outcome,
+  retryDelay,
+  type RetryPolicy,
+} from "./retry.ts";
 import { discardBody, type HttpResponse, readText, type Transport } from "./transport.ts";
 
 /** One API request, relative to the client's base URL. */
@@ -160,21 +167,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    }, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", abort, { once: true });
-  });
 }
 
 /**

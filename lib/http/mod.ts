@@ -33,7 +33,8 @@ export {
   type TransportOptions,
   type TransportRequest,
 } from "./transport.ts";
-export { DEFAULT_RETRY_POLICY, isRetryable, retryDelay, type RetryPolicy } from "./retry.ts";
+export { abortableSleep, DEFAULT_RETRY_POLICY, isRetryable, retryDelay, type RetryPolicy } from "./retry.ts";
 export { classifyFailure, describeFailure } from "./classify.ts";
 export { checkRequest, MAX_URL_LENGTH } from "./request_check.ts";
 export { toCurl } from "./curl.ts";
+export { type ApiClient, type ClientSettings, jsonMethods, readJson } from "./json.ts";

@@ -1,6 +1,7 @@
-import { StoreCtlError } from "../errors/mod.ts";
+import { colorJson } from "./json_color.ts";
+import { isScalar, renderTable, type TableColumn } from "./table.ts";
 
-/** Output formats; `auto` is a table on a terminal and JSON when piped. */
+/** Output formats; `auto` is decided by the caller (a table on a terminal, JSON when piped). */
 const FORMATS = ["json", "yaml", "table", "auto"] as const;
 export type Format = (typeof FORMATS)[number];
 
@@ -11,35 +12,39 @@ export function isFormat(value: string): value is Format {
 
 /** How to render. */
 export interface RenderOptions {
-  readonly format: Format;
-  /** Scalars unquoted, arrays of scalars one per line. */
-  readonly raw?: boolean;
-  /** Whether stdout is a terminal, deciding `auto`. */
-  readonly isTTY?: boolean;
+  readonly format: Exclude<Format, "auto"> | "raw";
+  /** Table columns; without them, the data's own keys. */
+  readonly columns?: readonly TableColumn[];
+  /** The width a table must fit (a terminal's); unlimited when undefined. */
+  readonly width?: number;
+  /** ANSI colours (JSON). */
+  readonly color?: boolean;
 }
 
 /**
- * Renders data for stdout, ending with a newline (empty output stays empty).
- *
- * @example
- * ```ts
- * await render({ name: "a" }, { format: "json" }); // '{\n  "name": "a"\n}\n'
- * await render(["a", "b"], { format: "json", raw: true }); // "a\nb\n"
- * ```
+ * Renders data for stdout, ending with a newline (empty output stays empty). `raw` prints
+ * strings unquoted and arrays of scalars one per line.
  *
  * The YAML and table libraries load only when those formats are used: they cost more start-up
  * time than the rest of the CLI together.
+ *
+ * @example
+ * ```ts
+ * import { render } from "./format.ts";
+ * await render({ name: "a" }, { format: "json" }); // '{\n  "name": "a"\n}\n'
+ * await render(["a", "b"], { format: "raw" }); // "a\nb\n"
+ * ```
  */
 export async function render(data: unknown, options: RenderOptions): Promise<string> {
-  if (options.raw) return rawText(data);
-  const format = options.format === "auto" ? (options.isTTY ? "table" : "json") : options.format;
-  switch (format) {
+  switch (options.format) {
+    case "raw":
+      return rawText(data);
     case "json":
-      return `${JSON.stringify(data ?? null, null, 2)}\n`;
+      return `${options.color ? colorJson(data ?? null) : JSON.stringify(data ?? null, null, 2)}\n`;
     case "yaml":
       return (await import("yaml")).default.stringify(data ?? null);
     case "table":
-      return table(data, (await import("cli-table3")).default);
+      return renderTable(data, options.columns, options.width, (await import("cli-table3")).default);
   }
 }
 
@@ -48,37 +53,4 @@ function rawText(data: unknown): string {
   if (Array.isArray(data) && data.every(isScalar)) return data.map((v) => `${String(v)}\n`).join("");
   if (isScalar(data)) return `${String(data)}\n`;
   return `${JSON.stringify(data)}\n`;
-}
-
-function isScalar(value: unknown): value is string | number | boolean | null {
-  return value === null || ["string", "number", "boolean"].includes(typeof value);
-}
-
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  if (isScalar(value)) return String(value);
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
-function table(data: unknown, Table: typeof import("cli-table3")): string {
-  if (isScalar(data) || data === undefined) return rawText(data);
-  const grid = new Table({ style: { head: [], border: [] } });
-  if (Array.isArray(data)) {
-    if (data.length === 0) return "";
-    if (!data.every((row) => row !== null && typeof row === "object" && !Array.isArray(row))) {
-      const column = new Table({ head: ["VALUE"], style: { head: [], border: [] } });
-      column.push(...data.map((v) => [cell(v)]));
-      return `${column.toString()}\n`;
-    }
-    const columns = [...new Set(data.flatMap((row) => Object.keys(row)))];
-    const rows = new Table({ head: columns.map((c) => c.toUpperCase()), style: { head: [], border: [] } });
-    rows.push(...data.map((row) => columns.map((c) => cell((row as Record<string, unknown>)[c]))));
-    return `${rows.toString()}\n`;
-  }
-  if (typeof data === "object") {
-    grid.push(...Object.entries(data as Record<string, unknown>).map(([k, v]) => [k, cell(v)]));
-    return `${grid.toString()}\n`;
-  }
-  throw new StoreCtlError("usage", `Cannot render a ${typeof data} as a table; use -o json`);
 }

@@ -1,6 +1,7 @@
-import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { applyQuery } from "./query.ts";
 import { render } from "./format.ts";
+import { colorJson } from "./json_color.ts";
 import { createLogger } from "./log.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 
@@ -13,14 +14,34 @@ const BDBS = [{ uid: 1, name: "a", memory_size: 1024, endpoints: [{ port: 12001 
 Deno.test("render() writes json, yaml and raw values", async () => {
   assertEquals(await render({ a: 1 }, { format: "json" }), '{\n  "a": 1\n}\n');
   assertEquals(await render({ a: [1] }, { format: "yaml" }), "a:\n  - 1\n");
-  assertEquals(await render(["a", "b"], { format: "json", raw: true }), "a\nb\n");
-  assertEquals(await render("x", { format: "json", raw: true }), "x\n");
-  assertEquals(await render({ a: 1 }, { format: "json", raw: true }), '{"a":1}\n');
+  assertEquals(await render(["a", "b"], { format: "raw" }), "a\nb\n");
+  assertEquals(await render("x", { format: "raw" }), "x\n");
+  assertEquals(await render({ a: 1 }, { format: "raw" }), '{"a":1}\n');
 });
 
-Deno.test("render() auto is a table on a terminal and JSON when piped", async () => {
-  assertMatch(await render(BDBS, { format: "auto", isTTY: true }), /UID.*NAME.*MEMORY_SIZE/);
-  assertEquals(JSON.parse(await render(BDBS, { format: "auto", isTTY: false })), BDBS);
+Deno.test("colorJson() is JSON.stringify(…, null, 2) with colours", () => {
+  const data = { name: "a", size: 1, ok: true, none: null, list: [1, "x"], empty: {}, nested: { k: [] } };
+  const colored = colorJson(data);
+  const ESC = "\x1b";
+  assertEquals(colored.replaceAll(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), ""), JSON.stringify(data, null, 2));
+  assert(colored.includes(`${ESC}[34;1m"name"${ESC}[0m: ${ESC}[32m"a"${ESC}[0m`));
+});
+
+Deno.test("render() tables fit the width, shrinking the widest column and cutting with …", async () => {
+  const rows = [{ uid: 1, name: "a-very-long-database-name-that-does-not-fit", status: "active" }];
+  const text = await render(rows, {
+    format: "table",
+    columns: [{ header: "UID", value: "uid" }, { header: "NAME", value: "name" }, {
+      header: "STATUS",
+      value: "status",
+    }],
+    width: 40,
+  });
+  for (const line of text.trimEnd().split("\n")) assertEquals([...line].length <= 40, true, line);
+  assertMatch(text, /│ a-very-long-database… │/);
+  assertMatch(text, /│ active │/);
+  const nested = await render([{ a: { b: 2 } }], { format: "table", columns: [{ header: "B", value: "a.b" }] });
+  assertMatch(nested, /│ 2 │/);
 });
 
 Deno.test("render() tables arrays of objects, single objects and scalar lists", async () => {

@@ -5,11 +5,13 @@
  * @example
  * ```ts
  * import { applyQuery, render } from "./lib/output/mod.ts";
- * const text = render(applyQuery(bdbs, "[].name"), { format: "json", raw: true });
+ * const text = await render(applyQuery([{ name: "a" }], "[].name"), { format: "raw" });
  * ```
  *
  * @module
  */
 export { type Format, isFormat, render, type RenderOptions } from "./format.ts";
+export { cellValue, type TableColumn } from "./table.ts";
+export { colorJson } from "./json_color.ts";
 export { applyQuery, checkQuery } from "./query.ts";
 export { createLogger, type Level, LEVELS, type Logger } from "./log.ts";

@@ -3,19 +3,20 @@
  *
  * @module
  */
-import { CommanderError } from "@commander-js/extra-typings";
 import { loadRuntime, type Runtime } from "../../lib/runtime/mod.ts";
 import { createEmulator, generateSelfSignedCertificate } from "./mod.ts";
-import { type EmulatorLaunch, parseEmulatorArgs } from "./options.ts";
+import { parseEmulatorArgs } from "./options.ts";
 
 const runtime: Runtime = await loadRuntime();
-let launch: EmulatorLaunch;
-try {
-  launch = parseEmulatorArgs([...runtime.args]);
-} catch (error) {
-  if (error instanceof CommanderError) runtime.exit(error.exitCode === 0 ? 0 : 2);
-  throw error;
+const parsed = await parseEmulatorArgs(runtime.args, {
+  stdout: (text) => runtime.stdout.write(text),
+  stderr: (text) => runtime.stderr.write(text),
+});
+if ("exitCode" in parsed) {
+  await runtime.stderr.flush();
+  runtime.exit(parsed.exitCode);
 }
+const launch = parsed;
 
 const tls = launch.tls ? await generateSelfSignedCertificate("storectl emulator") : undefined;
 if (tls && launch.caOut) await runtime.fs.writeFileAtomic(launch.caOut, tls.cert);

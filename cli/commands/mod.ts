@@ -1,0 +1,24 @@
+/**
+ * The `ctl` command tree. Each noun's module loads only when a command line reaches it, so
+ * `ctl --help` and every command pay only for what they use.
+ *
+ * @module
+ */
+import { group, lazy } from "../framework/spec.ts";
+
+export const ROOT = group(
+  "command-line client for the cloud and enterprise management APIs",
+  {
+    api: lazy("send a raw request to the cloud or enterprise API", () => import("./api.ts")),
+    profile: lazy("manage stored profiles (credentials and endpoints)", () => import("./profile.ts")),
+    completions: lazy("print a shell completion script", () => import("./completions.ts")),
+  },
+  `Command-line client for the cloud and enterprise management APIs.
+
+Run 'ctl help <command>' or 'ctl <command> --help' for a command's flags and examples.
+
+Examples:
+  ctl profile set lab --deployment enterprise --url https://cluster:9443 --username admin@example.com --password '…'
+  ctl api enterprise get /v1/bdbs -q '[].name'
+  ctl api cloud get /subscriptions -o yaml`,
+);

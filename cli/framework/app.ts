@@ -1,0 +1,142 @@
+import { proposeCompletions, run } from "@stricli/core";
+import { StoreCtlError } from "../../lib/errors/mod.ts";
+import type { CliContext } from "../context.ts";
+import { createFactory, type Factory } from "../factory.ts";
+import { confirmOrStop } from "./confirm.ts";
+import { GLOBAL_FLAGS, globalFlagSpan, type GlobalOptions } from "./globals.ts";
+import { wrapHelp } from "./help.ts";
+import { outputTarget, writeResult } from "./output.ts";
+import { type Flag, flag } from "./params.ts";
+import type { CommandSpec, GroupSpec } from "./spec.ts";
+import { buildApp, buildTarget, type ExtraFlags, type Runner } from "./stricli.ts";
+import { loadAll, route } from "./tree.ts";
+
+/** How a run ended, for `run.ts` to report. */
+export interface Outcome {
+  readonly error?: unknown;
+  /** The factory of the command that ran, when it got that far (its options and credentials). */
+  readonly factory?: Factory;
+}
+
+/** The hidden command the completion scripts call: `ctl __complete -- <words…>`. */
+export const COMPLETE_COMMAND = "__complete";
+
+const EXTRA: ExtraFlags = {
+  global: GLOBAL_FLAGS as Record<string, Flag<unknown>>,
+  forSpec: (spec) => ({
+    ...(spec.output?.writesFile && { file: flag.string("write the result to this file", { placeholder: "path" }) }),
+    ...(spec.confirm && { yes: flag.boolean("do not ask for confirmation", { alias: "y" }) }),
+  }),
+};
+
+/**
+ * Runs the command line through the tree: moves global flags written before the command behind
+ * it, loads only the modules on the way, lets the parser read flags and arguments, and runs the
+ * command with prompts and output handled. Errors are returned, never printed.
+ */
+export async function execute(root: GroupSpec, argv: readonly string[], ctx: CliContext): Promise<Outcome> {
+  let words = hoistGlobals(argv);
+  if (words[0] === COMPLETE_COMMAND) return await complete(root, words.slice(words[1] === "--" ? 2 : 1), ctx);
+  if (words[0] === "help") words = [...words.slice(1), "--help"];
+  const { path, chain, target } = await route(root, words);
+  const rest = words.slice(path.length);
+  const asksHelp = rest.some((w) => w === "--help" || w === "-h");
+  if (target.kind === "group" && !asksHelp && rest.every((w) => w.startsWith("-"))) {
+    // Nothing to run: the root shows its help; a group says a command is missing.
+    if (path.length === 0) return await showHelp(root, [], chain, ctx, ctx.stdout);
+    await showHelp(root, path, chain, ctx, ctx.stderr);
+    return {
+      error: new StoreCtlError(
+        "usage",
+        `'ctl ${path.join(" ")}' needs a command: ${Object.keys(target.commands).join(", ")}`,
+        { reason: "missing_command" },
+      ),
+    };
+  }
+  let outcome: { error?: unknown; factory?: Factory } = {};
+  const runner: Runner = async (spec, flags, args) => {
+    try {
+      await runCommand(spec, flags, args, ctx, (factory) => (outcome = { ...outcome, factory }));
+    } catch (error) {
+      outcome.error = error;
+    }
+  };
+  const placeholders = new Set(target.kind === "command" ? (target.args ?? []).map((a) => a.name) : []);
+  const app = buildApp(
+    buildTarget(root, path, chain, EXTRA, runner),
+    (error) => (outcome.error ??= error),
+    placeholders,
+  );
+  await run(app, words, stricliContext(ctx, ctx.stdout));
+  return outcome;
+}
+
+async function runCommand(
+  spec: CommandSpec,
+  values: Record<string, unknown>,
+  args: unknown[],
+  ctx: CliContext,
+  started: (factory: Factory) => void,
+) {
+  const globals = Object.fromEntries(Object.keys(GLOBAL_FLAGS).map((name) => [name, values[name]])) as GlobalOptions;
+  const flags = Object.fromEntries(Object.entries(values).filter(([name]) => !(name in GLOBAL_FLAGS)));
+  const factory = createFactory(ctx, { ...globals, raw: globals.raw ?? false, insecure: globals.insecure ?? false });
+  started(factory);
+  const output = outputTarget(factory.globals, spec.output ?? {}, flags.file as string | undefined);
+  const input = { flags, args, output } as Parameters<CommandSpec["run"]>[0];
+  const question = spec.confirm?.(input);
+  if (question) await confirmOrStop(ctx, question, flags.yes === true);
+  const data = await spec.run(input, factory);
+  if (data !== undefined) await writeResult(factory, data, spec.output ?? {}, output);
+}
+
+/** Global flags written before the command move behind it, where the parser reads flags. */
+export function hoistGlobals(argv: readonly string[]): string[] {
+  const leading: string[] = [];
+  let i = 0;
+  for (let span = globalFlagSpan(argv[0] ?? ""); span > 0 && i < argv.length; span = globalFlagSpan(argv[i] ?? "")) {
+    leading.push(...argv.slice(i, i + span));
+    i += span;
+  }
+  const rest = argv.slice(i);
+  const escape = rest.indexOf("--");
+  return escape < 0 ? [...rest, ...leading] : [...rest.slice(0, escape), ...leading, ...rest.slice(escape)];
+}
+
+/** Prints the help of the group at `path` to `out`. */
+async function showHelp(
+  root: GroupSpec,
+  path: readonly string[],
+  chain: Parameters<typeof buildTarget>[2],
+  ctx: CliContext,
+  out: CliContext["stdout"],
+): Promise<Outcome> {
+  const app = buildApp(buildTarget(root, path, chain, EXTRA, () => Promise.resolve()), () => {}, new Set());
+  await run(app, [...path, "--help"], stricliContext(ctx, out));
+  return {};
+}
+
+/** Prints the completions of the last word, one per line. */
+async function complete(root: GroupSpec, words: readonly string[], ctx: CliContext): Promise<Outcome> {
+  const full = await loadAll(root);
+  const app = buildApp(buildTarget(full, [], [], EXTRA, () => Promise.resolve()), () => {}, new Set());
+  const input = words.length === 0 ? [""] : words;
+  const proposals = await proposeCompletions(app, input, stricliContext(ctx, ctx.stdout));
+  // Flags only once the word starts with a dash, as most shells' own completions do.
+  const flags = input.at(-1)!.startsWith("-");
+  for (const { kind, completion } of proposals) {
+    if (completion !== "…" && (flags || kind !== "argument:flag")) ctx.stdout.write(`${completion}\n`);
+  }
+  return {};
+}
+
+function stricliContext(ctx: CliContext, out: CliContext["stdout"]) {
+  const width = out.columns();
+  return {
+    process: {
+      stdout: { write: (text: string) => out.write(wrapHelp(text, width)) },
+      stderr: { write: () => {} }, // errors reach run.ts through the error sink instead
+      env: { ...ctx.env, STRICLI_SKIP_VERSION_CHECK: "1" } as Record<string, string>,
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { checkQuery } from "../../lib/output/mod.ts";
+import { type Flag, flag, type FlagValues } from "./params.ts";
+
+/** Bounds of `--timeout`: past 2,147,483 s timers overflow, and a day is already generous. */
+export const TIMEOUT_BOUNDS = { min: 0.1, max: 86_400 };
+/** Bounds of `--retries`: with backoff capped at 8 s, ten retries already span a minute or more. */
+export const RETRY_BOUNDS = { min: 0, max: 10 };
+
+/** The flags every command accepts, spread into each by the adapter. */
+export const GLOBAL_FLAGS = {
+  profile: flag.string("profile to use (env: STORE_PROFILE)", { alias: "p", placeholder: "name" }),
+  configFile: flag.string("config file (env: STORE_CONFIG_FILE)", { placeholder: "path" }),
+  output: flag.string("json, yaml, table or auto: a table on a terminal where the command has one, else JSON", {
+    alias: "o",
+    placeholder: "format",
+  }),
+  query: {
+    ...flag.string("filter the output with a JMESPath expression", { alias: "q", placeholder: "jmespath" }),
+    parse: (expression: string) => (checkQuery(expression), expression),
+  } as Flag<string | undefined>,
+  raw: flag.boolean("print strings unquoted and lists of values one per line"),
+  verbose: flag.count("log to stderr: -v info, -vv debug (env: STORE_LOG, RUST_LOG)", { alias: "v" }),
+  insecure: flag.boolean("accept any TLS certificate (enterprise; env: STORE_ENTERPRISE_INSECURE)"),
+  caCert: flag.string("trust this PEM certificate (enterprise; env: STORE_ENTERPRISE_CA_CERT)", {
+    placeholder: "file",
+  }),
+  timeout: flag.number("connect and idle timeout in seconds", {
+    ...TIMEOUT_BOUNDS,
+    default: 30,
+    placeholder: "seconds",
+  }),
+  retries: flag.number("retries of requests that are safe to repeat", {
+    ...RETRY_BOUNDS,
+    integer: true,
+    default: 3,
+    placeholder: "n",
+  }),
+};
+
+/** The global options, as parsed once for the whole run. */
+export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;
+
+/** Defaults, for code that runs before or without a parsed command line (errors, help). */
+export const DEFAULT_GLOBALS: GlobalOptions = {
+  profile: undefined,
+  configFile: undefined,
+  output: undefined,
+  query: undefined,
+  raw: false,
+  verbose: 0,
+  insecure: false,
+  caCert: undefined,
+  timeout: 30,
+  retries: 3,
+};
+
+const SPELLINGS: ReadonlyMap<string, Flag<unknown>["kind"]> = new Map(
+  Object.entries(GLOBAL_FLAGS).flatMap(([name, spec]) => {
+    const long = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    return [[long, spec.kind], ...(spec.alias ? [[`-${spec.alias}`, spec.kind]] : [])] as [
+      string,
+      Flag<unknown>["kind"],
+    ][];
+  }),
+);
+
+/**
+ * How many words a global flag spans at the start of a command line (`-p prod` is 2, `--raw`,
+ * `-vv` and `-o=json` are 1), or 0 when `token` is not a global flag.
+ */
+export function globalFlagSpan(token: string): number {
+  if (/^-v+$/.test(token)) return 1;
+  const [name, value] = token.split(/=(.*)/s, 2);
+  const kind = SPELLINGS.get(name);
+  if (!kind) return 0;
+  return kind === "parsed" && value === undefined ? 2 : 1;
+}

@@ -1,0 +1,196 @@
+import {
+  AliasNotFoundError,
+  type Application,
+  ArgumentParseError,
+  buildApplication,
+  buildCommand,
+  buildRouteMap,
+  type CommandContext,
+  FlagNotFoundError,
+  help,
+  InvalidNegatedFlagSyntaxError,
+  text_en,
+  UnexpectedFlagError,
+  UnexpectedPositionalError,
+  UnsatisfiedFlagError,
+  UnsatisfiedPositionalError,
+} from "@stricli/core";
+import { StoreCtlError } from "../../lib/errors/mod.ts";
+import type { Arg, Flag } from "./params.ts";
+import type { CommandSpec, Entry } from "./spec.ts";
+import type { Loaded } from "./tree.ts";
+
+// The parser's own types are precise generics over each command; specs are checked by our own
+// types instead, so the parser is handed plain shapes.
+type AnyTarget = ReturnType<typeof buildCommand> | ReturnType<typeof buildRouteMap>;
+// deno-lint-ignore no-explicit-any
+type Loose = any;
+
+/** Runs a command once the parser has read its flags and arguments. */
+export type Runner = (spec: CommandSpec, flags: Record<string, unknown>, args: unknown[]) => Promise<void>;
+
+/** Flags the adapter adds to every command, or to commands that need them. */
+export interface ExtraFlags {
+  readonly global: Record<string, Flag<unknown>>;
+  readonly forSpec: (spec: CommandSpec) => Record<string, Flag<unknown>>;
+}
+
+function toFlag(spec: Flag<unknown>) {
+  const base = { brief: spec.brief, placeholder: spec.placeholder, hidden: spec.hidden };
+  switch (spec.kind) {
+    case "boolean":
+      return { ...base, kind: "boolean", optional: true, withNegated: false };
+    case "counter":
+      return { ...base, kind: "counter", optional: true };
+    default:
+      return {
+        ...base,
+        kind: "parsed",
+        parse: spec.parse ?? String,
+        ...(spec.variadic
+          ? { variadic: true, optional: true }
+          : spec.default === undefined
+          ? { optional: true }
+          : { default: spec.default }),
+        ...(spec.values && { proposeCompletions: () => spec.values }),
+      };
+  }
+}
+
+function toPositional(arg: Arg<unknown>) {
+  return {
+    brief: arg.values ? `${arg.brief}: ${arg.values.join(", ")}` : arg.brief,
+    placeholder: arg.name,
+    parse: arg.parse,
+    optional: arg.optional,
+    ...(arg.values && { proposeCompletions: () => arg.values }),
+  };
+}
+
+function commandFor(spec: CommandSpec, extra: ExtraFlags, run: Runner): AnyTarget {
+  const flags = { ...spec.flags, ...extra.forSpec(spec), ...extra.global } as Record<string, Flag<unknown>>;
+  const aliases = Object.fromEntries(
+    Object.entries(flags).flatMap(([name, f]) => (f.alias ? [[f.alias, name]] : [])),
+  );
+  const examples = spec.examples?.length ? `\n\nExamples:\n${spec.examples.map((e) => `  ${e}`).join("\n")}` : "";
+  return buildCommand({
+    func: (flagValues: Record<string, unknown>, ...args: unknown[]) => run(spec, flagValues, args),
+    parameters: {
+      flags: Object.fromEntries(Object.entries(flags).map(([name, f]) => [name, toFlag(f)])),
+      aliases,
+      positional: { kind: "tuple", parameters: (spec.args ?? []).map(toPositional) },
+    },
+    docs: { brief: spec.summary, fullDescription: `${spec.description ?? spec.summary}${examples}` },
+  } as Loose);
+}
+
+/** A stand-in for a module not loaded in this run: it lists in help with its summary. */
+function stub(summary: string): AnyTarget {
+  const nothing = buildCommand({ func: () => {}, parameters: {}, docs: { brief: summary } } as Loose);
+  return buildRouteMap({ routes: { "…": nothing }, docs: { brief: summary, hideRoute: { "…": true } } } as Loose);
+}
+
+/**
+ * The parser's tree for one run: entries along `path` fully built, others in the same groups
+ * built if already loaded and stubbed if not (so help lists them without loading them).
+ */
+export function buildTarget(
+  target: Loaded,
+  path: readonly string[],
+  loaded: readonly Loaded[],
+  extra: ExtraFlags,
+  run: Runner,
+): AnyTarget {
+  if (target.kind === "command") return commandFor(target, extra, run);
+  const routes: Record<string, AnyTarget> = {};
+  const hidden: Record<string, boolean> = {};
+  for (const [name, entry] of Object.entries(target.commands) as [string, Entry][]) {
+    if (name === path[0]) routes[name] = buildTarget(loaded[0], path.slice(1), loaded.slice(1), extra, run);
+    else if (entry.kind === "lazy") routes[name] = stub(entry.summary);
+    else routes[name] = buildTarget(entry, [], [], extra, run);
+    if (entry.kind === "command" && entry.hidden) hidden[name] = true;
+  }
+  return buildRouteMap({
+    routes,
+    docs: { brief: target.summary, fullDescription: target.description, hideRoute: hidden },
+  } as Loose);
+}
+
+/** Receives the parser's errors as `StoreCtlError`s instead of text. */
+export type ErrorSink = (error: unknown) => void;
+
+/** The parser application for one run; its errors go to `sink`, never to a stream. */
+export function buildApp(
+  root: AnyTarget,
+  sink: ErrorSink,
+  placeholders: ReadonlySet<string>,
+): Application<CommandContext> {
+  const quiet = (error: unknown) => (sink(error), "");
+  return buildApplication(root as Loose, {
+    name: "ctl",
+    scanner: { caseStyle: "allow-kebab-for-camel", allowArgumentEscapeSequence: true },
+    localization: {
+      text: {
+        ...text_en,
+        noCommandRegisteredForInput: ({ input, corrections }) => quiet(unknownCommand(input, corrections)),
+        exceptionWhileParsingArguments: (error: unknown) => quiet(parseError(error, placeholders)),
+        exceptionWhileLoadingCommandFunction: quiet,
+        exceptionWhileLoadingCommandContext: quiet,
+        exceptionWhileRunningCommand: quiet,
+        commandErrorResult: quiet,
+      },
+    },
+  }, {
+    help: help({
+      brief: "show help",
+      alias: "h",
+      defaultForRouteMap: true,
+      formatting: { useAliasInUsageLine: true, onlyRequiredInUsageLine: true, caseStyle: "convert-camel-to-kebab" },
+    }),
+  });
+}
+
+function unquote(word: string): string {
+  return word.replace(/^`|`$/g, "");
+}
+
+function unknownCommand(input: string, corrections: readonly string[]): StoreCtlError {
+  return new StoreCtlError("usage", `Unknown command '${input}'`, {
+    reason: "unknown_command",
+    tips: corrections.length ? [`Did you mean '${unquote(corrections[0])}'?`] : [],
+  });
+}
+
+/** A parser error as the message `ctl` prints. */
+function parseError(error: unknown, placeholders: ReadonlySet<string>): unknown {
+  const usage = (message: string, tips: string[] = []) =>
+    new StoreCtlError("usage", message, { tips, reason: "usage" });
+  if (error instanceof FlagNotFoundError) {
+    const tips = error.corrections.length ? [`Did you mean --${error.corrections[0]}?`] : [];
+    return usage(`Unknown flag --${error.input}`, tips);
+  }
+  if (error instanceof AliasNotFoundError) return usage(`Unknown flag -${error.input}`);
+  if (error instanceof ArgumentParseError) {
+    const name = error.externalFlagNameOrPlaceholder;
+    const what = placeholders.has(name) ? `<${name}>` : `--${name}`;
+    const cause = error.exception;
+    const said = cause instanceof Error ? cause.message : String(cause);
+    return usage(/^must /.test(said) ? `${what} ${said}` : `Invalid value '${error.input}' for ${what}: ${said}`, [
+      ...(cause instanceof StoreCtlError ? cause.tips : []),
+    ]);
+  }
+  if (error instanceof UnsatisfiedFlagError) {
+    return usage(
+      `--${error.externalFlagName} needs a value${error.nextFlagName ? ` (found --${error.nextFlagName})` : ""}`,
+    );
+  }
+  if (error instanceof UnsatisfiedPositionalError) return usage(`Missing required argument '${error.placeholder}'`);
+  if (error instanceof UnexpectedPositionalError) {
+    return usage(`Unexpected argument '${error.input}' (this command takes ${error.expectedCount})`);
+  }
+  if (error instanceof UnexpectedFlagError) {
+    return usage(`--${error.externalFlagName} was given twice ('${error.previousInput}' and '${error.input}')`);
+  }
+  if (error instanceof InvalidNegatedFlagSyntaxError) return usage(error.message);
+  return error;
+}

@@ -1,0 +1,28 @@
+/**
+ * The cloud management API: a client with key and secret headers and the path rule of a base
+ * that ends in `/v1`, one file per resource, and task polling.
+ *
+ * @example
+ * ```ts
+ * import { createCloudClient, waitForTask } from "./mod.ts";
+ * import { fetchTransport } from "../http/mod.ts";
+ * const client = createCloudClient(
+ *   { deployment: "cloud", apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1", sources: { apiKey: "", apiSecret: "", apiUrl: "" } },
+ *   { transport: fetchTransport(fetch), timeoutMs: 30_000 },
+ * );
+ * const { taskId } = await client.send<{ taskId: string }>("POST", "/subscriptions/1/databases", { name: "cache", memoryLimitInGb: 1 });
+ * const task = await waitForTask(client, taskId);
+ * ```
+ *
+ * @module
+ */
+export { type CloudClient, cloudPath, createCloudClient } from "./client.ts";
+export {
+  type CloudTask,
+  getTask,
+  listTasks,
+  TASK_FAILED,
+  TASK_SUCCEEDED,
+  waitForTask,
+  type WaitOptions,
+} from "./tasks.ts";
