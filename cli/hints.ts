@@ -57,9 +57,9 @@ export function hintsFor(error: StoreCtlError, factory?: Factory): string[] {
     case "timeout":
       return ["Raise the limit with --timeout <seconds> (up to 86400), or check that the server is reachable"];
     case "usage":
-      return error.reason === "unknown_command"
-        ? ["Run ctl --help to see the commands"]
-        : ["Run with --help to see the usage"];
+      if (error.reason === "unknown_command") return ["Run ctl --help to see the commands"];
+      return error.reason === "bad_arguments" ? ["Run with --help to see the usage"] : [];
+
     default:
       return [];
   }

@@ -140,14 +140,13 @@ async function handleResponse(
   const body = response.body ?? new ReadableStream<Uint8Array>();
   if (path) {
     const label = `Downloading ${basename(path)}`;
+    const shown = withProgress(body, { label, total: length, stderr: f.ctx.stderr, now: f.ctx.now });
     try {
-      const bytes = await f.ctx.fs.writeStream(
-        path,
-        withProgress(body, { label, total: length, stderr: f.ctx.stderr, now: f.ctx.now }),
-      );
+      const bytes = await f.ctx.fs.writeStream(path, shown);
       f.ctx.stderr.write(`Saved ${formatBytes(bytes)} to ${path}\n`);
-    } finally {
-      if (f.ctx.stderr.isTTY) f.ctx.stderr.write("\r\x1b[K");
+    } catch (error) {
+      if (f.ctx.stderr.isTTY) f.ctx.stderr.write("\r\x1b[K"); // the progress line
+      throw error;
     }
     return;
   }

@@ -63,6 +63,11 @@ export async function writeResult(f: Factory, data: unknown, spec: OutputSpec, t
       columns: f.globals.query ? undefined : spec.columns,
       width: tty ? f.ctx.stdout.columns() : undefined,
       color: f.color,
+      onHiddenColumns: (headers) =>
+        f.ctx.stderr.write(
+          `${headers.length} more column${headers.length > 1 ? "s" : ""} did not fit (${headers.join(", ")}): ` +
+            "see them with -o json, or choose columns with -q\n",
+        ),
     }),
   );
 }

@@ -164,7 +164,7 @@ function unknownCommand(input: string, corrections: readonly string[]): StoreCtl
 /** A parser error as the message `ctl` prints. */
 function parseError(error: unknown, placeholders: ReadonlySet<string>): unknown {
   const usage = (message: string, tips: string[] = []) =>
-    new StoreCtlError("usage", message, { tips, reason: "usage" });
+    new StoreCtlError("usage", message, { tips, reason: "bad_arguments" });
   if (error instanceof FlagNotFoundError) {
     const tips = error.corrections.length ? [`Did you mean --${error.corrections[0]}?`] : [];
     return usage(`Unknown flag --${error.input}`, tips);

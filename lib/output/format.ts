@@ -19,6 +19,8 @@ export interface RenderOptions {
   readonly width?: number;
   /** ANSI colours (JSON). */
   readonly color?: boolean;
+  /** Told which columns were left out of a table to fit `width`. */
+  readonly onHiddenColumns?: (headers: readonly string[]) => void;
 }
 
 /**
@@ -44,7 +46,13 @@ export async function render(data: unknown, options: RenderOptions): Promise<str
     case "yaml":
       return (await import("yaml")).default.stringify(data ?? null);
     case "table":
-      return renderTable(data, options.columns, options.width, (await import("cli-table3")).default);
+      return renderTable(
+        data,
+        options.columns,
+        options.width,
+        (await import("cli-table3")).default,
+        options.onHiddenColumns,
+      );
   }
 }
 

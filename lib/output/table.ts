@@ -40,6 +40,7 @@ export function renderTable(
   columns: readonly TableColumn[] | undefined,
   width: number | undefined,
   Table: Table,
+  onHidden?: (headers: readonly string[]) => void,
 ): string {
   if (data === null || data === undefined) return "";
   if (isScalar(data)) return `${String(data)}\n`;
@@ -64,6 +65,11 @@ export function renderTable(
     rows = Object.entries(data as Record<string, unknown>).map(([k, v]) => [k, cell(v)]);
   }
   const widths = fit(head, rows, width);
+  if (widths.length < Math.max(head.length, rows[0]?.length ?? 0)) {
+    onHidden?.(head.slice(widths.length));
+    head = head.slice(0, widths.length);
+    rows = rows.map((row) => row.slice(0, widths.length));
+  }
   const table = new Table({
     ...(head.length > 0 && { head }),
     colWidths: widths.map((w) => w + 2),
@@ -75,7 +81,10 @@ export function renderTable(
   return `${table.toString()}\n`;
 }
 
-/** Column widths (without padding) that make the table fit `width`. */
+/**
+ * Column widths (without padding) that make the table fit `width`: the widest columns shrink
+ * first, down to a few characters; past that the last columns are left out.
+ */
 function fit(head: readonly string[], rows: readonly string[][], width: number | undefined): number[] {
   const columns = Math.max(head.length, ...rows.map((r) => r.length));
   const widths = Array.from(
@@ -84,9 +93,11 @@ function fit(head: readonly string[], rows: readonly string[][], width: number |
   );
   if (width === undefined) return widths;
   // Each column takes its text, a space on either side and one border; plus the closing border.
-  const available = width - columns * 3 - 1;
+  const room = () => width - widths.length * 3 - 1;
+  const narrowest = () => widths.reduce((sum, w) => sum + Math.min(w, MIN_WIDTH), 0);
+  while (widths.length > 1 && narrowest() > room()) widths.pop();
   let total = widths.reduce((a, b) => a + b, 0);
-  while (total > available) {
+  while (total > room()) {
     const widest = widths.indexOf(Math.max(...widths));
     if (widths[widest] <= MIN_WIDTH) break;
     widths[widest]--;
