@@ -1,4 +1,4 @@
-import { ctlRunner, DENO_CTL } from "./ctl_process.ts";
+import { ctlRunner, ctlSpawner, DENO_CTL } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 
@@ -8,7 +8,7 @@ Deno.test("ctl on Deno against the emulator (cloud over HTTP, enterprise over TL
   const caFile = `${dir}/emulator-ca.pem`;
   await Deno.writeTextFile(caFile, emulator.caCert!);
   try {
-    const world = { ctl: ctlRunner(dir), command: DENO_CTL, emulator, dir, caFile };
+    const world = { ctl: ctlRunner(dir), spawn: ctlSpawner(dir), command: DENO_CTL, emulator, dir, caFile };
     for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
   } finally {
     await Deno.remove(dir, { recursive: true });

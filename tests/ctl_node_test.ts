@@ -1,5 +1,5 @@
 import { bundleAll } from "../tools/bundle.ts";
-import { ctlRunner } from "./ctl_process.ts";
+import { ctlRunner, ctlSpawner } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 import { missingTools, requireTool } from "./tools.ts";
@@ -13,7 +13,7 @@ Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTool
   try {
     await bundleAll(`${dir}/dist`);
     const command = [node, `${dir}/dist/ctl.mjs`];
-    const world = { ctl: ctlRunner(dir, command), command, emulator, dir, caFile };
+    const world = { ctl: ctlRunner(dir, command), spawn: ctlSpawner(dir, command), command, emulator, dir, caFile };
     for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -11,6 +11,12 @@ export interface CtlResult {
 
 export type Ctl = (args: string[], options?: { env?: Record<string, string>; stdin?: string }) => Promise<CtlResult>;
 
+/** Starts ctl without waiting for it, for tests that signal it. */
+export type CtlSpawn = (
+  args: string[],
+  options?: { env?: Record<string, string>; stdin?: boolean },
+) => Deno.ChildProcess;
+
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
 export const DENO_CTL = [Deno.execPath(), "run", "-A", MAIN];
 
@@ -19,7 +25,24 @@ export const DENO_CTL = [Deno.execPath(), "run", "-A", MAIN];
  * PATH, HOME, the config file in `configDir` and what each call adds.
  */
 export function ctlRunner(configDir: string, command: string[] = DENO_CTL): Ctl {
+  const spawn = ctlSpawner(configDir, command);
   return async (args, options = {}) => {
+    const child = spawn(args, { ...options, stdin: options.stdin !== undefined });
+
+    if (options.stdin !== undefined) {
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(options.stdin));
+      await writer.close();
+    }
+    const out = await child.output();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  };
+}
+
+/** Like `ctlRunner`, but returns the running process. */
+export function ctlSpawner(configDir: string, command: string[] = DENO_CTL): CtlSpawn {
+  return (args, options = {}) => {
     const base: Record<string, string> = {
       PATH: Deno.env.get("PATH") ?? "",
       HOME: Deno.env.get("HOME") ?? "/root",
@@ -29,21 +52,14 @@ export function ctlRunner(configDir: string, command: string[] = DENO_CTL): Ctl 
       const value = Deno.env.get(name);
       if (value) base[name] = value;
     }
-    const child = new Deno.Command(command[0], {
+    return new Deno.Command(command[0], {
       args: [...command.slice(1), ...args],
       env: { ...base, ...options.env },
       clearEnv: true,
-      stdin: options.stdin === undefined ? "null" : "piped",
+      cwd: configDir,
+      stdin: options.stdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    if (options.stdin !== undefined) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(options.stdin));
-      await writer.close();
-    }
-    const out = await child.output();
-    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
   };
 }

@@ -5,11 +5,13 @@
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import type { Ctl } from "./ctl_process.ts";
+import type { Ctl, CtlSpawn } from "./ctl_process.ts";
 import type { EmulatorProcess } from "./emulator_process.ts";
 
 export interface World {
   readonly ctl: Ctl;
+  readonly spawn: CtlSpawn;
+
   /** How to start ctl (for scripts that call it by name). */
   readonly command: string[];
   readonly emulator: EmulatorProcess;
@@ -423,3 +425,61 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     );
   },
 };
+
+/** A server that starts a large gzip download, sends 64 KiB and then nothing more. */
+function stalledDownload(): { url: string; close(): Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new Uint8Array(65536));
+        },
+      }),
+      { headers: { "content-type": "application/x-gzip", "content-length": String(10 * 65536) } },
+    ));
+  return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+}
+
+Object.assign(SCENARIOS, {
+  async "every terminating signal removes the partial download and exits 128 + its number"({ spawn, dir }: World) {
+    const server = stalledDownload();
+    const env = {
+      STORE_CONFIG_FILE: `${dir}/none.toml`,
+      STORE_ENTERPRISE_URL: server.url,
+      STORE_ENTERPRISE_USER: "u",
+      STORE_ENTERPRISE_PASSWORD: "p",
+    };
+    const partials = () => [...Deno.readDirSync(dir)].filter((e) => /sig\.tgz/.test(e.name)).map((e) => e.name);
+    try {
+      for (const [signal, code] of [["SIGHUP", 129], ["SIGTERM", 143], ["SIGINT", 130]] as const) {
+        const child = spawn(["api", "enterprise", "get", "/v1/debuginfo/all", "--file", "sig.tgz"], { env });
+        for (let i = 0; i < 200 && partials().length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+        assertEquals(partials().length, 1, "the download had started");
+        child.kill(signal);
+        const out = await child.output();
+        assertEquals(out.code, code, `${signal}: ${new TextDecoder().decode(out.stderr)}`);
+        assertEquals(partials(), [], `${signal} left nothing behind`);
+      }
+    } finally {
+      await server.close();
+    }
+  },
+
+  async "20 profile set in parallel keep all 20 profiles"({ ctl, dir }: World) {
+    const config = `${dir}/parallel.toml`;
+    const runs = await Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          ctl(["profile", "set", `p${i}`, "--deployment", "cloud", "--api-key", `key-${i}`], {
+            env: { STORE_CONFIG_FILE: config },
+          }),
+      ),
+    );
+    for (const r of runs) assertEquals(r.code, 0, r.stderr);
+    const names = JSON.parse(
+      (await ctl(["profile", "list", "-q", "[].name"], { env: { STORE_CONFIG_FILE: config } })).stdout,
+    );
+    assertEquals(names.sort(), Array.from({ length: 20 }, (_, i) => `p${i}`).sort());
+  },
+});

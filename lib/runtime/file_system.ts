@@ -63,14 +63,7 @@ export function createFileSystem(ops: FsOps): FileSystem {
     let bytes = 0;
     try {
       const file = await guard("write", partial, () => ops.open(partial, { createNew: true, mode }));
-      try {
-        for await (const chunk of body) {
-          await guard("write", path, () => file.write(chunk));
-          bytes += chunk.length;
-        }
-      } finally {
-        await file.close().catch(() => {});
-      }
+      bytes = await copy(file, body, path);
       await guard("write", path, () => ops.rename(partial, path));
       return bytes;
     } catch (error) {
@@ -82,16 +75,22 @@ export function createFileSystem(ops: FsOps): FileSystem {
   }
 
   async function writeInPlace(path: string, body: ReadableStream<Uint8Array>) {
-    const file = await guard("open", path, () => ops.open(path, { createNew: false }));
+    return await copy(await guard("open", path, () => ops.open(path, { createNew: false })), body, path);
+  }
+
+  /** Copies `body` into `file` and closes it; a failed close (a late ENOSPC) fails the write. */
+  async function copy(file: FileSink, body: ReadableStream<Uint8Array>, path: string): Promise<number> {
     let bytes = 0;
     try {
       for await (const chunk of body) {
         await guard("write", path, () => file.write(chunk));
         bytes += chunk.length;
       }
-    } finally {
+    } catch (error) {
       await file.close().catch(() => {});
+      throw error;
     }
+    await guard("write", path, () => file.close());
     return bytes;
   }
 
@@ -121,7 +120,8 @@ export function createFileSystem(ops: FsOps): FileSystem {
     },
     async writeStream(path, body, options = {}) {
       try {
-        const target = await guard("read", path, () => resolveTarget(path));
+        const target = await guard("write", path, () => resolveTarget(path));
+
         const kind = target.info?.kind;
         switch (kind) {
           case undefined:

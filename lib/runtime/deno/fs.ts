@@ -36,10 +36,12 @@ export const denoFsOps: FsOps = {
   readLink: (path) => Deno.readLink(path),
   async open(path, { createNew, mode }) {
     const file = await Deno.open(path, createNew ? { write: true, createNew: true, mode } : { write: true });
-    const writer = file.writable.getWriter();
+    // `file.write`, not `file.writable`: the stream's writer drops errors such as ENOSPC.
     return {
-      write: (bytes) => writer.write(bytes),
-      close: () => writer.close(),
+      async write(bytes) {
+        for (let offset = 0; offset < bytes.length;) offset += await file.write(bytes.subarray(offset));
+      },
+      close: () => Promise.resolve(file.close()),
     };
   },
   rename: (from, to) => Deno.rename(from, to),
