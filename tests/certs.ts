@@ -1,10 +1,12 @@
 import { requireTool } from "./tools.ts";
 
 /**
- * A self-signed certificate for localhost and 127.0.0.1 made by the real `openssl`, as a
- * cluster would present it; declare the test with `ignore: missingTools("openssl")`.
+ * A self-signed certificate for localhost and 127.0.0.1 (or `subjectAltName`) made by the real
+ * `openssl`, as a cluster would present it; declare the test with `ignore: missingTools("openssl")`.
  */
-export async function opensslCertificate(): Promise<{ cert: string; key: string; certFile: string }> {
+export async function opensslCertificate(
+  subjectAltName = "DNS:localhost,IP:127.0.0.1",
+): Promise<{ cert: string; key: string; certFile: string }> {
   const openssl = requireTool("openssl");
   const dir = await Deno.makeTempDir();
   const out = await new Deno.Command(openssl, {
@@ -21,7 +23,7 @@ export async function opensslCertificate(): Promise<{ cert: string; key: string;
       "-subj",
       "/CN=localhost",
       "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      `subjectAltName=${subjectAltName}`,
       "-keyout",
       `${dir}/key.pem`,
       "-out",

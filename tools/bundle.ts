@@ -22,6 +22,18 @@ const root = new URL("..", import.meta.url).pathname;
 /** Bundles every entry into `outDir`. */
 export async function bundleAll(outDir: string): Promise<void> {
   await Deno.remove(`${outDir}/lib`, { recursive: true }).catch(() => {});
+  await bundle(Object.values(ENTRIES), `${outDir}/lib`);
+  for (const [name, entry] of Object.entries(ENTRIES)) {
+    const target = `./lib/${entry.replace(/\.ts$/, ".js")}`;
+    await Deno.writeTextFile(`${outDir}/${name}`, `#!/usr/bin/env node\nimport "${target}";\n`, { mode: 0o755 });
+  }
+}
+
+/**
+ * Bundles `entries` (paths relative to the repository root) for Node into `outDir`, code-split:
+ * each entry becomes `outDir/<its path under the entries' common folder>.js`.
+ */
+export async function bundle(entries: readonly string[], outDir: string): Promise<void> {
   const result = await new Deno.Command(Deno.execPath(), {
     args: [
       "bundle",
@@ -31,17 +43,13 @@ export async function bundleAll(outDir: string): Promise<void> {
       "--external",
       "@napi-rs/keyring",
       "--outdir",
-      `${outDir}/lib`,
-      ...Object.values(ENTRIES).map((entry) => `${root}${entry}`),
+      outDir,
+      ...entries.map((entry) => `${root}${entry}`),
     ],
     cwd: root,
     stderr: "piped",
   }).output();
   if (result.code !== 0) throw new Error(`bundling failed:\n${new TextDecoder().decode(result.stderr)}`);
-  for (const [name, entry] of Object.entries(ENTRIES)) {
-    const target = `./lib/${entry.replace(/\.ts$/, ".js")}`;
-    await Deno.writeTextFile(`${outDir}/${name}`, `#!/usr/bin/env node\nimport "${target}";\n`, { mode: 0o755 });
-  }
 }
 
 if (import.meta.main) {
