@@ -1,11 +1,13 @@
-import { fetchTransport, proxyConfigured, type Transport, type TransportOptions } from "../../http/transport.ts";
+import { proxyConfigured, type Transport, type TransportOptions } from "../../http/transport.ts";
+import { nodeHttpTransport } from "./http_transport.ts";
 
-/** Node's fetch for plain requests; undici for custom TLS settings and proxies. */
+/**
+ * `node:http`/`node:https` for direct requests, plain or TLS (see `nodeHttpTransport`): they
+ * never touch Node's `fetch`, whose bundled undici costs ~100 ms to load. Behind a proxy
+ * (`HTTP(S)_PROXY`, any case; `NO_PROXY` honoured), undici's `EnvHttpProxyAgent`, loaded only then.
+ */
 export async function nodeTransport(options: TransportOptions): Promise<Transport> {
-  const proxied = proxyConfigured(options.env);
-  if (!proxied && !options.insecure && options.caCert === undefined) {
-    return fetchTransport((input, init) => fetch(input, init));
-  }
+  if (!proxyConfigured(options.env)) return nodeHttpTransport(options);
   const { undiciTransport } = await import("../undici.ts");
-  return undiciTransport(options, proxied);
+  return undiciTransport(options, true);
 }
