@@ -1,4 +1,4 @@
-import { assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "./assert.ts";
 import { openStore, type Store } from "../lib/store/mod.ts";
 import { createApp } from "../server/mod.ts";
 import { startRedis } from "./redis_server.ts";
@@ -102,4 +102,28 @@ Deno.test("two server processes sharing one redis-server allow exactly 10 × 200
   );
   assertEquals(statuses.filter((s) => s === 200).length, 10);
   assertEquals(statuses.filter((s) => s === 429).length, 30);
+});
+
+Deno.test("Redis down: the 503 detail, /health cause and log line name Redis's address, never ioredis' words", { ignore: missingTools("redis-server") }, async () => {
+  await using redis = await startRedis({ password: "s3cret-pass" });
+  const store = await openStore({ url: redis.url });
+  const lines: string[] = [];
+  const app = createApp({ store, log: (line) => lines.push(line) });
+  await redis.stop();
+  const message = `Redis at 127.0.0.1:${redis.port} is not reachable (connection refused); retrying`;
+  let health: { cause?: string } = {};
+  for (let i = 0; i < 50 && health.cause !== message; i++) { // until ioredis has tried to reconnect once
+    await sleep(100);
+    health = await (await app.request("/health")).json();
+  }
+  assertEquals(health.cause, message);
+  const res = await app.request(PATH, { headers: AUTH });
+  assertEquals(res.status, 503);
+  const detail: string = (await res.json()).detail;
+  assert(detail.includes(message), detail);
+  assert(lines.some((line) => line.includes(message)), lines.join("\n"));
+  for (const text of [...lines, detail, health.cause]) {
+    assert(!/enableOfflineQueue|Stream isn't writeable|s3cret-pass/.test(text), text);
+  }
+  await store.close();
 });

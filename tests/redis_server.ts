@@ -30,17 +30,21 @@ async function waitForPort(port: number, up: boolean) {
   throw new Error(`redis-server on port ${port} did not ${up ? "start" : "stop"}`);
 }
 
-/** Starts a redis-server on a free loopback port; declare the test with `ignore: missingTools("redis-server")`. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Starts a redis-server on a free loopback port; declare the test with
+ * `ignore: missingTools("redis-server")`. With `password`, the server requires it and `url` carries it.
+ */
+export async function startRedis(options: { password?: string } = {}): Promise<RedisServer> {
   const binary = requireTool("redis-server");
   const port = freePort();
+  const auth = options.password ? ["--requirepass", options.password] : [];
   let child: Deno.ChildProcess | undefined;
   const server: RedisServer = {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ""}127.0.0.1:${port}`,
     port,
     async start() {
       child = new Deno.Command(binary, {
-        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],
         stdout: "null",
         stderr: "null",
       }).spawn();

@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "./assert.ts";
-import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 import { startRedis } from "./redis_server.ts";
 import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
@@ -93,5 +93,28 @@ Deno.test("openStore() rejects an unknown STORE_URL and reports an unreachable R
     "STORE_URL 'postgres://x' is not supported: use memory:, redis://host:port or rediss://host:port",
   );
   await openStore({ url: "redis://user:secret@127.0.0.1:1" }).catch((e) => message = e.message);
-  assert(message.startsWith("Cannot connect to Redis at redis://user:***@127.0.0.1:1"), message);
+  assertEquals(
+    message,
+    "Cannot connect to Redis at redis://user:***@127.0.0.1:1: connection refused; start Redis there or fix STORE_URL",
+  );
+});
+
+Deno.test("Redis store: calls while Redis is down reject with StoreUnavailableError naming host and port", { ignore: missingTools("redis-server") }, async () => {
+  await using redis = await startRedis({ password: "s3cret-pass" });
+  const store = await openStore({ url: redis.url });
+  try {
+    await redis.stop();
+    for (const call of [() => store.ping(), () => store.hitSlidingWindow("k", 1, 1000)]) {
+      const error = await call().then(() => undefined, (e: Error) => e);
+      assert(error instanceof StoreUnavailableError, String(error));
+      assertMatch(
+        error.message,
+        new RegExp(`^Redis at 127\\.0\\.0\\.1:${redis.port} is not reachable \\(.+\\); retrying$`),
+      );
+      assert(!/s3cret|enableOfflineQueue/.test(error.message), error.message);
+      assert(error.cause instanceof Error, "ioredis' own error is kept as the cause");
+    }
+  } finally {
+    await store.close();
+  }
 });

@@ -11,6 +11,6 @@
  *
  * @module
  */
-export type { Store } from "./store.ts";
+export { type Store, StoreUnavailableError } from "./store.ts";
 export { createMemoryStore } from "./memory.ts";
 export { openStore, type StoreConfig } from "./create.ts";

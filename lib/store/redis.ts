@@ -1,6 +1,6 @@
-import { Redis } from "ioredis";
+import { Redis, ReplyError } from "ioredis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
-import type { Store } from "./store.ts";
+import { type Store, StoreUnavailableError } from "./store.ts";
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -11,7 +11,9 @@ type WithScript = Redis & {
  *
  * The script is sent once and then run with EVALSHA (ioredis falls back to EVAL after a
  * server restart). Commands fail at once while the connection is down instead of queueing,
- * so callers can answer 503; ioredis keeps reconnecting in the background.
+ * so callers can answer 503; ioredis keeps reconnecting in the background. Failures reject
+ * with a `StoreUnavailableError` in our words ("Redis at 127.0.0.1:6379 is not reachable
+ * (connection refused); retrying"), ioredis' own error as its `cause`.
  *
  * @example
  * ```ts
@@ -26,27 +28,75 @@ export async function createRedisStore(url: string, options: { prefix?: string }
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
     lazyConnect: true,
   }) as WithScript;
-  client.on("error", () => {}); // each failed command reports its own error
+  // Connection errors arrive here on each reconnect attempt; failed commands report them.
+  let connectionError: Error | undefined;
+  client.on("error", (error: Error) => connectionError = error);
+  client.on("ready", () => connectionError = undefined);
   client.defineCommand("storectlSlidingWindow", { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new Error(`Cannot connect to Redis at ${redactUrl(url)}: ${(error as Error).message}`);
+    throw new Error(
+      `Cannot connect to Redis at ${redactUrl(url)}: ${
+        connectionFailure(connectionError ?? error)
+      }; start Redis there or fix STORE_URL`,
+      { cause: error },
+    );
   }
+  const { host = "localhost", port = 6379 } = client.options;
+  const where = `Redis at ${host.includes(":") ? `[${host}]` : host}:${port}`;
+  /** Runs a command, turning ioredis' errors into ours. */
+  const call = async <T>(command: () => Promise<T>): Promise<T> => {
+    try {
+      return await command();
+    } catch (error) {
+      if (error instanceof ReplyError) {
+        throw new StoreUnavailableError(`${where} refused the command: ${(error as Error).message}`, { cause: error });
+      }
+      const reason = connectionFailure(connectionError ?? error);
+      throw new StoreUnavailableError(`${where} is not reachable (${reason}); retrying`, { cause: error });
+    }
+  };
   const prefix = options.prefix ?? "";
   return {
     kind: "redis",
     async ping() {
-      await client.ping();
+      await call(() => client.ping());
     },
     async hitSlidingWindow(key, limit, windowMs) {
-      return decisionFromReply(await client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
+      const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
+      return decisionFromReply(reply);
     },
     async close() {
       await client.quit().catch(() => client.disconnect());
     },
   };
+}
+
+const SOCKET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  EPIPE: "connection reset",
+  ETIMEDOUT: "connection timed out",
+  ENOTFOUND: "host name not found",
+  EAI_AGAIN: "host name not found",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+};
+
+/**
+ * Why the connection failed, in words: the socket error's meaning, or the message of errors
+ * that are not ioredis' own (TLS, authentication); "connection lost" for ioredis' internal
+ * states ("Stream isn't writeable…", "Connection is closed.").
+ */
+function connectionFailure(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  if (code && SOCKET_ERRORS[code]) return SOCKET_ERRORS[code];
+  if (!message || /enableOfflineQueue|Connection is closed|max retries per request/i.test(message)) {
+    return "connection lost";
+  }
+  return message;
 }
 
 /** The URL without its password, for messages. */

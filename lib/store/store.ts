@@ -1,4 +1,5 @@
 import type { WindowDecision } from "../ratelimit/mod.ts";
+import { StoreCtlError } from "../errors/mod.ts";
 
 /**
  * The key-value store port the service runs on: small and domain-shaped. It grows operations
@@ -16,4 +17,21 @@ export interface Store {
   hitSlidingWindow(key: string, limit: number, windowMs: number): Promise<WindowDecision>;
   /** Releases connections. */
   close(): Promise<void>;
+}
+
+/**
+ * The store did not answer. The message is ours, for logs, `/health` and problem details: it
+ * names the store and the reason (never a password) and says what happens next; the client
+ * library's own error is kept as `cause`.
+ *
+ * @example
+ * ```ts
+ * throw new StoreUnavailableError("Redis at 127.0.0.1:6379 is not reachable (connection refused); retrying");
+ * ```
+ */
+export class StoreUnavailableError extends StoreCtlError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("network", message, options);
+    this.name = "StoreUnavailableError";
+  }
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { Store } from "../../lib/store/mod.ts";
+import { type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { problem, traceId } from "../errors.ts";
 
 /** Limits of the rate-limited routes; the defaults are the spec's. */
@@ -62,7 +62,8 @@ function decodeUtf8(binary: string): string | undefined {
  * counted under `<canonical path>:<identity>`. 200 with an empty body, or 429 with a JSON body
  * (`status`, `traceId`) and `Retry-After`; both carry IETF `RateLimit-Policy` / `RateLimit`
  * headers. HEAD answers without spending budget. A store that does not answer gives 503:
- * the limit fails closed.
+ * the limit fails closed, and the detail carries a `StoreUnavailableError`'s message (which
+ * names the store and never a password); other errors stay in the log.
  */
 export function rateLimitedRoutes(
   store: Store,
@@ -89,7 +90,8 @@ export function rateLimitedRoutes(
       decision = await store.hitSlidingWindow(`${route}:${identity}`, config.limit, config.windowMs);
     } catch (error) {
       log(`store unreachable traceId=${traceId(c)} path=${c.req.path}: ${(error as Error).message}`);
-      return problem(c, 503, "The rate limiter's store is unreachable; try again shortly", {
+      const why = error instanceof StoreUnavailableError ? error.message : "the store is unreachable";
+      return problem(c, 503, `The rate limit cannot be checked: ${why}. Try again shortly`, {
         headers: { "retry-after": "1" },
       });
     }

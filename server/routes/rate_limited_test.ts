@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { createMemoryStore, type Store } from "../../lib/store/mod.ts";
+import { createMemoryStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { createApp } from "../mod.ts";
 import { basicIdentity } from "./rate_limited.ts";
 
@@ -104,4 +104,28 @@ Deno.test("rate-limited route: an unreachable store is a 503 problem, never a 20
   const res = await setup(down).hit();
   assertEquals([res.status, res.headers.get("content-type")], [503, "application/problem+json"]);
   assert((await res.json()).traceId);
+});
+
+Deno.test("rate-limited route: a StoreUnavailableError's message is the 503 detail; other errors stay in the log", async () => {
+  const failing = (error: Error): Store => ({
+    kind: "redis",
+    ping: () => Promise.reject(error),
+    hitSlidingWindow: () => Promise.reject(error),
+    close: () => Promise.resolve(),
+  });
+  const message = "Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying";
+  for (
+    const [error, detail] of [
+      [new StoreUnavailableError(message), `The rate limit cannot be checked: ${message}. Try again shortly`],
+      [new Error("internal words"), "The rate limit cannot be checked: the store is unreachable. Try again shortly"],
+    ] as const
+  ) {
+    const lines: string[] = [];
+    const app = createApp({ store: failing(error), log: (line) => lines.push(line) });
+    const res = await app.request(PATH, { headers: { authorization: basic("alice:x") } });
+    assertEquals([res.status, (await res.json()).detail], [503, detail]);
+    assertEquals(lines.length, 1);
+    assertMatch(lines[0], /^store unreachable traceId=[0-9a-f]{32} path=\/api\/RateLimited\/sliding: /);
+    assert(lines[0].endsWith(`: ${error.message}`), lines[0]);
+  }
 });
