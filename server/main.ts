@@ -1,13 +1,14 @@
 /**
  * Starts the service on Deno, or on Node from the bundle: `deno task server`. Settings come
  * from the environment (see `server/config.ts` and the README); bad values stop it with a
- * message and exit code 2.
+ * message and exit code 2, a store or an address it cannot use with one line and exit code 1.
  *
  * @module
  */
 import { loadRuntime, type Runtime } from "../lib/runtime/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
+import { listenFailure } from "./listen_error.ts";
 import { createApp } from "./mod.ts";
 
 const runtime: Runtime = await loadRuntime();
@@ -19,17 +20,23 @@ try {
   runtime.exit(2);
 }
 
-try {
-  const store = await openStore(config.store);
-  const app = createApp({ store, rateLimit: config.rateLimit, bodyLimitBytes: config.bodyLimitBytes });
-  const listener = await runtime.serve({ hostname: config.hostname, port: config.port, fetch: app.fetch });
-  console.log(`storectl server listening on ${listener.url} (store: ${store.kind})`);
-  runtime.onTerminate(async () => {
-    await listener.close();
-    await store.close();
-    runtime.exit(0);
-  });
-} catch (error) {
-  console.error(`storectl server cannot start: ${(error as Error).message}`);
-  runtime.exit(1);
-}
+const store = await openStore(config.store).catch((error: Error) => {
+  console.error(`storectl server cannot start: ${error.message}`);
+  return runtime.exit(1);
+});
+const app = createApp({ store, rateLimit: config.rateLimit, bodyLimitBytes: config.bodyLimitBytes });
+const listener = await runtime.serve({ hostname: config.hostname, port: config.port, fetch: app.fetch }).catch(
+  (error) => {
+    const { hostname, port } = config;
+    console.error(
+      listenFailure(error, { program: "storectl server", hostname, port, portFix: "set PORT", hostFix: "set HOST" }),
+    );
+    return runtime.exit(1);
+  },
+);
+console.log(`storectl server listening on ${listener.url} (store: ${store.kind})`);
+runtime.onTerminate(async () => {
+  await listener.close();
+  await store.close();
+  runtime.exit(0);
+});

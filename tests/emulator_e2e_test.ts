@@ -71,3 +71,52 @@ Deno.test("emulator process: invalid options exit 2 with a message naming the op
   assertEquals(out.code, 2);
   assertMatch(new TextDecoder().decode(out.stderr), /task-delay-ms: expected a whole number/);
 });
+
+Deno.test("emulator process: a port in use exits 1 with one line naming the address and its option", async () => {
+  using held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (held.addr as Deno.NetAddr).port;
+  for (const [option, other] of [["--cloud-port", "--enterprise-port"], ["--enterprise-port", "--cloud-port"]]) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../server/emulator/main.ts", import.meta.url).pathname,
+        option,
+        `${port}`,
+        other,
+        "0",
+      ],
+      stdout: "piped",
+      stderr: "piped",
+      env: { DENO_NO_PACKAGE_JSON: "1" },
+    }).output();
+    assertEquals([out.code, new TextDecoder().decode(out.stderr)], [
+      1,
+      `storectl emulator cannot listen on 127.0.0.1:${port}: the address is already in use; ` +
+      `stop the other process or choose another ${option} (0 picks a free port)\n`,
+    ]);
+  }
+});
+
+Deno.test("emulator process: a --ca-out it cannot write exits 1 with one line naming the file", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("../server/emulator/main.ts", import.meta.url).pathname,
+      "--tls",
+      "--ca-out",
+      "/proc/storectl-nowhere/ca.pem",
+      "--cloud-port",
+      "0",
+      "--enterprise-port",
+      "0",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    env: { DENO_NO_PACKAGE_JSON: "1" },
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assertEquals([out.code, stderr.split("\n").length], [1, 2], stderr);
+  assertMatch(stderr, /^storectl emulator cannot write the certificate to \/proc\/storectl-nowhere\/ca\.pem: .+; /);
+});

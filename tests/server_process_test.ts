@@ -18,3 +18,19 @@ Deno.test("server process: an invalid PORT exits 2 naming the variable", async (
   assertEquals(out.code, 2);
   assertMatch(new TextDecoder().decode(out.stderr), /PORT must be a whole number/);
 });
+
+Deno.test("server process: a port in use exits 1 with one line naming the address and the fix", async () => {
+  using held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (held.addr as Deno.NetAddr).port;
+  const out = await new Deno.Command(DENO_SERVER[0], {
+    args: DENO_SERVER.slice(1),
+    env: { PORT: String(port), DENO_NO_PACKAGE_JSON: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals([out.code, new TextDecoder().decode(out.stderr)], [
+    1,
+    `storectl server cannot listen on 127.0.0.1:${port}: the address is already in use; ` +
+    "stop the other process or set PORT (0 picks a free port)\n",
+  ]);
+});
