@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startEmulator } from "./emulator_process.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "./assert.ts";
+import { EMULATOR_COMMAND, startEmulator } from "./emulator_process.ts";
 
 const CLOUD_AUTH = { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" };
 const ENTERPRISE_AUTH = { authorization: `Basic ${btoa("admin@example.com:demo-password")}` };
@@ -63,8 +63,8 @@ Deno.test("emulator process: a 1 GB debuginfo package streams with RSS under 150
 });
 
 Deno.test("emulator process: invalid options exit 2 with a message naming the option", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../server/emulator/main.ts", import.meta.url).pathname, "--task-delay-ms", "soon"],
+  const out = await new Deno.Command(EMULATOR_COMMAND[0], {
+    args: [...EMULATOR_COMMAND.slice(1), "--task-delay-ms", "soon"],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -76,11 +76,9 @@ Deno.test("emulator process: a port in use exits 1 with one line naming the addr
   using held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (held.addr as Deno.NetAddr).port;
   for (const [option, other] of [["--cloud-port", "--enterprise-port"], ["--enterprise-port", "--cloud-port"]]) {
-    const out = await new Deno.Command(Deno.execPath(), {
+    const out = await new Deno.Command(EMULATOR_COMMAND[0], {
       args: [
-        "run",
-        "-A",
-        new URL("../server/emulator/main.ts", import.meta.url).pathname,
+        ...EMULATOR_COMMAND.slice(1),
         option,
         `${port}`,
         other,
@@ -99,11 +97,9 @@ Deno.test("emulator process: a port in use exits 1 with one line naming the addr
 });
 
 Deno.test("emulator process: a --ca-out it cannot write exits 1 with one line naming the file", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
+  const out = await new Deno.Command(EMULATOR_COMMAND[0], {
     args: [
-      "run",
-      "-A",
-      new URL("../server/emulator/main.ts", import.meta.url).pathname,
+      ...EMULATOR_COMMAND.slice(1),
       "--tls",
       "--ca-out",
       "/proc/storectl-nowhere/ca.pem",
@@ -119,4 +115,37 @@ Deno.test("emulator process: a --ca-out it cannot write exits 1 with one line na
   const stderr = new TextDecoder().decode(out.stderr);
   assertEquals([out.code, stderr.split("\n").length], [1, 2], stderr);
   assertMatch(stderr, /^storectl emulator cannot write the certificate to \/proc\/storectl-nowhere\/ca\.pem: .+; /);
+});
+
+Deno.test("emulator process: intentional faults reach the client and leave the emulator's stderr empty", async () => {
+  const emulator = await startEmulator(["--tls"], EMULATOR_COMMAND, { captureStderr: true });
+  const client = Deno.createHttpClient({ caCerts: [emulator.caCert!] });
+  const cloud = (path: string, fault: string, init: RequestInit = {}) =>
+    fetch(`${emulator.cloudUrl}${path}`, { ...init, headers: { ...CLOUD_AUTH, "x-emulator-fault": fault } });
+  const enterprise = (path: string, init: RequestInit = {}) =>
+    fetch(`${emulator.enterpriseUrl}${path}`, { client, ...init, headers: { ...ENTERPRISE_AUTH, ...init.headers } });
+  try {
+    const failed = await cloud("/regions", "status=503");
+    assertEquals([failed.status, (await failed.json()).status], [503, 503]);
+
+    const dropped = await cloud("/subscriptions", "drop=10");
+    assertEquals(dropped.status, 200);
+    await assertRejects(() => dropped.text());
+
+    const queued = await enterprise("/__emulator/faults", {
+      method: "POST",
+      body: JSON.stringify({ kind: "drop", afterBytes: 1000, path: "/v1/debuginfo" }),
+    });
+    assertEquals(queued.status, 201);
+    await queued.body?.cancel();
+    await assertRejects(async () => await (await enterprise("/v1/debuginfo/all")).arrayBuffer()); // TLS, HTTP/2
+
+    const slow = await cloud("/regions", "stall=200");
+    assertEquals(slow.status, 200);
+    await slow.body?.cancel();
+    await assertRejects(() => cloud("/regions", "stall=10000", { signal: AbortSignal.timeout(200) }));
+  } finally {
+    client.close();
+  }
+  assertEquals(await emulator.stop(), "");
 });

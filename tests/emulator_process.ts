@@ -18,17 +18,28 @@ export interface EmulatorProcess extends AsyncDisposable {
   readonly enterpriseUrl: string;
   /** With `--tls`: the certificate written by `--ca-out`. */
   readonly caCert?: string;
+  /** Stops it (SIGTERM); resolves with what it wrote to stderr when started with `captureStderr`. */
+  stop(): Promise<string>;
 }
 
 const MAIN = new URL("../server/emulator/main.ts", import.meta.url).pathname;
 
 /**
+ * The emulator on Deno, as `deno task emulator` runs it: with request signals that abort only
+ * when the client goes away (the stall fault watches for that), which also spares the legacy
+ * behaviour's warning.
+ */
+export const EMULATOR_COMMAND = [Deno.execPath(), "run", "-A", "--unstable-no-legacy-abort", MAIN];
+
+/**
  * Starts the emulator with `extraArgs`. `command` runs it another way, e.g.
- * `["node", "dist/emulator.mjs"]` for the Node bundle.
+ * `["node", "dist/emulator.mjs"]` for the Node bundle. Its stderr passes through, or is kept
+ * for `stop()` with `captureStderr`.
  */
 export async function startEmulator(
   extraArgs: string[] = [],
-  command: string[] = [Deno.execPath(), "run", "-A", MAIN],
+  command: string[] = EMULATOR_COMMAND,
+  options: { captureStderr?: boolean } = {},
 ): Promise<EmulatorProcess> {
   const dir = await Deno.makeTempDir();
   const tls = extraArgs.includes("--tls");
@@ -44,8 +55,9 @@ export async function startEmulator(
       ...extraArgs,
     ],
     stdout: "piped",
-    stderr: "inherit",
+    stderr: options.captureStderr ? "piped" : "inherit",
   }).spawn();
+  const stderr = options.captureStderr ? new Response(child.stderr).text() : Promise.resolve("");
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let output = "";
   const urls: Record<string, string> = {};
@@ -57,15 +69,20 @@ export async function startEmulator(
   }
   lines.releaseLock();
   child.stdout.cancel().catch(() => {});
+  let stopped: Promise<string> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      child.kill("SIGTERM");
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+      return await stderr;
+    })();
   return {
     pid: child.pid,
     cloudUrl: urls.cloud,
     enterpriseUrl: urls.enterprise.replace(/\/v1$/, ""),
     caCert: tls ? await Deno.readTextFile(caOut) : undefined,
-    async [Symbol.asyncDispose]() {
-      child.kill("SIGTERM");
-      await child.status;
-      await Deno.remove(dir, { recursive: true });
-    },
+    stop,
+    [Symbol.asyncDispose]: async () => void await stop(),
   };
 }

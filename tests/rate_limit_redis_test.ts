@@ -104,7 +104,9 @@ Deno.test("two server processes sharing one redis-server allow exactly 10 × 200
   assertEquals(statuses.filter((s) => s === 429).length, 30);
 });
 
-Deno.test("Redis down: the 503 detail, /health cause and log line name Redis's address, never ioredis' words", { ignore: missingTools("redis-server") }, async () => {
+Deno.test("Redis down: the 503 detail, /health cause and log line name Redis's address, never ioredis' words", {
+  ignore: missingTools("redis-server"),
+}, async () => {
   await using redis = await startRedis({ password: "s3cret-pass" });
   const store = await openStore({ url: redis.url });
   const lines: string[] = [];

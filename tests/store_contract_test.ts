@@ -99,7 +99,9 @@ Deno.test("openStore() rejects an unknown STORE_URL and reports an unreachable R
   );
 });
 
-Deno.test("Redis store: calls while Redis is down reject with StoreUnavailableError naming host and port", { ignore: missingTools("redis-server") }, async () => {
+Deno.test("Redis store: calls while Redis is down reject with StoreUnavailableError naming host and port", {
+  ignore: missingTools("redis-server"),
+}, async () => {
   await using redis = await startRedis({ password: "s3cret-pass" });
   const store = await openStore({ url: redis.url });
   try {

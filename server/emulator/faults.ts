@@ -116,22 +116,38 @@ export function faultMiddleware(plan: FaultPlan, errorBody: ErrorBody): Middlewa
         return next();
       case "drop":
         await next();
-        c.res = new Response(c.res.body?.pipeThrough(cutAfter(fault.afterBytes)), c.res);
+        c.res = cutAfter(c.res, fault.afterBytes);
     }
   };
 }
 
-/** Passes `limit` bytes through, then fails the stream so the connection is cut mid-body. */
-function cutAfter(limit: number): TransformStream<Uint8Array, Uint8Array> {
-  let seen = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      const room = limit - seen;
-      if (room > 0) controller.enqueue(chunk.subarray(0, room));
-      seen += chunk.length;
-      if (seen >= limit) controller.error(new Error("emulator: connection dropped on purpose"));
+/**
+ * `res` with its body cut after `limit` bytes: it declares more bytes than it sends and asks
+ * for the connection to close, so the client sees the connection end mid-body. (Failing the
+ * body stream cuts it too, but then the runtime logs a server error with its stack.) The rest
+ * of the source is left unread rather than cancelled: Node's gzip stream throws when cancelled
+ * while it compresses (see `lib/runtime/gzip.ts`), and an unread source costs nothing.
+ */
+function cutAfter(res: Response, limit: number): Response {
+  if (!res.body) return res;
+  const headers = new Headers(res.headers);
+  headers.set("content-length", String(Math.max(Number(headers.get("content-length") ?? 0), limit + 1)));
+  headers.set("connection", "close");
+  const reader = res.body.getReader();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await reader.read();
+      if (!done && sent < limit) controller.enqueue(value.subarray(0, limit - sent));
+      sent += value?.length ?? 0;
+      if (done || sent >= limit) {
+        controller.close();
+        reader.releaseLock();
+      }
     },
+    cancel: (reason) => reader.cancel(reason),
   });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

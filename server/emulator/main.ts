@@ -29,7 +29,9 @@ if (tls && launch.caOut) {
     return runtime.exit(1);
   });
 }
-const emulator = createEmulator({ ...launch, certificate: tls?.cert, gzip: runtime.gzip });
+const env = runtime.env();
+const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? ""); // as ctl reads it
+const emulator = createEmulator({ ...launch, certificate: tls?.cert, gzip: runtime.gzip, debug });
 
 /** Listens on 127.0.0.1, or ends the process with one line naming the address and `option`. */
 function listen(option: string, port: number, fetch: ServeOptions["fetch"], certificate?: ServeOptions["tls"]) {

@@ -40,6 +40,10 @@ export interface EmulatorOptions {
   readonly now?: () => number;
   /** The runtime's gzip transform (see `Runtime.gzip`); default `CompressionStream`. */
   readonly gzip?: Gzip;
+  /** Where log lines go: one per unexpected error (faults asked for are not errors). Default: stderr. */
+  readonly log?: (line: string) => void;
+  /** Adds the stack to those lines (`STORE_LOG=debug`). */
+  readonly debug?: boolean;
 }
 
 export const DEFAULT_OPTIONS: EmulatorOptions = {
@@ -75,15 +79,25 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     faults.cloud.clear();
     faults.enterprise.clear();
   };
+  const log = options.log ?? ((line: string) => console.error(line));
+  const onError = (error: Error, request: string) => {
+    const stack = options.debug && error.stack ? `\n${error.stack.split("\n").slice(1).join("\n")}` : "";
+    log(`emulator: ${request} failed: ${error.message}${stack}`);
+  };
   return {
-    cloud: side(faults.cloud, cloudErrorBody, reset).route("/v1", cloud.app),
-    enterprise: side(faults.enterprise, enterpriseErrorBody, reset).route("/", enterprise.app),
+    cloud: side(faults.cloud, cloudErrorBody, reset, onError).route("/v1", cloud.app),
+    enterprise: side(faults.enterprise, enterpriseErrorBody, reset, onError).route("/", enterprise.app),
     faults,
     reset,
   };
 }
 
-function side(plan: FaultPlan, errorBody: ErrorBody, reset: () => void): Hono {
+function side(
+  plan: FaultPlan,
+  errorBody: ErrorBody,
+  reset: () => void,
+  onError: (error: Error, request: string) => void,
+): Hono {
   const app = new Hono({ strict: false });
   app.use("*", faultMiddleware(plan, errorBody));
   app.route("/__emulator", faultRoutes(plan));
@@ -93,7 +107,7 @@ function side(plan: FaultPlan, errorBody: ErrorBody, reset: () => void): Hono {
   });
   app.notFound((c) => c.json(errorBody(404, `No endpoint ${c.req.method} ${c.req.path}`, c.req.path), 404));
   app.onError((error, c) => {
-    console.error(`emulator: ${c.req.method} ${c.req.path} failed:`, error);
+    onError(error, `${c.req.method} ${c.req.path}`);
     return c.json(errorBody(500, "Internal emulator error; see the emulator's log", c.req.path), 500);
   });
   return app;
