@@ -13,9 +13,9 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { swaggerUI } from "@hono/swagger-ui";
-import { bodyLimit } from "hono/body-limit";
 import type { Store } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
+import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
 
@@ -50,13 +50,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     },
   });
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: deps.bodyLimitBytes ?? 1024 * 1024,
-      onError: (c) => problem(c, 413, `The request body is over ${deps.bodyLimitBytes ?? 1024 * 1024} bytes`),
-    }),
-  );
+  const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
+  app.use("*", bodyLimit(maxBytes, (c) => problem(c, 413, `The request body is over ${maxBytes} bytes`)));
   app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, log));
 
   app.openapi(

@@ -1,6 +1,7 @@
 /**
  * Runs a server as a subprocess and waits for its `listening on <url>` line, for tests and
- * benchmarks. `stop()` sends SIGTERM and resolves with the exit code.
+ * benchmarks. `stop()` sends SIGTERM and resolves with the exit code; with `captureStderr`,
+ * `stderr()` then resolves with what it wrote there.
  *
  * @example
  * ```ts
@@ -13,17 +14,24 @@
 export interface ServerProcess extends AsyncDisposable {
   readonly url: string;
   stop(): Promise<number>;
+  /** With `captureStderr`: everything it wrote to stderr, once it has stopped. */
+  stderr(): Promise<string>;
 }
 
 export const DENO_SERVER = [Deno.execPath(), "run", "-A", new URL("../server/main.ts", import.meta.url).pathname];
 
-export async function startServer(command: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServer(
+  command: string[],
+  env: Record<string, string> = {},
+  options: { captureStderr?: boolean } = {},
+): Promise<ServerProcess> {
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
     env: { PORT: "0", ...env },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: options.captureStderr ? "piped" : "inherit",
   }).spawn();
+  const stderr = options.captureStderr ? new Response(child.stderr).text() : Promise.resolve("");
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let output = "";
   while (!/listening on (\S+)/.test(output)) {
@@ -40,5 +48,10 @@ export async function startServer(command: string[], env: Record<string, string>
       await child.stdout.cancel().catch(() => {});
       return code;
     })();
-  return { url: output.match(/listening on (\S+)/)![1], stop, [Symbol.asyncDispose]: async () => void await stop() };
+  return {
+    url: output.match(/listening on (\S+)/)![1],
+    stop,
+    stderr: () => stderr,
+    [Symbol.asyncDispose]: async () => void await stop(),
+  };
 }

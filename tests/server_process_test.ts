@@ -34,3 +34,22 @@ Deno.test("server process: a port in use exits 1 with one line naming the addres
     "stop the other process or set PORT (0 picks a free port)\n",
   ]);
 });
+
+Deno.test("server process: requests with a body of unknown length (a 405, a chunked POST) print no Deno warning", async () => {
+  const server = await startServer(DENO_SERVER, {}, { captureStderr: true });
+  const { hostname, port } = new URL(server.url);
+  // What `curl -X PUT` sends: no Content-Length, no body.
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  await conn.write(new TextEncoder().encode(
+    `PUT /api/RateLimited/sliding HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`,
+  ));
+  const answer = await new Response(conn.readable).text();
+  assertMatch(answer, /^HTTP\/1\.1 405 /);
+  const chunked = await fetch(`${server.url}/health`, {
+    method: "POST",
+    body: ReadableStream.from([new TextEncoder().encode("{}")]),
+  });
+  assertEquals([chunked.status, (await chunked.json()).status], [405, 405]);
+  assertEquals(await server.stop(), 0);
+  assertEquals(await server.stderr(), "");
+});

@@ -1,0 +1,42 @@
+import type { Context, MiddlewareHandler } from "hono";
+
+/**
+ * Answers `tooLarge(c)` for request bodies over `maxBytes`: by their `Content-Length`, or, for
+ * bodies of unknown length (chunked, or none declared), by reading at most `maxBytes + 1`
+ * bytes, which the route then reads from memory.
+ *
+ * Hono's `bodyLimit` does the same, but rebuilds the request with `new Request(request, …)`,
+ * which reads the request's signal; Deno.serve then prints a warning about its legacy abort
+ * behaviour. Here the copy takes the original's signal only when something asks for it.
+ *
+ * @example
+ * ```ts
+ * app.use("*", bodyLimit(1024 * 1024, (c) => problem(c, 413, "The request body is over 1048576 bytes")));
+ * ```
+ */
+export function bodyLimit(maxBytes: number, tooLarge: (c: Context) => Response): MiddlewareHandler {
+  return async (c, next) => {
+    const request = c.req.raw;
+    if (!request.body) return await next();
+    const length = request.headers.get("content-length");
+    if (length !== null && !request.headers.has("transfer-encoding")) {
+      return Number(length) > maxBytes ? tooLarge(c) : await next();
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of request.body) {
+      size += chunk.length;
+      if (size > maxBytes) return tooLarge(c);
+      chunks.push(chunk);
+    }
+    c.req.raw = withBody(request, await new Blob(chunks as BlobPart[]).arrayBuffer());
+    return await next();
+  };
+}
+
+/** A copy of `request` with `body`, whose `signal` is the original's, read only when used. */
+function withBody(request: Request, body: ArrayBuffer): Request {
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
+  Object.defineProperty(copy, "signal", { get: () => request.signal });
+  return copy;
+}
