@@ -86,7 +86,6 @@ Deno.test("emulator process: a port in use exits 1 with one line naming the addr
       ],
       stdout: "piped",
       stderr: "piped",
-      env: { DENO_NO_PACKAGE_JSON: "1" },
     }).output();
     assertEquals([out.code, new TextDecoder().decode(out.stderr)], [
       1,
@@ -110,7 +109,6 @@ Deno.test("emulator process: a --ca-out it cannot write exits 1 with one line na
     ],
     stdout: "piped",
     stderr: "piped",
-    env: { DENO_NO_PACKAGE_JSON: "1" },
   }).output();
   const stderr = new TextDecoder().decode(out.stderr);
   assertEquals([out.code, stderr.split("\n").length], [1, 2], stderr);

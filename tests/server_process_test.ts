@@ -24,7 +24,7 @@ Deno.test("server process: a port in use exits 1 with one line naming the addres
   const port = (held.addr as Deno.NetAddr).port;
   const out = await new Deno.Command(DENO_SERVER[0], {
     args: DENO_SERVER.slice(1),
-    env: { PORT: String(port), DENO_NO_PACKAGE_JSON: "1" },
+    env: { PORT: String(port) },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -10,7 +10,14 @@ export function nodeGzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, Buffer
   let failure: Error | undefined;
   return new TransformStream<BufferSource, Uint8Array<ArrayBuffer>>({
     start(controller) {
-      gzip.on("data", (chunk: Uint8Array) => controller.enqueue(new Uint8Array(chunk)));
+      gzip.on("data", (chunk: Uint8Array) => {
+        try {
+          controller.enqueue(new Uint8Array(chunk));
+        } catch {
+          gzip.destroy(); // the reader cancelled: stop compressing instead of enqueueing into a closed stream
+        }
+      });
+
       gzip.on("error", (error) => failure = error);
     },
     transform(chunk) {
