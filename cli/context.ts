@@ -28,10 +28,13 @@ export interface CliContext {
 /** The process was interrupted by a signal; it exits with 128 + the signal's number. */
 export class Interrupted extends Error {
   readonly signal: TerminatingSignal;
+  /** What the user should know, e.g. that a remote operation goes on. */
+  readonly note?: string;
 
-  constructor(signal: TerminatingSignal) {
+  constructor(signal: TerminatingSignal, note?: string) {
     super(`Interrupted by ${signal.name}`);
     this.name = "Interrupted";
     this.signal = signal;
+    this.note = note;
   }
 }

@@ -5,6 +5,8 @@ import { ROOT } from "./commands/mod.ts";
 import { type CliContext, Interrupted } from "./context.ts";
 import type { Factory } from "./factory.ts";
 import { execute } from "./framework/app.ts";
+import type { GroupSpec } from "./framework/spec.ts";
+
 import { hintsFor } from "./hints.ts";
 
 /** Exit codes of ARCHITECTURE §5, plus 13 for file-system failures. */
@@ -30,10 +32,10 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
  * The only place that turns errors into stderr text and exit codes (the GitHub CLI's
  * `main.go` pattern).
  */
-export async function run(argv: readonly string[], ctx: CliContext): Promise<number> {
+export async function run(argv: readonly string[], ctx: CliContext, root: GroupSpec = ROOT): Promise<number> {
   let outcome;
   try {
-    outcome = await execute(ROOT, argv, ctx);
+    outcome = await execute(root, argv, ctx);
   } catch (error) {
     outcome = { error };
   }
@@ -43,7 +45,8 @@ export async function run(argv: readonly string[], ctx: CliContext): Promise<num
 function report(error: unknown, factory: Factory | undefined, ctx: CliContext): number {
   if (error instanceof BrokenPipe) return 0; // the reader went away (`| head`): nothing to say
   if (error instanceof Interrupted) {
-    ctx.stderr.write(`${ctx.stderr.isTTY ? "\n" : ""}Interrupted (${error.signal.name})\n`);
+    ctx.stderr.write(`Interrupted (${error.signal.name})${error.note ? `: ${error.note}` : ""}\n`);
+
     return 128 + error.signal.number;
   }
   const failure = error instanceof StoreCtlError ? error : new StoreCtlError(

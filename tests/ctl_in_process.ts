@@ -8,6 +8,8 @@
  */
 import { run } from "../cli/run.ts";
 import type { CliContext } from "../cli/context.ts";
+import type { GroupSpec } from "../cli/framework/spec.ts";
+
 import type { Keyring } from "../lib/config/mod.ts";
 import { fetchTransport, type TransportOptions } from "../lib/http/mod.ts";
 import type { StdStream } from "../lib/runtime/mod.ts";
@@ -81,7 +83,11 @@ export interface InProcessCtl {
 }
 
 /** Creates the harness; `await using ctl = await inProcessCtl()`. */
-export async function inProcessCtl(options: Partial<EmulatorOptions> = {}): Promise<InProcessCtl> {
+export async function inProcessCtl(
+  options: Partial<EmulatorOptions> = {},
+  /** Another command tree than ctl's, to test the framework with commands of its own. */
+  root?: GroupSpec,
+): Promise<InProcessCtl> {
   const emulator = createEmulator({ ...DEFAULT_OPTIONS, taskDelayMs: 0, debuginfoMb: 1, ...options });
   const dir = await Deno.makeTempDir({ prefix: "ctl-test-" });
   const questions: string[] = [];
@@ -126,7 +132,7 @@ export async function inProcessCtl(options: Partial<EmulatorOptions> = {}): Prom
       interrupt: o.interrupt ?? new AbortController().signal,
       now: () => performance.now(),
     };
-    const code = await run(argv, ctx);
+    const code = await run(argv, ctx, root);
     return { code, stdout: stdout.text(), stderr: stderr.text(), requests, transports };
   };
   return Object.assign(ctl, {

@@ -141,13 +141,8 @@ async function handleResponse(
   if (path) {
     const label = `Downloading ${basename(path)}`;
     const shown = withProgress(body, { label, total: length, stderr: f.ctx.stderr, now: f.ctx.now });
-    try {
-      const bytes = await f.ctx.fs.writeStream(path, shown);
-      f.ctx.stderr.write(`Saved ${formatBytes(bytes)} to ${path}\n`);
-    } catch (error) {
-      if (f.ctx.stderr.isTTY) f.ctx.stderr.write("\r\x1b[K"); // the progress line
-      throw error;
-    }
+    const bytes = await f.ctx.fs.writeStream(path, shown);
+    f.ctx.stderr.write(`Saved ${formatBytes(bytes)} to ${path}\n`);
     return;
   }
   if (f.ctx.stdout.isTTY) {

@@ -10,6 +10,8 @@ export const ROOT = group(
   "command-line client for the cloud and enterprise management APIs",
   {
     api: lazy("send a raw request to the cloud or enterprise API", () => import("./api.ts")),
+    cloud: lazy("manage resources of the cloud API", () => import("./cloud/mod.ts")),
+
     profile: lazy("manage stored profiles (credentials and endpoints)", () => import("./profile.ts")),
     completions: lazy("print a shell completion script", () => import("./completions.ts")),
   },

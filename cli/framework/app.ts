@@ -7,9 +7,10 @@ import { GLOBAL_FLAGS, globalFlagSpan, type GlobalOptions } from "./globals.ts";
 import { wrapHelp } from "./help.ts";
 import { outputTarget, writeResult } from "./output.ts";
 import { type Flag, flag } from "./params.ts";
-import type { CommandSpec, GroupSpec } from "./spec.ts";
+import type { CommandSpec, GroupSpec, OutputTarget } from "./spec.ts";
 import { buildApp, buildTarget, type ExtraFlags, type Runner } from "./stricli.ts";
 import { loadAll, route } from "./tree.ts";
+import { resumeCommand, WAIT_FLAGS, waitFor } from "./wait.ts";
 
 /** How a run ended, for `run.ts` to report. */
 export interface Outcome {
@@ -26,6 +27,7 @@ const EXTRA: ExtraFlags = {
   forSpec: (spec) => ({
     ...(spec.output?.writesFile && { file: flag.string("write the result to this file", { placeholder: "path" }) }),
     ...(spec.confirm && { yes: flag.boolean("do not ask for confirmation", { alias: "y" }) }),
+    ...(spec.wait && WAIT_FLAGS),
   }),
 };
 
@@ -87,7 +89,35 @@ async function runCommand(
   const question = spec.confirm?.(input);
   if (question) await confirmOrStop(ctx, question, flags.yes === true);
   const data = await spec.run(input, factory);
+  if (spec.wait) return await finishTask(factory, spec, data, flags, output);
   if (data !== undefined) await writeResult(factory, data, spec.output ?? {}, output);
+}
+
+/** With `--wait`, waits for the task a command started and prints what it made; else the task reference. */
+async function finishTask(
+  factory: Factory,
+  spec: CommandSpec,
+  started: unknown,
+  flags: Record<string, unknown>,
+  output: OutputTarget,
+) {
+  const ref = started as { taskId?: string; status?: string };
+  if (typeof ref?.taskId !== "string") {
+    throw new StoreCtlError("api", "The API answered without a task id; see the response with ctl api");
+  }
+  if (!flags.wait) {
+    await writeResult(factory, started, {}, output);
+    factory.ctx.stderr.write(
+      `Task ${ref.taskId} is ${ref.status ?? "queued"}; wait for it with: ${resumeCommand(ref.taskId)}\n`,
+    );
+    return;
+  }
+  const task = await waitFor(factory, ref.taskId, {
+    timeoutSeconds: flags.waitTimeout as number,
+    intervalSeconds: flags.waitInterval as number,
+  });
+  const result = spec.wait?.resolve ? await spec.wait.resolve(task, factory) : task;
+  await writeResult(factory, result, spec.output ?? {}, output);
 }
 
 /** Global flags written before the command move behind it, where the parser reads flags. */

@@ -1,4 +1,5 @@
 import type { StdStream } from "../../lib/runtime/mod.ts";
+import { statusLine } from "./status_line.ts";
 
 /** Sizes as people read them: `12.3 MB` (SI units, like curl's and browsers'). */
 export function formatBytes(bytes: number): string {
@@ -14,43 +15,52 @@ export function formatBytes(bytes: number): string {
 
 /**
  * Passes a download through while a status line on `stderr` shows bytes, rate and, when the
- * size is known, percent and time left. Nothing is shown when stderr is not a terminal.
+ * size is known, percent and time left. Nothing is shown when stderr is not a terminal; the
+ * line is erased when the download ends, well or not.
  */
 export function withProgress(
   body: ReadableStream<Uint8Array>,
   options: { label: string; total?: number; stderr: StdStream; now: () => number },
 ): ReadableStream<Uint8Array> {
-  const { stderr, now, total, label } = options;
-  if (!stderr.isTTY) return body;
+  const { now, total, label } = options;
+  if (!options.stderr.isTTY) return body;
+  const line = statusLine(options.stderr);
   const started = now();
   let received = 0;
-  let shown = 0;
-  const line = () => {
-    const seconds = Math.max((now() - started) / 1000, 0.001);
-    const rate = received / seconds;
+  let shown = -Infinity;
+  const update = () => {
+    const rate = received / Math.max((now() - started) / 1000, 0.001);
     const parts = [`${label}: ${formatBytes(received)}`];
     if (total) {
       parts[0] += ` of ${formatBytes(total)} (${Math.floor((received / total) * 100)}%)`;
       if (rate > 0 && received < total) parts.push(`${Math.ceil((total - received) / rate)} s left`);
     }
     parts.push(`${formatBytes(rate)}/s`);
-    const text = parts.join(", ");
-    const width = stderr.columns() ?? 80;
-    stderr.write(`\r\x1b[K${[...text].length >= width ? `${[...text].slice(0, width - 2).join("")}…` : text}`);
+    line.show(parts.join(", "));
   };
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.length;
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          line.clear();
+          return controller.close();
+        }
+        received += value.length;
         if (now() - shown >= 200) {
           shown = now();
-          line();
+          update();
         }
-        controller.enqueue(chunk);
-      },
-      flush() {
-        stderr.write("\r\x1b[K");
-      },
-    }),
-  );
+        controller.enqueue(value);
+      } catch (error) {
+        line.clear();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      line.clear();
+      return reader.cancel(reason);
+    },
+  });
 }

@@ -1,4 +1,6 @@
+import type { CloudTask } from "../../lib/cloud/mod.ts";
 import type { Format } from "../../lib/output/mod.ts";
+
 import type { Factory } from "../factory.ts";
 import type { Arg, ArgValues, Flag, FlagValues } from "./params.ts";
 
@@ -51,10 +53,21 @@ export interface CommandSpec<F = Record<string, Flag<unknown>>, A = readonly Arg
    * `-y/--yes`; with no terminal, `--yes` is required.
    */
   readonly confirm?: (input: Input<F, A>) => string | undefined;
+  /**
+   * The command starts an asynchronous cloud operation and `run` returns its task reference.
+   * Adds `--wait`, `--wait-timeout` and `--wait-interval`.
+   */
+  readonly wait?: WaitSpec;
   /** Hidden from help and completion. */
   readonly hidden?: boolean;
   /** Returns the data to write (through `-o`, `-q`, `--raw`), or nothing. */
   run(input: Input<F, A>, factory: Factory): Promise<unknown>;
+}
+
+/** How a command that starts a cloud task is waited for. */
+export interface WaitSpec {
+  /** What the finished task made, to print instead of the task (e.g. the new database). */
+  resolve?(task: CloudTask, factory: Factory): Promise<unknown>;
 }
 
 /** Commands under a noun. */

@@ -187,3 +187,28 @@ Deno.test("toCurl() redacts secrets and quotes for the shell", () => {
     `curl -k -X POST 'https://h/v1/bdbs' -H 'authorization: Basic ***' -H 'x-api-key: ***' -H 'content-type: application/json' --data-binary '{"name":"it'\\''s"}'`,
   );
 });
+
+Deno.test("send() names the scheme mistake: http to a TLS port, https to a plain one", {
+  ignore: missingTools("openssl"),
+}, async () => {
+  const tls = await opensslCertificate();
+  const once = { retry: { ...DEFAULT_RETRY_POLICY, retries: 0 } };
+  await withServer(() => Response.json({}), async (url) => {
+    const { http } = await client(url.replace("https:", "http:"), once);
+    const error = await assertRejects(() => http.send({ method: "GET", path: "/v1/cluster" })) as StoreCtlError;
+    assertEquals(error.code, "config");
+    assertMatch(
+      error.message,
+      /^localhost:\d+ did not answer with plain HTTP: it looks like a TLS port\. Did you mean https:\/\/localhost:\d+\/v1\/cluster\?$/,
+    );
+  }, tls);
+  await withServer(() => Response.json({}), async (url) => {
+    const { http } = await client(url.replace("http:", "https:"), once);
+    const error = await assertRejects(() => http.send({ method: "GET", path: "/v1/cluster" })) as StoreCtlError;
+    assertEquals(error.code, "config");
+    assertMatch(
+      error.message,
+      /^127\.0\.0\.1:\d+ did not answer with TLS: it looks like a plain HTTP port\. Did you mean http:\/\/127\.0\.0\.1:\d+\/v1\/cluster\?$/,
+    );
+  });
+});

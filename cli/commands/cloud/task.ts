@@ -1,0 +1,60 @@
+import { getTask, listTasks } from "../../../lib/cloud/mod.ts";
+import { StoreCtlError } from "../../../lib/errors/mod.ts";
+import { WAIT_FLAGS, waitFor } from "../../framework/wait.ts";
+import { type Arg, arg } from "../../framework/params.ts";
+import { type Column, command, group } from "../../framework/spec.ts";
+
+const COLUMNS: readonly Column[] = [
+  { header: "TASK ID", value: "taskId" },
+  { header: "STATUS", value: "status" },
+  { header: "COMMAND", value: "commandType" },
+  { header: "RESOURCE", value: "response.resourceId" },
+  {
+    header: "DESCRIPTION",
+    value: (task) => (task.response as { error?: { description?: string } })?.error?.description ?? task.description,
+  },
+];
+
+/** A task id, checked before any request: the API's ids are letters, digits and dashes. */
+const TASK_ID: Arg<string> = {
+  ...arg.string("taskId", "the task's id, as printed by the command that started it"),
+  parse: (input) => {
+    if (!/^[A-Za-z0-9-]{1,100}$/.test(input)) {
+      throw new StoreCtlError("usage", `must be a task id (letters, digits and dashes); got '${input}'`);
+    }
+    return input;
+  },
+};
+
+const list = command({
+  summary: "list the account's recent tasks",
+  output: { columns: COLUMNS, empty: "No tasks" },
+  async run(_input, f) {
+    return await listTasks(await f.cloud());
+  },
+});
+
+const get = command({
+  summary: "show one task",
+  args: [TASK_ID],
+  output: { columns: COLUMNS },
+  async run({ args: [taskId] }, f) {
+    return await getTask(await f.cloud(), taskId);
+  },
+});
+
+const wait = command({
+  summary: "wait for a task to finish and show it",
+  description: `Wait for a task to finish and show it. Exits 8 when the task fails (with its error), 11 when
+--wait-timeout passes first. Ctrl+C stops waiting, not the task.`,
+  args: [TASK_ID],
+  flags: { waitTimeout: WAIT_FLAGS.waitTimeout, waitInterval: WAIT_FLAGS.waitInterval },
+  output: { columns: COLUMNS },
+  examples: ["ctl cloud task wait 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13 --wait-timeout 120"],
+  async run({ args: [taskId], flags }, f) {
+    return await waitFor(f, taskId, { timeoutSeconds: flags.waitTimeout, intervalSeconds: flags.waitInterval });
+  },
+});
+
+/** `ctl cloud task …`: the asynchronous operations of the cloud API. */
+export default group("follow the cloud API's asynchronous operations", { list, get, wait });
