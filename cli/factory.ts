@@ -65,7 +65,7 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
   const read = async (repair: boolean): Promise<LoadedConfig> => {
     const file = path();
     const text = await ctx.fs.readTextFileIfExists(file);
-    const doc = text === undefined ? {} : parseConfig(text, file);
+    const doc = text === undefined ? {} : await parseConfig(text, file);
     if (!repair) validateProfiles(doc, file);
     return { path: file, doc };
   };
@@ -84,7 +84,7 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
       const release = await ctx.fs.lock(file);
       try {
         const { doc } = await read(true);
-        await ctx.fs.writeFileAtomic(file, serializeConfig(change(doc)), { mode: 0o600 });
+        await ctx.fs.writeFileAtomic(file, await serializeConfig(change(doc)), { mode: 0o600 });
       } finally {
         await release();
       }

@@ -2,12 +2,16 @@
  * The `ctl` entry: `deno run -A cli/main.ts …`, `deno task ctl …`, or `node dist/ctl.mjs …`.
  *
  * `--version` is answered before anything else loads: scripts and installers run it often.
+ * Otherwise the command line's modules and the runtime's load side by side.
  *
  * @module
  */
-import { VERSION } from "../lib/version/mod.ts";
+import { loadRuntime } from "../lib/runtime/mod.ts";
 
 declare const process: { argv: string[] };
 const argv = "Deno" in globalThis ? Deno.args : process.argv.slice(2);
-if (argv.length === 1 && argv[0] === "--version") console.log(VERSION);
-else await (await import("./start.ts")).start(argv);
+if (argv.length === 1 && argv[0] === "--version") console.log((await import("../lib/version/mod.ts")).VERSION);
+else {
+  const [{ start }, runtime] = await Promise.all([import("./start.ts"), loadRuntime()]);
+  await start(argv, runtime);
+}

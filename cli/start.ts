@@ -5,7 +5,7 @@
  * @module
  */
 import { systemKeyring } from "../lib/config/mod.ts";
-import { loadRuntime } from "../lib/runtime/mod.ts";
+import type { Runtime } from "../lib/runtime/mod.ts";
 import { type CliContext, Interrupted } from "./context.ts";
 import { run } from "./run.ts";
 
@@ -13,8 +13,7 @@ import { run } from "./run.ts";
 const GRACE_MS = 500;
 
 /** Runs `ctl` with `argv` in the real world, then exits. */
-export async function start(argv: string[]): Promise<never> {
-  const runtime = await loadRuntime();
+export async function start(argv: readonly string[], runtime: Runtime): Promise<never> {
   const interrupt = new AbortController();
   runtime.onTerminate((signal) => {
     interrupt.abort(new Interrupted(signal));

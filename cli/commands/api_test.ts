@@ -99,6 +99,7 @@ Deno.test("api: a download on a terminal shows progress on stderr, and retries s
     tty: { stderr: true },
   });
   assertEquals(r.code, 0, r.stderr);
+  // deno-lint-ignore no-control-regex
   assertMatch(r.stderr, /^\r\x1b\[KDownloading a\.tgz: [\d.]+ k?B, [\d.]+ [kM]?B\/s/);
   assertMatch(r.stderr, /Saved [\d.]+ kB to .*a\.tgz\n$/);
   const piped = await ctl(["api", "enterprise", "get", "/v1/debuginfo/all", "--file", "b.tgz"], { env });

@@ -1,16 +1,13 @@
 import { proposeCompletions, run } from "@stricli/core";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
 import type { CliContext } from "../context.ts";
-import { createFactory, type Factory } from "../factory.ts";
-import { confirmOrStop } from "./confirm.ts";
-import { GLOBAL_FLAGS, globalFlagSpan, type GlobalOptions } from "./globals.ts";
+import type { Factory } from "../factory.ts";
+import { ADDED_FLAGS } from "./extra_flags.ts";
+import { globalFlagSpan } from "./globals.ts";
 import { wrapHelp } from "./help.ts";
-import { outputTarget, writeResult } from "./output.ts";
-import { type Flag, flag } from "./params.ts";
-import type { CommandSpec, GroupSpec, OutputTarget } from "./spec.ts";
-import { buildApp, buildTarget, type ExtraFlags, type Runner } from "./stricli.ts";
+import type { GroupSpec } from "./spec.ts";
+import { buildApp, buildTarget, type Runner } from "./stricli.ts";
 import { loadAll, route } from "./tree.ts";
-import { resumeCommand, WAIT_FLAGS, waitFor } from "./wait.ts";
 
 /** How a run ended, for `run.ts` to report. */
 export interface Outcome {
@@ -21,15 +18,6 @@ export interface Outcome {
 
 /** The hidden command the completion scripts call: `ctl __complete -- <words…>`. */
 export const COMPLETE_COMMAND = "__complete";
-
-const EXTRA: ExtraFlags = {
-  global: GLOBAL_FLAGS as Record<string, Flag<unknown>>,
-  forSpec: (spec) => ({
-    ...(spec.output?.writesFile && { file: flag.string("write the result to this file", { placeholder: "path" }) }),
-    ...(spec.confirm && { yes: flag.boolean("do not ask for confirmation", { alias: "y" }) }),
-    ...(spec.wait && WAIT_FLAGS),
-  }),
-};
 
 /**
  * Runs the command line through the tree: moves global flags written before the command behind
@@ -56,68 +44,24 @@ export async function execute(root: GroupSpec, argv: readonly string[], ctx: Cli
     };
   }
   let outcome: { error?: unknown; factory?: Factory } = {};
+  // The command's machinery loads while the parser is built and reads the flags.
+  const invoking = target.kind === "command" ? import("./invoke.ts") : undefined;
   const runner: Runner = async (spec, flags, args) => {
     try {
-      await runCommand(spec, flags, args, ctx, (factory) => (outcome = { ...outcome, factory }));
+      const { invoke } = await invoking!;
+      await invoke(spec, flags, args, ctx, (factory) => (outcome = { ...outcome, factory }));
     } catch (error) {
       outcome.error = error;
     }
   };
   const placeholders = new Set(target.kind === "command" ? (target.args ?? []).map((a) => a.name) : []);
   const app = buildApp(
-    buildTarget(root, path, chain, EXTRA, runner),
+    buildTarget(root, path, chain, ADDED_FLAGS, runner),
     (error) => (outcome.error ??= error),
     placeholders,
   );
   await run(app, words, stricliContext(ctx, ctx.stdout));
   return outcome;
-}
-
-async function runCommand(
-  spec: CommandSpec,
-  values: Record<string, unknown>,
-  args: unknown[],
-  ctx: CliContext,
-  started: (factory: Factory) => void,
-) {
-  const globals = Object.fromEntries(Object.keys(GLOBAL_FLAGS).map((name) => [name, values[name]])) as GlobalOptions;
-  const flags = Object.fromEntries(Object.entries(values).filter(([name]) => !(name in GLOBAL_FLAGS)));
-  const factory = createFactory(ctx, { ...globals, raw: globals.raw ?? false, insecure: globals.insecure ?? false });
-  started(factory);
-  const output = outputTarget(factory.globals, spec.output ?? {}, flags.file as string | undefined);
-  const input = { flags, args, output } as Parameters<CommandSpec["run"]>[0];
-  const question = spec.confirm?.(input);
-  if (question) await confirmOrStop(ctx, question, flags.yes === true);
-  const data = await spec.run(input, factory);
-  if (spec.wait) return await finishTask(factory, spec, data, flags, output);
-  if (data !== undefined) await writeResult(factory, data, spec.output ?? {}, output);
-}
-
-/** With `--wait`, waits for the task a command started and prints what it made; else the task reference. */
-async function finishTask(
-  factory: Factory,
-  spec: CommandSpec,
-  started: unknown,
-  flags: Record<string, unknown>,
-  output: OutputTarget,
-) {
-  const ref = started as { taskId?: string; status?: string };
-  if (typeof ref?.taskId !== "string") {
-    throw new StoreCtlError("api", "The API answered without a task id; see the response with ctl api");
-  }
-  if (!flags.wait) {
-    await writeResult(factory, started, {}, output);
-    factory.ctx.stderr.write(
-      `Task ${ref.taskId} is ${ref.status ?? "queued"}; wait for it with: ${resumeCommand(ref.taskId)}\n`,
-    );
-    return;
-  }
-  const task = await waitFor(factory, ref.taskId, {
-    timeoutSeconds: flags.waitTimeout as number,
-    intervalSeconds: flags.waitInterval as number,
-  });
-  const result = spec.wait?.resolve ? await spec.wait.resolve(task, factory) : task;
-  await writeResult(factory, result, spec.output ?? {}, output);
 }
 
 /** Global flags written before the command move behind it, where the parser reads flags. */
@@ -141,7 +85,7 @@ async function showHelp(
   ctx: CliContext,
   out: CliContext["stdout"],
 ): Promise<Outcome> {
-  const app = buildApp(buildTarget(root, path, chain, EXTRA, () => Promise.resolve()), () => {}, new Set());
+  const app = buildApp(buildTarget(root, path, chain, ADDED_FLAGS, () => Promise.resolve()), () => {}, new Set());
   await run(app, [...path, "--help"], stricliContext(ctx, out));
   return {};
 }
@@ -149,7 +93,7 @@ async function showHelp(
 /** Prints the completions of the last word, one per line. */
 async function complete(root: GroupSpec, words: readonly string[], ctx: CliContext): Promise<Outcome> {
   const full = await loadAll(root);
-  const app = buildApp(buildTarget(full, [], [], EXTRA, () => Promise.resolve()), () => {}, new Set());
+  const app = buildApp(buildTarget(full, [], [], ADDED_FLAGS, () => Promise.resolve()), () => {}, new Set());
   const input = words.length === 0 ? [""] : words;
   const proposals = await proposeCompletions(app, input, stricliContext(ctx, ctx.stdout));
   // Flags only once the word starts with a dash, as most shells' own completions do.

@@ -16,7 +16,7 @@ export const GLOBAL_FLAGS = {
   }),
   query: {
     ...flag.string("filter the output with a JMESPath expression", { alias: "q", placeholder: "jmespath" }),
-    parse: (expression: string) => (checkQuery(expression), expression),
+    parse: async (expression: string) => (await checkQuery(expression), expression),
   } as Flag<string | undefined>,
   raw: flag.boolean("print strings unquoted and lists of values one per line"),
   verbose: flag.count("log to stderr: -v info, -vv debug (env: STORE_LOG, RUST_LOG)", { alias: "v" }),

@@ -38,7 +38,7 @@ export function outputTarget(globals: GlobalOptions, spec: OutputSpec, file: str
  * table that would be empty says so on stderr. With a file target the result goes there.
  */
 export async function writeResult(f: Factory, data: unknown, spec: OutputSpec, target: OutputTarget): Promise<void> {
-  const shown = f.globals.query ? applyQuery(data, f.globals.query) : data;
+  const shown = f.globals.query ? await applyQuery(data, f.globals.query) : data;
   if (target.file) {
     const format = target.format === "yaml" ? "yaml" : "json";
     const path = f.resolvePath(target.file);

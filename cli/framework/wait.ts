@@ -1,26 +1,7 @@
 import { type CloudTask, waitForTask } from "../../lib/cloud/mod.ts";
 import { Interrupted } from "../context.ts";
 import type { Factory } from "../factory.ts";
-import { flag } from "./params.ts";
 import { statusLine } from "./status_line.ts";
-
-/** The flags of a command that can wait for its cloud task. */
-export const WAIT_FLAGS = {
-  wait: flag.boolean("wait until the operation has finished, then print its result"),
-  waitTimeout: flag.number("give up waiting after this many seconds", {
-    min: 1,
-    max: 86_400,
-    integer: true,
-    default: 600,
-    placeholder: "seconds",
-  }),
-  waitInterval: flag.number("first pause between polls, in seconds; later ones grow up to 5 s", {
-    min: 0.1,
-    max: 60,
-    default: 1,
-    placeholder: "seconds",
-  }),
-};
 
 const FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
 

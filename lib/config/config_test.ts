@@ -49,9 +49,9 @@ Deno.test("configPath() prefers --config-file, then STORE_CONFIG_FILE, then XDG,
   assertEquals(configPath({}, "/home/u"), "/home/u/.config/storectl/config.toml");
 });
 
-Deno.test("parseConfig() reports the line and column of a syntax error", () => {
+Deno.test("parseConfig() reports the line and column of a syntax error", async () => {
   try {
-    parseConfig('[profiles.a]\nurl = "x"\npassword = \n', "/c.toml");
+    await parseConfig('[profiles.a]\nurl = "x"\npassword = \n', "/c.toml");
     throw new Error("expected a failure");
   } catch (error) {
     assertEquals((error as StoreCtlError).code, "config");
@@ -59,10 +59,10 @@ Deno.test("parseConfig() reports the line and column of a syntax error", () => {
   }
 });
 
-Deno.test("setProfile() keeps other keys, other profiles and ${VAR} references", () => {
-  const doc = parseConfig(TEXT, "c.toml");
+Deno.test("setProfile() keeps other keys, other profiles and ${VAR} references", async () => {
+  const doc = await parseConfig(TEXT, "c.toml");
   const next = setProfile(doc, "prod", { api_url: "https://other.test/v1" });
-  const round = parseConfig(serializeConfig(next), "c.toml");
+  const round = await parseConfig(await serializeConfig(next), "c.toml");
   assertEquals({ ...round.profiles!.prod }, { ...doc.profiles!.prod, api_url: "https://other.test/v1" });
   assertEquals(round.profiles!.prod.api_key, "${PROD_KEY}");
   assertEquals({ ...round.profiles!.lab }, { ...doc.profiles!.lab });
@@ -81,9 +81,9 @@ Deno.test("setProfile() needs a deployment type for a new profile", () => {
   }
 });
 
-Deno.test("requireProfile() names the missing profile and lists the existing ones", () => {
+Deno.test("requireProfile() names the missing profile and lists the existing ones", async () => {
   try {
-    requireProfile(parseConfig(TEXT, "c.toml"), "staging");
+    requireProfile(await parseConfig(TEXT, "c.toml"), "staging");
     throw new Error("expected a failure");
   } catch (error) {
     assertEquals((error as Error).message, "Profile 'staging' not found");
@@ -91,8 +91,8 @@ Deno.test("requireProfile() names the missing profile and lists the existing one
   }
 });
 
-Deno.test("setDefault() and removeProfile() manage the per-type defaults", () => {
-  let doc: ConfigDocument = parseConfig(TEXT, "c.toml");
+Deno.test("setDefault() and removeProfile() manage the per-type defaults", async () => {
+  let doc: ConfigDocument = await parseConfig(TEXT, "c.toml");
   doc = setDefault(doc, "prod");
   assertEquals(doc.default_cloud, "prod");
   assertEquals(listProfiles(doc).map((p) => [p.name, p.default]), [["prod", true], ["lab", true]]);
@@ -100,10 +100,10 @@ Deno.test("setDefault() and removeProfile() manage the per-type defaults", () =>
   assertEquals([doc.default_enterprise, Object.keys(doc.profiles!)], [undefined, ["prod"]]);
 });
 
-Deno.test("maskSecrets() masks secrets but shows references", () => {
-  const masked = maskSecrets(parseConfig(TEXT, "c.toml").profiles!.lab);
+Deno.test("maskSecrets() masks secrets but shows references", async () => {
+  const masked = maskSecrets((await parseConfig(TEXT, "c.toml")).profiles!.lab);
   assertEquals(masked.password, "****");
-  const prod = maskSecrets(parseConfig(TEXT, "c.toml").profiles!.prod);
+  const prod = maskSecrets((await parseConfig(TEXT, "c.toml")).profiles!.prod);
   assertEquals([prod.api_key, prod.api_secret], ["${PROD_KEY}", "keyring:prod-secret"]);
 });
 
@@ -118,7 +118,7 @@ Deno.test("expandVars() expands ${VAR} and ${VAR:-default}, keeps bare $VAR, nam
 });
 
 Deno.test("resolveCredentials() takes environment over profile over flags", async () => {
-  const doc = parseConfig(TEXT, "c.toml");
+  const doc = await parseConfig(TEXT, "c.toml");
   const base = { deployment: "enterprise" as const, doc };
   const fromProfile = await resolveCredentials({ ...base, env: {} });
   assertEquals([fromProfile.profile, (fromProfile as { url: string }).url], ["lab", "https://localhost:9443"]);
@@ -149,7 +149,7 @@ Deno.test("resolveCredentials() takes environment over profile over flags", asyn
 });
 
 Deno.test("resolveCredentials() reads cloud secrets from env aliases, ${VAR} and the keyring", async () => {
-  const doc = parseConfig(TEXT, "c.toml");
+  const doc = await parseConfig(TEXT, "c.toml");
   const creds = await resolveCredentials({
     deployment: "cloud",
     doc,
@@ -183,28 +183,34 @@ Deno.test("resolveCredentials() explains what is missing", async () => {
   assertEquals((error as StoreCtlError).reason, "credential_missing");
   assertEquals((error as StoreCtlError).details.envName, "STORE_CLOUD_API_URL");
   await assertRejects(
-    () =>
-      resolveCredentials({ deployment: "cloud", doc: parseConfig(TEXT, "c.toml"), env: {}, keyring: fakeKeyring({}) }),
+    async () =>
+      resolveCredentials({
+        deployment: "cloud",
+        doc: await parseConfig(TEXT, "c.toml"),
+        env: {},
+        keyring: fakeKeyring({}),
+      }),
     /Environment variable PROD_KEY, used by profile 'prod' key 'api_key'/,
   );
   await assertRejects(
-    () =>
+    async () =>
       resolveCredentials({
         deployment: "cloud",
-        doc: parseConfig(TEXT, "c.toml"),
+        doc: await parseConfig(TEXT, "c.toml"),
         env: { PROD_KEY: "k" },
         keyring: fakeKeyring({}),
       }),
     /profile 'prod' key 'api_secret' refers to keyring entry 'prod-secret', which does not exist/,
   );
   await assertRejects(
-    () => resolveCredentials({ deployment: "cloud", doc: parseConfig(TEXT, "c.toml"), env: {}, profile: "lab" }),
+    async () =>
+      resolveCredentials({ deployment: "cloud", doc: await parseConfig(TEXT, "c.toml"), env: {}, profile: "lab" }),
     /Profile 'lab' is an enterprise profile, not cloud/,
   );
 });
 
 Deno.test("resolveCredentials() with several profiles of a type and no default names them all", async () => {
-  const doc = parseConfig(
+  const doc = await parseConfig(
     `[profiles.a]\ndeployment_type = "enterprise"\n[profiles.b]\ndeployment_type = "enterprise"\n`,
     "c.toml",
   );
@@ -254,8 +260,8 @@ Deno.test("maskUrl() hides user-info in any URL of a text", () => {
   assertEquals(maskUrl("https://cluster:9443/v1/bdbs?x=a@b"), "https://cluster:9443/v1/bdbs?x=a@b");
 });
 
-Deno.test("validateProfiles() names the file, the profile and the bad deployment_type", () => {
-  const doc = parseConfig(`[profiles.x]\ndeployment_type = "clod"\n`, "/c.toml");
+Deno.test("validateProfiles() names the file, the profile and the bad deployment_type", async () => {
+  const doc = await parseConfig(`[profiles.x]\ndeployment_type = "clod"\n`, "/c.toml");
   try {
     validateProfiles(doc, "/c.toml");
     throw new Error("expected a failure");

@@ -1,4 +1,3 @@
-import { parse, stringify, TomlError } from "smol-toml";
 import { StoreCtlError } from "../errors/mod.ts";
 
 /** The deployment a profile talks to. */
@@ -35,7 +34,8 @@ export const SECRET_KEYS = ["api_key", "api_secret", "password", "files_api_key"
  * Parses the config TOML. A syntax error names the file, line and column; the caller must
  * then leave the file untouched.
  */
-export function parseConfig(text: string, path: string): ConfigDocument {
+export async function parseConfig(text: string, path: string): Promise<ConfigDocument> {
+  const { parse, TomlError } = await import("smol-toml");
   try {
     const doc = parse(text, { integersAsBigInt: "asNeeded" }) as ConfigDocument;
     if (doc.profiles !== undefined && (typeof doc.profiles !== "object" || Array.isArray(doc.profiles))) {
@@ -54,6 +54,6 @@ export function parseConfig(text: string, path: string): ConfigDocument {
 }
 
 /** Serialises the config. TOML comments are not kept: smol-toml cannot round-trip them. */
-export function serializeConfig(doc: ConfigDocument): string {
-  return stringify(doc) + "\n";
+export async function serializeConfig(doc: ConfigDocument): Promise<string> {
+  return (await import("smol-toml")).stringify(doc) + "\n";
 }

@@ -5,7 +5,8 @@
  * @example
  * ```ts
  * import { configPath, parseConfig, resolveCredentials } from "./lib/config/mod.ts";
- * const doc = parseConfig(text, path);
+ * const doc = await parseConfig(text, path);
+
  * const creds = await resolveCredentials({ deployment: "enterprise", doc, env });
  * ```
  *

@@ -10,6 +10,7 @@ import {
   retryDelay,
   type RetryPolicy,
 } from "./retry.ts";
+import { after, watchdog } from "./timer.ts";
 import { discardBody, type HttpResponse, readText, type Transport } from "./transport.ts";
 
 /** One API request, relative to the client's base URL. */
@@ -96,7 +97,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function attempt(request: ApiRequest, target: string, headers: Record<string, string>) {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    const disarm = after(options.timeoutMs, () => controller.abort());
     const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
     try {
       const response = await options.transport({
@@ -106,10 +107,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         body: request.body,
         signal,
       });
-      clearTimeout(timer);
+      disarm();
       return guardBody(response, options.timeoutMs, target, request.signal);
     } catch (error) {
-      clearTimeout(timer);
+      disarm();
       request.signal?.throwIfAborted();
       if (controller.signal.aborted) {
         throw new StoreCtlError("timeout", `No response from ${target} within ${seconds(options.timeoutMs)}`);
@@ -176,34 +177,40 @@ function seconds(ms: number): string {
 function guardBody(response: HttpResponse, timeoutMs: number, target: string, signal?: AbortSignal): HttpResponse {
   if (!response.body) return response;
   const reader = response.body.getReader();
+  let silent: StoreCtlError | undefined;
+  const idle = watchdog(timeoutMs, () => {
+    silent = new StoreCtlError("timeout", `${target} sent nothing for ${seconds(timeoutMs)}`);
+    reader.cancel(silent).catch(() => {});
+  });
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const silence = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new StoreCtlError("timeout", `${target} sent nothing for ${seconds(timeoutMs)}`)),
-          timeoutMs,
-        );
-      });
+      idle.watch();
       try {
-        const { done, value } = await Promise.race([reader.read(), silence]);
-        if (done) controller.close();
-        else controller.enqueue(value);
+        const { done, value } = await reader.read();
+        if (silent) controller.error(silent);
+        else if (done) {
+          idle.stop();
+          controller.close();
+        } else controller.enqueue(value);
       } catch (error) {
+        idle.stop();
         reader.cancel().catch(() => {});
         if (signal?.aborted) return controller.error(signal.reason);
         controller.error(
-          error instanceof StoreCtlError ? error : new StoreCtlError(
+          silent ?? new StoreCtlError(
             "network",
             `The connection to ${target} broke while receiving the response: ${describeFailure(error)}`,
             { cause: error, tips: ["Try again"] },
           ),
         );
       } finally {
-        clearTimeout(timer);
+        idle.done();
       }
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => {
+      idle.stop();
+      return reader.cancel(reason);
+    },
   });
   return { status: response.status, statusText: response.statusText, headers: response.headers, body };
 }

@@ -1,3 +1,5 @@
+import { after } from "./timer.ts";
+
 /** How retries are paced. */
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -59,12 +61,12 @@ export function retryDelay(
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
-    const timer = setTimeout(() => {
+    const cancel = after(ms, () => {
       signal?.removeEventListener("abort", abort);
       resolve();
-    }, ms);
+    });
     const abort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(signal!.reason);
     };
     signal?.addEventListener("abort", abort, { once: true });

@@ -53,15 +53,16 @@ Deno.test("render() tables arrays of objects, single objects and scalar lists", 
   assertEquals(await render([], { format: "table" }), "");
 });
 
-Deno.test("applyQuery() filters with JMESPath", () => {
-  assertEquals(applyQuery(BDBS, "[].name"), ["a", "b"]);
-  assertEquals(applyQuery(BDBS, "[?memory_size > `1024`].uid | [0]"), 2);
+Deno.test("applyQuery() filters with JMESPath", async () => {
+  assertEquals(await applyQuery(BDBS, "[].name"), ["a", "b"]);
+  assertEquals(await applyQuery(BDBS, "[?memory_size > `1024`].uid | [0]"), 2);
 });
 
-Deno.test("applyQuery() reports an invalid expression as a usage error with its position", () => {
+Deno.test("applyQuery() reports an invalid expression as a usage error with its position", async () => {
   for (const [expression, position] of [["[].name[", 8], ["a[?b ==", 7], ["a.#", 2], ["[].name]", 7]] as const) {
     try {
-      applyQuery(BDBS, expression);
+      await applyQuery(BDBS, expression);
+
       throw new Error("expected a failure");
     } catch (error) {
       assertEquals((error as StoreCtlError).code, "usage");

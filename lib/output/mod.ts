@@ -5,7 +5,7 @@
  * @example
  * ```ts
  * import { applyQuery, render } from "./lib/output/mod.ts";
- * const text = await render(applyQuery([{ name: "a" }], "[].name"), { format: "raw" });
+ * const text = await render(await applyQuery([{ name: "a" }], "[].name"), { format: "raw" });
  * ```
  *
  * @module

@@ -1,7 +1,10 @@
-import { compile, search, tokenize } from "@jmespath-community/jmespath";
 import { StoreCtlError } from "../errors/mod.ts";
 
-type Json = Parameters<typeof search>[0];
+type JmesPath = typeof import("@jmespath-community/jmespath");
+type Json = Parameters<JmesPath["search"]>[0];
+
+/** The JMESPath library, loaded on the first query: most commands have none. */
+const jmespath = (): Promise<JmesPath> => import("@jmespath-community/jmespath");
 
 /**
  * Applies a JMESPath expression (the JMESPath Community dialect). An invalid expression is a
@@ -9,25 +12,26 @@ type Json = Parameters<typeof search>[0];
  *
  * @example
  * ```ts
- * applyQuery([{ name: "a" }, { name: "b" }], "[].name"); // ["a", "b"]
+ * await applyQuery([{ name: "a" }, { name: "b" }], "[].name"); // ["a", "b"]
  * ```
  */
-export function applyQuery(data: unknown, expression: string): unknown {
-  checkQuery(expression);
+export async function applyQuery(data: unknown, expression: string): Promise<unknown> {
+  await checkQuery(expression);
   try {
-    return search(data as Json, expression);
+    return (await jmespath()).search(data as Json, expression);
   } catch (error) {
     throw new StoreCtlError("usage", `Query '${expression}' failed on this response: ${(error as Error).message}`);
   }
 }
 
 /** Throws a usage error, with the position, when `expression` is not valid JMESPath. */
-export function checkQuery(expression: string): void {
+export async function checkQuery(expression: string): Promise<void> {
+  const { compile, tokenize } = await jmespath();
   try {
     compile(expression);
   } catch (error) {
     const message = (error as Error).message;
-    const at = errorPosition(expression, message);
+    const at = errorPosition(expression, message, tokenize);
     const pointer = at === undefined ? "" : `\n  ${expression}\n  ${" ".repeat(at)}^ position ${at}`;
     throw new StoreCtlError("usage", `Invalid query '${expression}': ${message}${pointer}`, {
       tips: ["Query syntax: https://jmespath.site"],
@@ -36,7 +40,7 @@ export function checkQuery(expression: string): void {
 }
 
 /** Where the token that made the parser fail starts, worked out from the parser's message. */
-function errorPosition(expression: string, message: string): number | undefined {
+function errorPosition(expression: string, message: string, tokenize: JmesPath["tokenize"]): number | undefined {
   const unknown = /unknown character: (.)/.exec(message);
   if (unknown) return expression.indexOf(unknown[1]);
   let tokens: { type: string; value: unknown; start: number }[];

@@ -1,6 +1,7 @@
 import { getTask, listTasks } from "../../../lib/cloud/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
-import { WAIT_FLAGS, waitFor } from "../../framework/wait.ts";
+import { WAIT_FLAGS } from "../../framework/extra_flags.ts";
+import { waitFor } from "../../framework/wait.ts";
 import { type Arg, arg } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 
