@@ -39,7 +39,17 @@ export async function route(root: GroupSpec, words: readonly string[]): Promise<
   return { path, chain, target };
 }
 
+/**
+ * Starts loading the module the first word names, so that it loads beside everything else
+ * rather than after it; `route()` then finds it loaded.
+ */
+export function prefetch(root: GroupSpec, words: readonly string[]): void {
+  const entry = root.commands[words.find((w) => !w.startsWith("-")) ?? ""];
+  if (entry?.kind === "lazy") entry.load().catch(() => {}); // a failure shows when the route loads it
+}
+
 /** The whole tree with every module loaded, for completion. */
+
 export async function loadAll(group: GroupSpec): Promise<GroupSpec> {
   const commands: Record<string, Loaded> = {};
   for (const [name, entry] of Object.entries(group.commands)) {

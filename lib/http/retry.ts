@@ -1,5 +1,3 @@
-import { after } from "./timer.ts";
-
 /** How retries are paced. */
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -57,16 +55,20 @@ export function retryDelay(
   return Math.round(random() * ceiling);
 }
 
-/** Waits `ms`; an aborted `signal` cuts the wait short and rejects with its reason. */
+/**
+ * Waits `ms`; an aborted `signal` cuts the wait short and rejects with its reason. A real
+ * `setTimeout`, unlike the timers of `./timer.ts`: a wait must keep the process alive (Node does
+ * not for `AbortSignal.timeout`), and waits happen only on retries and polls, off the start-up path.
+ */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
-    const cancel = after(ms, () => {
+    const timer = setTimeout(() => {
       signal?.removeEventListener("abort", abort);
       resolve();
-    });
+    }, ms);
     const abort = () => {
-      cancel();
+      clearTimeout(timer);
       reject(signal!.reason);
     };
     signal?.addEventListener("abort", abort, { once: true });

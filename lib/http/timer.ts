@@ -1,8 +1,10 @@
 /**
  * Timers on `AbortSignal.timeout` instead of `setTimeout`: on Deno the first `setTimeout` starts
  * part of the Node-compatibility layer (about 5 ms, measured), which `ctl` must not pay on every
- * command. A cancelled timer is disarmed, not removed; `ctl` exits explicitly, and Node does not
- * keep a process alive for these timers.
+ * command. A cancelled timer is disarmed, not removed; `ctl` exits explicitly. Node does not keep
+ * a process alive for these timers, so they only guard work that does (a request, a download):
+ * to wait for its own sake, use a real `setTimeout`.
+
  *
  * @example
  * ```ts

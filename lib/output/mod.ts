@@ -13,5 +13,5 @@
 export { type Format, isFormat, render, type RenderOptions } from "./format.ts";
 export { cellValue, type TableColumn } from "./table.ts";
 export { colorJson } from "./json_color.ts";
-export { applyQuery, checkQuery } from "./query.ts";
+export { applyQuery, checkQuery, preloadQuery } from "./query.ts";
 export { createLogger, type Level, LEVELS, type Logger } from "./log.ts";

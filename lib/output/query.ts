@@ -6,6 +6,11 @@ type Json = Parameters<JmesPath["search"]>[0];
 /** The JMESPath library, loaded on the first query: most commands have none. */
 const jmespath = (): Promise<JmesPath> => import("@jmespath-community/jmespath");
 
+/** Starts loading the query library, for a caller that knows a query is coming. */
+export function preloadQuery(): void {
+  jmespath().catch(() => {}); // a failure shows when the query runs
+}
+
 /**
  * Applies a JMESPath expression (the JMESPath Community dialect). An invalid expression is a
  * usage error that points at the offending position.

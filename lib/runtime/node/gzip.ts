@@ -1,15 +1,17 @@
-import { createGzip } from "node:zlib";
+import type { Gzip } from "node:zlib";
 
 /**
  * A gzip transform that holds backpressure, so a slow reader keeps memory flat. Node's
  * `CompressionStream` buffers its whole input when the reader lags; this wraps `node:zlib` and
- * waits for the compressor to drain.
+ * waits for the compressor to drain. `node:zlib` loads with the first stream: `ctl` never needs it.
  */
 export function nodeGzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource> {
-  const gzip = createGzip();
+  let gzip: Gzip;
   let failure: Error | undefined;
   return new TransformStream<BufferSource, Uint8Array<ArrayBuffer>>({
-    start(controller) {
+    async start(controller) {
+      gzip = (await import("node:zlib")).createGzip();
+
       gzip.on("data", (chunk: Uint8Array) => {
         try {
           controller.enqueue(new Uint8Array(chunk));

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import https from "node:https";
-import tls from "node:tls";
+import type https from "node:https";
 import type { HttpResponse, Transport, TransportOptions } from "../../http/transport.ts";
 import { incomingBody } from "./incoming_body.ts";
 import { fixedBody, sendBody } from "./request_body.ts";
@@ -23,29 +22,30 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
  */
 export function nodeHttpTransport(options: TransportOptions): Transport {
   const keepAlive = { keepAlive: true, timeout: 4_000 };
-  const httpAgent = new http.Agent(keepAlive);
-  let httpsAgent: https.Agent | undefined;
-  const agentFor = (protocol: string) => {
-    if (protocol === "http:") return httpAgent;
+  const plain = { module: http, agent: new http.Agent(keepAlive) };
+  // node:https and node:tls (with crypto) take a few milliseconds to load: only for https URLs.
+  let secure: Promise<{ module: typeof https; agent: https.Agent }> | undefined;
+  const connector = (protocol: string) => {
+    if (protocol === "http:") return plain;
     if (protocol !== "https:") throw new TypeError(`Unsupported URL scheme ${protocol} (use http: or https:)`);
-    return httpsAgent ??= new https.Agent({ ...keepAlive, ...tlsOptions(options) });
+    return secure ??= Promise.all([import("node:https"), import("node:tls")]).then(([{ default: https }, tls]) => ({
+      module: https,
+      agent: new https.Agent({ ...keepAlive, ...tlsOptions(options, tls.default) }),
+    }));
   };
 
-  return (request) =>
-    new Promise<HttpResponse>((resolve, reject) => {
+  return async (request) => {
+    const url = new URL(request.url);
+    const { module, agent } = await connector(url.protocol);
+    return new Promise<HttpResponse>((resolve, reject) => {
       const { signal } = request;
       if (signal?.aborted) return reject(signal.reason);
-      const url = new URL(request.url);
       const fixed = fixedBody(request.body);
       const headers: Record<string, string> = { ...request.headers };
       if (fixed && !Object.keys(headers).some((name) => name.toLowerCase() === "content-length")) {
         headers["content-length"] = String(fixed.byteLength);
       }
-      const req = (url.protocol === "https:" ? https : http).request(url, {
-        method: request.method,
-        headers,
-        agent: agentFor(url.protocol),
-      });
+      const req = module.request(url, { method: request.method, headers, agent });
       let message: http.IncomingMessage | undefined;
       const abort = () => (message ?? req).destroy(signal!.reason);
       const settle = () => signal?.removeEventListener("abort", abort);
@@ -75,10 +75,11 @@ export function nodeHttpTransport(options: TransportOptions): Transport {
       });
       sendBody(req, request.body).catch((error) => req.destroy(error));
     });
+  };
 }
 
 /** What `https.Agent` needs to honour `insecure` and `caCert`. */
-function tlsOptions(options: TransportOptions): https.AgentOptions {
+function tlsOptions(options: TransportOptions, tls: typeof import("node:tls")): https.AgentOptions {
   if (options.insecure) return { rejectUnauthorized: false };
   if (options.caCert === undefined) return {};
   const extra = options.env.NODE_EXTRA_CA_CERTS;
