@@ -1,4 +1,7 @@
-import { assert } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { DENO_CTL } from "./ctl_process.ts";
+import { startEmulator } from "./emulator_process.ts";
+import { missingTools } from "./tools.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -7,4 +10,77 @@ Deno.test("README: .ci/run runs exactly the README's test line", async () => {
   const readme = await Deno.readTextFile(new URL("README.md", ROOT));
   const testLine = ci.trim().split("\n").at(-1)!;
   assert(readme.includes(`\n${testLine}\n`), `README.md must show the CI test line '${testLine}' on its own line`);
+});
+
+/** The commands of the shell block after `<!-- readme-test: <name> -->`, continuation lines joined. */
+async function readmeCommands(name: string): Promise<string[]> {
+  const readme = await Deno.readTextFile(new URL("README.md", ROOT));
+  const block = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  assert(block, `README.md has no block marked readme-test: ${name}`);
+  return block[1].replace(/\\\n\s*/g, "").split("\n").filter((line) => line.trim() && !line.startsWith("#"));
+}
+
+/** Runs `line` in a shell in `dir`, with `ctl` on PATH and the emulator's ports in place of the defaults. */
+async function sh(line: string, dir: string, ports: { cloud: string; enterprise: string }) {
+  const command = line.replaceAll("127.0.0.1:8081", ports.cloud).replaceAll("127.0.0.1:9443", ports.enterprise);
+  const out = await new Deno.Command("sh", {
+    args: ["-c", command],
+    cwd: dir,
+    env: {
+      PATH: `${dir}/bin:${Deno.env.get("PATH")}`,
+      HOME: Deno.env.get("HOME") ?? dir,
+      STORE_CONFIG_FILE: `${dir}/config.toml`,
+      ...(Deno.env.get("DENO_DIR") && { DENO_DIR: Deno.env.get("DENO_DIR")! }),
+    },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
+async function withDir(fn: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "readme-" });
+  try {
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.writeTextFile(`${dir}/bin/ctl`, `#!/bin/sh\nexec ${DENO_CTL.map((a) => `'${a}'`).join(" ")} "$@"\n`, {
+      mode: 0o755,
+    });
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const host = (url: string) => new URL(url).host;
+
+Deno.test("README: every ctl command of the try-it block runs against the emulator as written", async () => {
+  await using emulator = await startEmulator(["--tls", "--task-delay-ms", "300"]);
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/emulator-ca.pem`, emulator.caCert!);
+    const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
+    const commands = await readmeCommands("ctl");
+    assert(commands.length >= 8);
+    for (const line of commands) {
+      const r = await sh(line, dir, ports);
+      assertEquals(r.code, 0, `${line}\n${r.stderr}`);
+    }
+    const bytes = await Deno.readFile(`${dir}/debuginfo.tar.gz`);
+    assertEquals([bytes[0], bytes[1]], [0x1f, 0x8b]);
+  });
+});
+
+Deno.test("README: the emulator's curl examples run as written", { ignore: missingTools("curl") }, async () => {
+  await using emulator = await startEmulator();
+  await withDir(async (dir) => {
+    const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
+    const [subscriptions, bdbs, download] = await Promise.all(
+      (await readmeCommands("curl")).map((line) => sh(line, dir, ports)),
+    );
+    assertMatch(subscriptions.stdout, /"subscriptions":/);
+    assertMatch(bdbs.stdout, /"memory_size":/);
+    assertEquals(download.code, 0);
+    assert((await Deno.stat(`${dir}/debuginfo.tar.gz`)).size > 1000);
+  });
 });

@@ -6,7 +6,6 @@
  * ```ts
  * import { configPath, parseConfig, resolveCredentials } from "./lib/config/mod.ts";
  * const doc = await parseConfig(text, path);
-
  * const creds = await resolveCredentials({ deployment: "enterprise", doc, env });
  * ```
  *

@@ -4,7 +4,6 @@
  * command. A cancelled timer is disarmed, not removed; `ctl` exits explicitly. Node does not keep
  * a process alive for these timers, so they only guard work that does (a request, a download):
  * to wait for its own sake, use a real `setTimeout`.
-
  *
  * @example
  * ```ts
