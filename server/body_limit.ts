@@ -11,7 +11,10 @@ import type { Context, MiddlewareHandler } from "hono";
  *
  * @example
  * ```ts
- * app.use("*", bodyLimit(1024 * 1024, (c) => problem(c, 413, "The request body is over 1048576 bytes")));
+ * import { Hono } from "hono";
+ * import { bodyLimit } from "./body_limit.ts";
+ * const app = new Hono();
+ * app.use("*", bodyLimit(1024 * 1024, (c) => c.json({ status: 413 }, 413)));
  * ```
  */
 export function bodyLimit(maxBytes: number, tooLarge: (c: Context) => Response): MiddlewareHandler {

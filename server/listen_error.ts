@@ -16,6 +16,8 @@ export interface ListenTarget {
  *
  * @example
  * ```ts
+ * import { listenFailure } from "./listen_error.ts";
+ * const error = Object.assign(new Error("Address in use"), { code: "EADDRINUSE" });
  * listenFailure(error, { program: "storectl server", hostname: "127.0.0.1", port: 8080, portFix: "set PORT" });
  * // storectl server cannot listen on 127.0.0.1:8080: the address is already in use; stop the other process or
  * // set PORT (0 picks a free port)

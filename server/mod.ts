@@ -3,8 +3,8 @@
  *
  * @example
  * ```ts
- * import { createApp } from "./server/mod.ts";
- * import { createMemoryStore } from "./lib/store/mod.ts";
+ * import { createApp } from "./mod.ts";
+ * import { createMemoryStore } from "../lib/store/mod.ts";
  * const app = createApp({ store: createMemoryStore() });
  * const res = await app.request("/health"); // {"status":"healthy","store":"memory"}
  * ```

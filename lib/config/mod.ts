@@ -4,9 +4,12 @@
  *
  * @example
  * ```ts
- * import { configPath, parseConfig, resolveCredentials } from "./lib/config/mod.ts";
- * const doc = await parseConfig(text, path);
+ * import { configPath, parseConfig, resolveCredentials } from "./mod.ts";
+ * const env = { STORE_ENTERPRISE_PASSWORD: "p@ss" };
+ * const path = configPath(env, "/home/me");
+ * const doc = await parseConfig('[profiles.lab]\ndeployment_type = "enterprise"\nurl = "https://lab:9443"\nusername = "admin"\n', path);
  * const creds = await resolveCredentials({ deployment: "enterprise", doc, env });
+ * console.log(creds.sources); // where each value came from
  * ```
  *
  * @module

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { applyQuery, render } from "./lib/output/mod.ts";
+ * import { applyQuery, render } from "./mod.ts";
  * const text = await render(await applyQuery([{ name: "a" }], "[].name"), { format: "raw" });
  * ```
  *

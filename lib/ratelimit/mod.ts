@@ -3,9 +3,10 @@
  *
  * @example
  * ```ts
- * import { SlidingWindowLog } from "./lib/ratelimit/mod.ts";
+ * import { SlidingWindowLog } from "./mod.ts";
  * const log = new SlidingWindowLog(Date.now);
  * const { allowed, resetMs } = log.hit("/api/RateLimited/sliding:alice", 10, 30_000);
+ * console.log(allowed ? "200" : `429, retry in ${resetMs} ms`);
  * ```
  *
  * @module

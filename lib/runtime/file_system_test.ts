@@ -52,7 +52,7 @@ Deno.test("writeStream() through a symlink replaces its target atomically and ke
     await Deno.symlink("made.txt", `${dir}/dangling`);
     await fs.writeStream(`${dir}/dangling`, bytes("created"));
     assertEquals(await Deno.readTextFile(`${dir}/made.txt`), "created");
-    assertEquals([...Deno.readDirSync(dir)].filter((e) => e.name.endsWith(".partial")), []);
+    assertEquals((await Array.fromAsync(Deno.readDir(dir))).filter((e) => e.name.endsWith(".partial")), []);
   });
 });
 

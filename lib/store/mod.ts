@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { openStore } from "./lib/store/mod.ts";
+ * import { openStore } from "./mod.ts";
  * const store = await openStore({ url: "redis://127.0.0.1:6379", prefix: "storectl:" });
  * const { allowed } = await store.hitSlidingWindow("/api/RateLimited/sliding:alice", 10, 30_000);
  * ```

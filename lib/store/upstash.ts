@@ -8,7 +8,8 @@ import type { Store } from "./store.ts";
  *
  * @example
  * ```ts
- * const store = createUpstashStore({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
+ * import { createUpstashStore } from "./upstash.ts";
+ * const store = createUpstashStore({ url: "https://eu1-example.upstash.io", token: "…" });
  * ```
  */
 export function createUpstashStore(options: { url: string; token: string; prefix?: string }): Store {

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { createEmulator, DEFAULT_OPTIONS } from "./server/emulator/mod.ts";
+ * import { createEmulator, DEFAULT_OPTIONS } from "./mod.ts";
  * const emulator = createEmulator({ ...DEFAULT_OPTIONS, taskDelayMs: 0 });
  * const res = await emulator.cloud.request("/v1/subscriptions", {
  *   headers: { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" },

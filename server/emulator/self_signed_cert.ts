@@ -13,8 +13,9 @@ export interface CertificatePair {
  *
  * @example
  * ```ts
+ * import { generateSelfSignedCertificate } from "./self_signed_cert.ts";
  * const tls = await generateSelfSignedCertificate("storectl emulator");
- * await serve({ port: 9443, tls, fetch: handler }); // lib/runtime
+ * Deno.serve({ port: 9443, ...tls }, () => new Response("ok"));
  * ```
  */
 export async function generateSelfSignedCertificate(

@@ -112,8 +112,16 @@ export function planPackage(options: PackageOptions): PlannedEntry[] {
  *
  * @example
  * ```ts
- * const body = packageStream({ seed: 1, sizeMb: 4, scope: { kind: "cluster" }, cluster, nodes, bdbs });
- * return new Response(body, { headers: { "content-type": "application/x-gzip" } });
+ * import { packageStream } from "./package.ts";
+ * const body = packageStream({
+ *   seed: 1,
+ *   sizeMb: 4,
+ *   scope: { kind: "cluster" },
+ *   cluster: { name: "c1", softwareVersion: "7.2.4" },
+ *   nodes: [{ uid: 1, addr: "10.0.0.1" }],
+ *   bdbs: [{ uid: 1, name: "cache" }],
+ * });
+ * const response = new Response(body, { headers: { "content-type": "application/x-gzip" } });
  * ```
  */
 export function packageStream(options: PackageOptions): ReadableStream<Uint8Array<ArrayBuffer>> {
