@@ -483,3 +483,14 @@ Object.assign(SCENARIOS, {
     assertEquals(names.sort(), Array.from({ length: 20 }, (_, i) => `p${i}`).sort());
   },
 });
+
+Object.assign(SCENARIOS, {
+  async "a reader that goes away (| head) ends ctl quietly"({ spawn }: World) {
+    const child = spawn(["api", "enterprise", "get", "/v1/debuginfo/all"]);
+    const reader = child.stdout.getReader();
+    await reader.read(); // the download has started
+    await reader.cancel(); // like `| head -c 100` exiting
+    const [status, stderr] = await Promise.all([child.status, new Response(child.stderr).text()]);
+    assertEquals([status.code, stderr], [0, ""]);
+  },
+});

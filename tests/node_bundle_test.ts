@@ -39,6 +39,22 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: 
       assertEquals(await server.stop(), 0);
     });
 
+    await t.step("the server on a port in use exits 1 with one line naming the address and the fix", async () => {
+      using held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = (held.addr as Deno.NetAddr).port;
+      const out = await new Deno.Command(node, {
+        args: [`${dir}/server.mjs`],
+        env: { PORT: String(port) },
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      assertEquals([out.code, new TextDecoder().decode(out.stderr)], [
+        1,
+        `storectl server cannot listen on 127.0.0.1:${port}: the address is already in use; ` +
+        "stop the other process or set PORT (0 picks a free port)\n",
+      ]);
+    });
+
     await t.step("the server rate-limits through Redis on Node", async () => {
       await using redis = await startRedis();
       const server = await startServer([`${dir}/server.mjs`], { STORE_URL: redis.url });

@@ -15,8 +15,9 @@ export function nodeStdStream(stream: typeof process.stdout | typeof process.std
     async writeStream(body) {
       for await (const chunk of body) {
         if (closed) throw new BrokenPipe();
-        if (!stream.write(chunk)) await new Promise((resolve) => stream.once("drain", resolve));
+        if (!stream.write(chunk)) await drainedOrClosed(stream);
       }
+      if (closed) throw new BrokenPipe();
     },
     flush: () => new Promise((resolve) => closed ? resolve() : stream.write("", () => resolve())),
     isTTY: stream.isTTY === true,
@@ -47,3 +48,14 @@ export const nodeStdin: StdIn = {
     return next.done ? undefined : next.value;
   },
 };
+
+/** Resolves when `stream` can take more, or has failed (a reader that went away never drains). */
+function drainedOrClosed(stream: typeof process.stdout | typeof process.stderr): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done).off("error", done).off("close", done);
+      resolve();
+    };
+    stream.on("drain", done).on("error", done).on("close", done);
+  });
+}
