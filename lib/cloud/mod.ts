@@ -18,6 +18,15 @@
  */
 export { type CloudClient, cloudPath, createCloudClient } from "./client.ts";
 export {
+  type CloudDatabase,
+  createDatabase,
+  deleteDatabase,
+  getDatabase,
+  listDatabases,
+  type TaskReference,
+  updateDatabase,
+} from "./databases.ts";
+export {
   type CloudTask,
   getTask,
   listTasks,

@@ -16,3 +16,4 @@
  * @module
  */
 export { basicAuth, createEnterpriseClient, type EnterpriseClient, enterprisePath } from "./client.ts";
+export { type Bdb, createBdb, deleteBdb, getBdb, listBdbs, updateBdb } from "./bdbs.ts";

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * throw new StoreCtlError("config", "Profile 'prod' not found", { tips: ["ctl profile list"] });
+ * throw new StoreCtlError("config", "Profile 'prod' not found", { tips: ["Existing profiles: lab, staging"] });
  * ```
  *
  * @module

@@ -138,7 +138,7 @@ export function createFileSystem(ops: FsOps): FileSystem {
           default:
             throw new StoreCtlError(
               "filesystem",
-              `Cannot write ${path}: it is a ${kind.replace("-", " ")}, which ctl never replaces`,
+              `Cannot write ${path}: it is a ${kind.replace("-", " ")}, which is never replaced`,
               { tips: ["Give the path of a regular file"] },
             );
         }
@@ -181,8 +181,8 @@ export function createFileSystem(ops: FsOps): FileSystem {
         if (Date.now() - started > timeoutMs) {
           throw new StoreCtlError(
             "filesystem",
-            `Cannot lock ${path}: another ctl has been changing it for over ${timeoutMs / 1000} s (${lockPath})`,
-            { tips: [`Try again; if no other ctl is running, delete ${lockPath}`] },
+            `Cannot lock ${path}: another process has been changing it for over ${timeoutMs / 1000} s (${lockPath})`,
+            { tips: [`Try again; if nothing else is changing it, delete ${lockPath}`] },
           );
         }
         await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));

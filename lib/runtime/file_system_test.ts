@@ -66,7 +66,7 @@ Deno.test("writeStream() refuses directories and sockets with errors naming the 
     const listener = Deno.listen({ transport: "unix", path: `${dir}/sock` });
     try {
       const socket = await assertRejects(() => fs.writeStream(`${dir}/sock`, bytes("x"))) as StoreCtlError;
-      assertMatch(socket.message, /it is a socket, which ctl never replaces/);
+      assertMatch(socket.message, /it is a socket, which is never replaced/);
       assert((await Deno.lstat(`${dir}/sock`)).isSocket);
     } finally {
       listener.close();
@@ -123,7 +123,7 @@ Deno.test("lock() serialises holders, and breaks a lock left by a process that d
     await (await fs.lock(`${dir}/config.toml`, { timeoutMs: 1000 }))();
     const held = await fs.lock(`${dir}/config.toml`);
     const busy = await assertRejects(() => fs.lock(`${dir}/config.toml`, { timeoutMs: 100 })) as StoreCtlError;
-    assertMatch(busy.message, /another ctl has been changing it for over 0\.1 s/);
+    assertMatch(busy.message, /another process has been changing it for over 0\.1 s/);
     await held();
   });
 });
