@@ -16,16 +16,13 @@
  */
 import { bundleAll } from "../tools/bundle.ts";
 import { startEmulator } from "../tests/emulator_process.ts";
+import { userEnv } from "../tests/tools.ts";
 import { compare, cpuSeconds, report } from "./measure.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const deno = Deno.execPath();
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 21);
-const base = {
-  PATH: Deno.env.get("PATH") ?? "",
-  HOME: Deno.env.get("HOME") ?? "/root",
-  ...(Deno.env.get("DENO_DIR") && { DENO_DIR: Deno.env.get("DENO_DIR")! }),
-};
+const base = userEnv();
 
 await using emulator = await startEmulator(["--rate-limit-per-minute", "0"]);
 const dir = await Deno.makeTempDir();

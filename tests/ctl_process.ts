@@ -17,6 +17,8 @@ export type CtlSpawn = (
   options?: { env?: Record<string, string>; stdin?: boolean },
 ) => Deno.ChildProcess;
 
+import { userEnv } from "./tools.ts";
+
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
 export const DENO_CTL = [Deno.execPath(), "run", "-A", MAIN];
 
@@ -43,15 +45,7 @@ export function ctlRunner(configDir: string, command: string[] = DENO_CTL): Ctl 
 /** Like `ctlRunner`, but returns the running process. */
 export function ctlSpawner(configDir: string, command: string[] = DENO_CTL): CtlSpawn {
   return (args, options = {}) => {
-    const base: Record<string, string> = {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "/root",
-      STORE_CONFIG_FILE: `${configDir}/config.toml`,
-    };
-    for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) {
-      const value = Deno.env.get(name);
-      if (value) base[name] = value;
-    }
+    const base = { ...userEnv(), STORE_CONFIG_FILE: `${configDir}/config.toml` };
     return new Deno.Command(command[0], {
       args: [...command.slice(1), ...args],
       env: { ...base, ...options.env },

@@ -7,6 +7,7 @@
  */
 import { assert, assertEquals } from "./assert.ts";
 import { startEmulator } from "./emulator_process.ts";
+import { userEnv } from "./tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;
@@ -59,8 +60,7 @@ Deno.test("ctl on Deno never touches process, Buffer or the other Node globals",
 }\n`,
     );
     const env = {
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? dir, // Deno's module cache lives under it
+      ...userEnv(),
 
       STORE_CONFIG_FILE: `${dir}/config.toml`,
       STORE_ENTERPRISE_URL: emulator.enterpriseUrl,
@@ -69,7 +69,6 @@ Deno.test("ctl on Deno never touches process, Buffer or the other Node globals",
       STORE_CLOUD_API_URL: emulator.cloudUrl,
       STORE_CLOUD_API_KEY: "demo-key",
       STORE_CLOUD_API_SECRET: "demo-secret",
-      ...(Deno.env.get("DENO_DIR") && { DENO_DIR: Deno.env.get("DENO_DIR")! }),
     };
     for (
       const args of [

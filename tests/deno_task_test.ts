@@ -1,16 +1,7 @@
 import { assertEquals } from "./assert.ts";
+import { userEnv } from "./tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-
-/** The environment of a user with Deno installed: no storectl variables at all. */
-function userEnv(): Record<string, string> {
-  const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" };
-  for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) {
-    const value = Deno.env.get(name);
-    if (value) env[name] = value;
-  }
-  return env;
-}
 
 async function run(args: string[], cwd: string) {
   const out = await new Deno.Command(Deno.execPath(), {

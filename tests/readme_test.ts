@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { DENO_CTL } from "./ctl_process.ts";
 import { startEmulator } from "./emulator_process.ts";
-import { missingTools } from "./tools.ts";
+import { missingTools, userEnv } from "./tools.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -27,10 +27,9 @@ async function sh(line: string, dir: string, ports: { cloud: string; enterprise:
     args: ["-c", command],
     cwd: dir,
     env: {
+      ...userEnv(),
       PATH: `${dir}/bin:${Deno.env.get("PATH")}`,
-      HOME: Deno.env.get("HOME") ?? dir,
       STORE_CONFIG_FILE: `${dir}/config.toml`,
-      ...(Deno.env.get("DENO_DIR") && { DENO_DIR: Deno.env.get("DENO_DIR")! }),
     },
     clearEnv: true,
     stdout: "piped",

@@ -49,3 +49,16 @@ export function missingTools(...tools: string[]): boolean {
   for (const name of missing) console.warn(`skipped: ${tip(name)}`);
   return true;
 }
+
+/**
+ * The environment of a subprocess that stands for a user: PATH and HOME, and where Deno keeps
+ * its module cache (so a changed HOME does not make Deno download everything again).
+ */
+export function userEnv(): Record<string, string> {
+  const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/root" };
+  for (const name of ["DENO_DIR", "XDG_CACHE_HOME"]) {
+    const value = Deno.env.get(name);
+    if (value) env[name] = value;
+  }
+  return env;
+}

@@ -6,7 +6,7 @@
  */
 import { createFileSystem } from "./file_system.ts";
 import { denoFsOps } from "./deno/fs.ts";
-import { denoOnTerminate } from "./deno/process.ts";
+import { onFirstTerminatingSignal } from "./signals.ts";
 import { denoServe } from "./deno/serve.ts";
 import { denoStdin, denoStdStream } from "./deno/stdio.ts";
 import { denoTransport } from "./deno/transport.ts";
@@ -19,7 +19,8 @@ export const runtime: Runtime = {
   cwd: () => Deno.cwd(),
   homeDir: () => Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? Deno.cwd(),
   exit: (code) => Deno.exit(code),
-  onTerminate: denoOnTerminate,
+  onTerminate: (handler) =>
+    onFirstTerminatingSignal((name, listener) => Deno.addSignalListener(name, listener), handler),
   stdin: denoStdin,
   stdout: denoStdStream(Deno.stdout),
   stderr: denoStdStream(Deno.stderr),

@@ -8,7 +8,7 @@ import process from "node:process";
 import { createFileSystem } from "./file_system.ts";
 import { nodeFsOps } from "./node/fs.ts";
 import { nodeGzip } from "./node/gzip.ts";
-import { nodeOnTerminate } from "./node/process.ts";
+import { onFirstTerminatingSignal } from "./signals.ts";
 import { nodeServe } from "./node/serve.ts";
 import { nodeStdin, nodeStdStream } from "./node/stdio.ts";
 import { nodeTransport } from "./node/transport.ts";
@@ -21,7 +21,7 @@ export const runtime: Runtime = {
   cwd: () => process.cwd(),
   homeDir: () => homedir(),
   exit: (code) => process.exit(code),
-  onTerminate: nodeOnTerminate,
+  onTerminate: (handler) => onFirstTerminatingSignal((name, listener) => process.on(name, listener), handler),
   stdin: nodeStdin,
   stdout: nodeStdStream(process.stdout),
   stderr: nodeStdStream(process.stderr),
