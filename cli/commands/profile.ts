@@ -55,7 +55,7 @@ keyring:<name>. Comments in the file are not kept.`,
       ca_cert: f.globals.caCert === undefined ? undefined : await checkedCaCert(f, f.globals.caCert),
       files_api_key: flags.filesApiKey,
     };
-    if (fields.api_url !== undefined && !isReference(fields.api_url)) {
+    if (fields.api_url !== undefined && !resolvedWhenRead(fields.api_url)) {
       const base = parseBaseUrl(fields.api_url, "cloud", "--api-url");
       if (base.username !== undefined) {
         throw new StoreCtlError("usage", "--api-url must not carry a user name or password", {
@@ -63,7 +63,7 @@ keyring:<name>. Comments in the file are not kept.`,
         });
       }
     }
-    if (fields.url !== undefined && !isReference(fields.url)) {
+    if (fields.url !== undefined && !resolvedWhenRead(fields.url)) {
       const base = parseBaseUrl(fields.url, "enterprise", "--url");
       // Credentials written into the URL are stored where they are masked, not in the URL.
       if (base.username !== undefined) {
@@ -86,7 +86,7 @@ keyring:<name>. Comments in the file are not kept.`,
 });
 
 /** `${VAR}` and `keyring:` values are checked when they are read, not when stored. */
-function isReference(value: string): boolean {
+function resolvedWhenRead(value: string): boolean {
   return value.includes("${") || value.startsWith("keyring:");
 }
 

@@ -28,7 +28,6 @@ export const COMPLETE_COMMAND = "__complete";
 export async function execute(root: GroupSpec, argv: readonly string[], ctx: CliContext): Promise<Outcome> {
   let words = hoistGlobals(argv);
   if (words.some((w) => /^(-q|--query)(=|$)/.test(w))) preloadQuery();
-
   if (words[0] === COMPLETE_COMMAND) return await complete(root, words.slice(words[1] === "--" ? 2 : 1), ctx);
   if (words[0] === "help") words = [...words.slice(1), "--help"];
   const { path, chain, target } = await route(root, words);
@@ -46,13 +45,13 @@ export async function execute(root: GroupSpec, argv: readonly string[], ctx: Cli
       ),
     };
   }
-  let outcome: { error?: unknown; factory?: Factory } = {};
+  const outcome: { error?: unknown; factory?: Factory } = {};
   // The command's machinery loads while the parser is built and reads the flags.
   const invoking = target.kind === "command" ? import("./invoke.ts") : undefined;
   const runner: Runner = async (spec, flags, args) => {
     try {
       const { invoke } = await invoking!;
-      await invoke(spec, flags, args, ctx, (factory) => (outcome = { ...outcome, factory }));
+      await invoke(spec, flags, args, ctx, (factory) => (outcome.factory = factory));
     } catch (error) {
       outcome.error = error;
     }

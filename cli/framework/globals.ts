@@ -2,9 +2,9 @@ import { checkQuery } from "../../lib/output/mod.ts";
 import { type Flag, flag, type FlagValues } from "./params.ts";
 
 /** Bounds of `--timeout`: past 2,147,483 s timers overflow, and a day is already generous. */
-export const TIMEOUT_BOUNDS = { min: 0.1, max: 86_400 };
+const TIMEOUT_BOUNDS = { min: 0.1, max: 86_400 };
 /** Bounds of `--retries`: with backoff capped at 8 s, ten retries already span a minute or more. */
-export const RETRY_BOUNDS = { min: 0, max: 10 };
+const RETRY_BOUNDS = { min: 0, max: 10 };
 
 /** The flags every command accepts, spread into each by the adapter. */
 export const GLOBAL_FLAGS = {
@@ -39,20 +39,6 @@ export const GLOBAL_FLAGS = {
 
 /** The global options, as parsed once for the whole run. */
 export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;
-
-/** Defaults, for code that runs before or without a parsed command line (errors, help). */
-export const DEFAULT_GLOBALS: GlobalOptions = {
-  profile: undefined,
-  configFile: undefined,
-  output: undefined,
-  query: undefined,
-  raw: false,
-  verbose: 0,
-  insecure: false,
-  caCert: undefined,
-  timeout: 30,
-  retries: 3,
-};
 
 const SPELLINGS: ReadonlyMap<string, Flag<unknown>["kind"]> = new Map(
   Object.entries(GLOBAL_FLAGS).flatMap(([name, spec]) => {

@@ -78,7 +78,7 @@ function choose<V extends string>(values: readonly V[]): (input: string) => V {
 }
 
 /** A number between `min` and `max` (inclusive). */
-export function boundedNumber(bounds: { min: number; max: number; integer?: boolean }): (input: string) => number {
+function boundedNumber(bounds: { min: number; max: number; integer?: boolean }): (input: string) => number {
   return (input) => {
     const value = Number(input);
     const integer = bounds.integer ?? false;
