@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
  * bytes, which the route then reads from memory.
  *
  * Hono's `bodyLimit` does the same, but rebuilds the request with `new Request(request, …)`,
- * which reads the request's signal; Deno.serve then prints a warning about its legacy abort
+ * which reads the request's signal; Deno's server then prints a warning about its legacy abort
  * behaviour. Here the copy takes the original's signal only when something asks for it.
  *
  * @example

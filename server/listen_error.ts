@@ -12,7 +12,7 @@ export interface ListenTarget {
 
 /**
  * Why a listener could not start, as one line that names the address and the fix. Deno
- * (`Deno.errors.AddrInUse`) and Node (`listen EADDRINUSE`) both set the error's `code`.
+ * (an `AddrInUse` error) and Node (`listen EADDRINUSE`) both set the error's `code`.
  *
  * @example
  * ```ts

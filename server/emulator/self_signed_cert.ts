@@ -14,8 +14,9 @@ export interface CertificatePair {
  * @example
  * ```ts
  * import { generateSelfSignedCertificate } from "./self_signed_cert.ts";
+ * import { loadRuntime } from "../../lib/runtime/mod.ts";
  * const tls = await generateSelfSignedCertificate("storectl emulator");
- * Deno.serve({ port: 9443, ...tls }, () => new Response("ok"));
+ * await (await loadRuntime()).serve({ port: 9443, tls, fetch: () => new Response("ok") });
  * ```
  */
 export async function generateSelfSignedCertificate(
