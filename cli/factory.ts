@@ -1,5 +1,6 @@
 import { type CloudClient, createCloudClient } from "../lib/cloud/mod.ts";
 import {
+  type CloudCredentials,
   type ConfigDocument,
   configPath,
   type Credentials,
@@ -97,8 +98,7 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
       });
     },
     cloud: once(async () => {
-      const resolved = await factory.credentials("cloud");
-      if (resolved.deployment !== "cloud") throw new Error("unreachable: cloud credentials expected");
+      const resolved = await factory.credentials("cloud") as CloudCredentials;
       return createCloudClient(resolved, await clientSettings(factory, {}));
     }),
     enterprise: once(async () => {

@@ -37,7 +37,7 @@ server's file name) or to a pipe, never to a terminal.`,
   output: { writesFile: true },
   examples: [
     "ctl api enterprise get /v1/bdbs -q '[].name'",
-    `ctl api cloud post /subscriptions/1001/databases -d '{"name":"cache","memoryLimitInGb":1}'`,
+    `ctl api cloud post /subscriptions/156400/databases -d '{"name":"cache","memoryLimitInGb":1}'`,
     "ctl api enterprise get /v1/debuginfo/all --file debuginfo.tar.gz",
     "ctl api cloud get /subscriptions --query-params 'limit=10&offset=20' -o yaml",
   ],
@@ -70,8 +70,12 @@ server's file name) or to a pipe, never to a terminal.`,
       return;
     }
     const response = await client.http.send(request);
-    const into = target?.isDirectory ? target.path : undefined;
-    return await handleResponse(f, response, { ...output, file: target?.path }, into && request.path);
+    return await handleResponse(
+      f,
+      response,
+      { ...output, file: target?.path },
+      target?.isDirectory ? request.path : undefined,
+    );
   },
 });
 
@@ -90,12 +94,18 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
   return headers;
 }
 
-/** Checks the target before anything is sent: a directory gets the server's name inside it later. */
+/**
+ * Checks the target before anything is sent: a new or regular file needs a directory that takes
+ * a new file (for the `.partial`); a directory gets the server's file name inside it later;
+ * FIFOs and devices are written in place and need nothing.
+ */
 async function prepareFile(f: Factory, file: string): Promise<{ path: string; isDirectory: boolean }> {
   const path = f.resolvePath(file);
-  const info = await f.ctx.fs.info(path);
-  const isDirectory = info?.kind === "directory";
-  await f.ctx.fs.checkWritableDirectory(isDirectory ? path : dirname(path));
+  const kind = (await f.ctx.fs.info(path))?.kind;
+  const isDirectory = kind === "directory";
+  if (kind === undefined || kind === "file" || isDirectory) {
+    await f.ctx.fs.checkWritableDirectory(isDirectory ? path : dirname(path));
+  }
   return { path, isDirectory };
 }
 

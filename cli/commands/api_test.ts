@@ -83,6 +83,9 @@ Deno.test("api: --file <directory> is checked before sending and gets the server
   assertEquals(r.code, 0, r.stderr);
   const bytes = await Deno.readFile(`${ctl.dir}/out/debuginfo-cluster.tar.gz`);
   assertEquals([bytes[0], bytes[1]], [0x1f, 0x8b]);
+  const toDevice = await ctl(["api", "enterprise", "get", "/v1/debuginfo/all", "--file", "/dev/null"], { env });
+  assertEquals(toDevice.code, 0, toDevice.stderr);
+  assert((await Deno.lstat("/dev/null")).isCharDevice, "a device is written in place, not replaced");
   await Deno.writeTextFile(`${ctl.dir}/plain`, "");
   for (const [target, pattern] of [["nowhere/a.tgz", /ENOENT/], ["plain/a.tgz", /ENOTDIR/]] as const) {
     const r = await ctl(["api", "enterprise", "get", "/v1/debuginfo/all", "--file", target], { env });
