@@ -53,7 +53,7 @@ const lines = [
     1.5,
   ),
   report(
-    await compare({ label: "ctl (Node bundle)", argv: ["node", `${dir}/dist/ctl.mjs`, ...api], env }, curl, PAIRS),
+    await compare({ label: "ctl (Node bundle)", argv: ["node", `${dir}/dist/ctl.cjs`, ...api], env }, curl, PAIRS),
     2.7,
   ),
   report(

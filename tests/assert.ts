@@ -23,3 +23,7 @@ export async function assertRejects(fn: () => Promise<unknown>, pattern?: RegExp
   }
   throw new assertNode.AssertionError({ message: "expected the promise to reject" });
 }
+
+/** Asserts that `fn` throws, optionally with a message matching `pattern`. */
+export const assertThrows = (fn: () => unknown, pattern?: RegExp): void =>
+  pattern ? assertNode.throws(fn, pattern) : assertNode.throws(fn);

@@ -1,4 +1,5 @@
 import { bundleAll } from "../tools/bundle.ts";
+import { assert, assertEquals } from "./assert.ts";
 import { ctlRunner, ctlSpawner } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
@@ -12,9 +13,29 @@ Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTool
   await Deno.writeTextFile(caFile, emulator.caCert!);
   try {
     await bundleAll(`${dir}/dist`);
-    const command = [node, `${dir}/dist/ctl.mjs`];
+    const command = [node, `${dir}/dist/ctl.cjs`];
     const world = { ctl: ctlRunner(dir, command), spawn: ctlSpawner(dir, command), command, emulator, dir, caFile };
     for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
+    await t.step("the code cache: written once, kept while V8 accepts it, replaced when it does not", async () => {
+      const cache = `${dir}/dist/lib/ctl.cjs.cache`;
+      const written = await Deno.readFile(cache);
+      assertEquals((await world.ctl(["--help"])).code, 0);
+      assertEquals(await Deno.readFile(cache), written);
+
+      await Deno.writeTextFile(cache, "not a V8 code cache");
+      assertEquals((await world.ctl(["--help"])).code, 0);
+      assert((await Deno.stat(cache)).size > 1000, "a rejected cache is written again");
+    });
+    await t.step("the code cache: ctl runs the same where it cannot be written, and leaves no file", async () => {
+      const lib = `${dir}/dist/lib`;
+      await Deno.remove(`${lib}/ctl.cjs.cache`);
+      await Deno.mkdir(`${lib}/ctl.cjs.cache/in-the-way`, { recursive: true });
+      const names = async () => (await Array.fromAsync(Deno.readDir(lib))).map((entry) => entry.name).sort();
+      const before = await names();
+      const result = await world.ctl(["profile", "list", "-o", "json"]);
+      assertEquals([result.code, result.stderr], [0, ""]);
+      assertEquals(await names(), before);
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

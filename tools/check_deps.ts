@@ -26,7 +26,13 @@ export interface Violation {
   readonly message: string;
 }
 
-const RUNTIME_ALLOWED = [/^lib\/runtime\//, /^cli\/main\.ts$/, /^server\/main\.ts$/, /^server\/node\.ts$/];
+const RUNTIME_ALLOWED = [
+  /^lib\/runtime\//,
+  /^cli\/main\.ts$/,
+  /^cli\/node_main\.ts$/,
+  /^server\/main\.ts$/,
+  /^server\/node\.ts$/,
+];
 const STORE_CLIENTS: Record<string, RegExp> = {
   "ioredis": /^lib\/store\/redis\.ts$/,
   "@upstash/redis": /^lib\/store\/upstash\.ts$/,
