@@ -10,9 +10,10 @@
  * libraries that load on demand (undici, YAML, tables…) stay out of the script, as files the
  * build names relative to it (`./vendor/yaml.js`).
  *
- * The cache is written beside the script after the first run (or when V8 rejects it, as after a
- * Node upgrade); where that folder is read-only, every start compiles as before. The build
- * removes the old cache with the old script.
+ * V8 caches the functions a run compiled, so each command word (`api`, `profile`, …) has its own
+ * cache, written beside the script when a run of it succeeds with none (or with one V8 rejects,
+ * as after a Node upgrade). Where that folder is read-only, every start compiles as before. The
+ * build removes the old caches with the old script.
  *
  * @module
  */
@@ -25,7 +26,8 @@ import { Script } from "node:vm";
 /** The folder of this script, as Node sets it for CommonJS. */
 declare const __dirname: string;
 const SCRIPT = `${__dirname}/lib/ctl.cjs`;
-const CACHE = `${SCRIPT}.cache`;
+const word = process.argv[2] ?? "";
+const CACHE = `${SCRIPT}.${/^[a-z][a-z-]{0,30}$/.test(word) ? word : "_"}.cache`;
 const importFor = (specifier: string) =>
   import(specifier.startsWith("./") ? pathToFileURL(`${__dirname}/lib/${specifier.slice(2)}`).href : specifier);
 
@@ -39,7 +41,7 @@ const script = new Script(`(function (exports, require, module, __filename, __di
   filename: SCRIPT,
   cachedData,
 });
-if (cachedData === undefined || script.cachedDataRejected) process.once("exit", writeCache);
+if (cachedData === undefined || script.cachedDataRejected) process.once("exit", (code) => code === 0 && writeCache());
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(SCRIPT), module, SCRIPT, "", importFor);
 

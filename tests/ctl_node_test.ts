@@ -16,8 +16,20 @@ Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTool
     const command = [node, `${dir}/dist/ctl.cjs`];
     const world = { ctl: ctlRunner(dir, command), spawn: ctlSpawner(dir, command), command, emulator, dir, caFile };
     for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
-    await t.step("the code cache: written once, kept while V8 accepts it, replaced when it does not", async () => {
-      const cache = `${dir}/dist/lib/ctl.cjs.cache`;
+    const lib = `${dir}/dist/lib`;
+    const caches = async () =>
+      (await Array.fromAsync(Deno.readDir(lib))).map((entry) => entry.name).filter((name) => name.endsWith(".cache"))
+        .sort();
+    await t.step("the code cache: one per command word, written by a run that succeeds", async () => {
+      const written = await caches();
+      for (const word of ["_", "api", "profile"]) assert(written.includes(`ctl.cjs.${word}.cache`), word);
+      await Deno.remove(`${lib}/ctl.cjs.profile.cache`);
+      assertEquals((await world.ctl(["profile", "nope"])).code, 2);
+      assertEquals((await world.ctl(["nope"])).code, 2);
+      assertEquals(await caches(), written.filter((name) => name !== "ctl.cjs.profile.cache"));
+    });
+    await t.step("the code cache: kept while V8 accepts it, replaced when it does not", async () => {
+      const cache = `${lib}/ctl.cjs._.cache`;
       const written = await Deno.readFile(cache);
       assertEquals((await world.ctl(["--help"])).code, 0);
       assertEquals(await Deno.readFile(cache), written);
@@ -27,9 +39,7 @@ Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTool
       assert((await Deno.stat(cache)).size > 1000, "a rejected cache is written again");
     });
     await t.step("the code cache: ctl runs the same where it cannot be written, and leaves no file", async () => {
-      const lib = `${dir}/dist/lib`;
-      await Deno.remove(`${lib}/ctl.cjs.cache`);
-      await Deno.mkdir(`${lib}/ctl.cjs.cache/in-the-way`, { recursive: true });
+      await Deno.mkdir(`${lib}/ctl.cjs.profile.cache/in-the-way`, { recursive: true });
       const names = async () => (await Array.fromAsync(Deno.readDir(lib))).map((entry) => entry.name).sort();
       const before = await names();
       const result = await world.ctl(["profile", "list", "-o", "json"]);

@@ -1,5 +1,6 @@
-import type { Stats } from "node:fs";
-import { lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+// Callbacks, not `node:fs/promises`: Node loads `node:fs` at start, the promise API costs a few
+// more milliseconds of every `ctl` run to load.
+import { close, lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type Stats, write } from "node:fs";
 import type { FsOps } from "../file_system.ts";
 import type { FileInfo } from "../types.ts";
 
@@ -20,6 +21,11 @@ function info(stats: Stats): FileInfo {
   return { kind, mode: stats.mode & 0o777, size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
+/** Calls a `node:fs` function with a callback as a promise. */
+function call<T>(fn: (callback: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => fn((error, value) => error ? reject(error) : resolve(value)));
+}
+
 async function orMissing(read: () => Promise<Stats>): Promise<FileInfo | undefined> {
   try {
     return info(await read());
@@ -31,21 +37,23 @@ async function orMissing(read: () => Promise<Stats>): Promise<FileInfo | undefin
 
 /** File primitives on `node:fs`. */
 export const nodeFsOps: FsOps = {
-  readFile: async (path) => new Uint8Array(await readFile(path)),
-  lstat: (path) => orMissing(() => lstat(path)),
-  stat: (path) => orMissing(() => stat(path)),
-  realPath: (path) => realpath(path),
-  readLink: (path) => readlink(path),
+  readFile: async (path) => new Uint8Array(await call<Buffer>((done) => readFile(path, done))),
+  lstat: (path) => orMissing(() => call((done) => lstat(path, done))),
+  stat: (path) => orMissing(() => call((done) => stat(path, done))),
+  realPath: (path) => call((done) => realpath(path, done)),
+  readLink: (path) => call((done) => readlink(path, done)),
   async open(path, { createNew, mode }) {
-    const file = await open(path, createNew ? "wx" : "r+", mode);
+    const fd = await call<number>((done) => open(path, createNew ? "wx" : "r+", mode, done));
     return {
       write: async (bytes) => {
-        for (let offset = 0; offset < bytes.length;) offset += (await file.write(bytes, offset)).bytesWritten;
+        for (let offset = 0; offset < bytes.length;) {
+          offset += await call<number>((done) => write(fd, bytes, offset, bytes.length - offset, null, done));
+        }
       },
-      close: () => file.close(),
+      close: () => call((done) => close(fd, (error) => done(error, undefined))),
     };
   },
-  rename: (from, to) => rename(from, to),
-  remove: (path) => rm(path, { force: false }),
-  mkdirAll: (path) => mkdir(path, { recursive: true }).then(() => {}),
+  rename: (from, to) => call((done) => rename(from, to, (error) => done(error, undefined))),
+  remove: (path) => call((done) => rm(path, { force: false }, (error) => done(error, undefined))),
+  mkdirAll: (path) => call((done) => mkdir(path, { recursive: true }, (error) => done(error, undefined))),
 };

@@ -1,4 +1,5 @@
 import process from "node:process";
+import { isatty } from "node:tty";
 import { BrokenPipe, type StdIn, type StdStream } from "../types.ts";
 
 /** A std stream on `process.stdout`/`stderr`: writes keep their order; a gone reader drops them. */
@@ -31,9 +32,9 @@ export function nodeStdStream(stream: typeof process.stdout | typeof process.std
 
 let lines: AsyncIterator<string> | undefined;
 
-/** Standard input on `process.stdin`. */
+/** Standard input on `process.stdin`, which is created only when read (it costs Node a file stream). */
 export const nodeStdin: StdIn = {
-  isTTY: process.stdin.isTTY === true,
+  isTTY: isatty(0),
   async readAll() {
     const chunks: Uint8Array[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Uint8Array);
