@@ -1,13 +1,12 @@
-import { proposeCompletions, run } from "@stricli/core";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
 import { preloadQuery } from "../../lib/output/mod.ts";
 import type { CliContext } from "../context.ts";
 import type { Factory } from "../factory.ts";
 import { ADDED_FLAGS } from "./extra_flags.ts";
 import { globalFlagSpan } from "./globals.ts";
-import { wrapHelp } from "./help.ts";
+import { groupHelp, wrapHelp } from "./help.ts";
 import type { GroupSpec } from "./spec.ts";
-import { buildApp, buildTarget, type Runner } from "./stricli.ts";
+import type { Runner } from "./stricli.ts";
 import { loadAll, route } from "./tree.ts";
 
 /** How a run ended, for `run.ts` to report. */
@@ -23,7 +22,8 @@ export const COMPLETE_COMMAND = "__complete";
 /**
  * Runs the command line through the tree: moves global flags written before the command behind
  * it, loads only the modules on the way, lets the parser read flags and arguments, and runs the
- * command with prompts and output handled. Errors are returned, never printed.
+ * command with prompts and output handled. A group's help needs no parser. Errors are returned,
+ * never printed.
  */
 export async function execute(root: GroupSpec, argv: readonly string[], ctx: CliContext): Promise<Outcome> {
   let words = hoistGlobals(argv);
@@ -33,10 +33,11 @@ export async function execute(root: GroupSpec, argv: readonly string[], ctx: Cli
   const { path, chain, target } = await route(root, words);
   const rest = words.slice(path.length);
   const asksHelp = rest.some((w) => w === "--help" || w === "-h");
-  if (target.kind === "group" && !asksHelp && rest.every((w) => w.startsWith("-"))) {
-    // Nothing to run: the root shows its help; a group says a command is missing.
-    if (path.length === 0) return await showHelp(root, [], chain, ctx, ctx.stdout);
-    await showHelp(root, path, chain, ctx, ctx.stderr);
+  if (target.kind === "group" && rest.every((w) => w.startsWith("-"))) {
+    // Nothing to run: help shows; a group without a command also says one is missing.
+    const help = groupHelp(path, target);
+    if (asksHelp || path.length === 0) return (ctx.stdout.write(wrapHelp(help, ctx.stdout.columns())), {});
+    ctx.stderr.write(wrapHelp(help, ctx.stderr.columns()));
     return {
       error: new StoreCtlError(
         "usage",
@@ -46,8 +47,9 @@ export async function execute(root: GroupSpec, argv: readonly string[], ctx: Cli
     };
   }
   const outcome: { error?: unknown; factory?: Factory } = {};
-  // The command's machinery loads while the parser is built and reads the flags.
+  // The command's machinery loads while the parser loads, is built and reads the flags.
   const invoking = target.kind === "command" ? import("./invoke.ts") : undefined;
+  const { buildApp, buildTarget, run } = await import("./stricli.ts");
   const runner: Runner = async (spec, flags, args) => {
     try {
       const { invoke } = await invoking!;
@@ -79,22 +81,12 @@ export function hoistGlobals(argv: readonly string[]): string[] {
   return escape < 0 ? [...rest, ...leading] : [...rest.slice(0, escape), ...leading, ...rest.slice(escape)];
 }
 
-/** Prints the help of the group at `path` to `out`. */
-async function showHelp(
-  root: GroupSpec,
-  path: readonly string[],
-  chain: Parameters<typeof buildTarget>[2],
-  ctx: CliContext,
-  out: CliContext["stdout"],
-): Promise<Outcome> {
-  const app = buildApp(buildTarget(root, path, chain, ADDED_FLAGS, () => Promise.resolve()), () => {}, new Set());
-  await run(app, [...path, "--help"], stricliContext(ctx, out));
-  return {};
-}
-
 /** Prints the completions of the last word, one per line. */
 async function complete(root: GroupSpec, words: readonly string[], ctx: CliContext): Promise<Outcome> {
-  const full = await loadAll(root);
+  const [full, { buildApp, buildTarget, proposeCompletions }] = await Promise.all([
+    loadAll(root),
+    import("./stricli.ts"),
+  ]);
   const app = buildApp(buildTarget(full, [], [], ADDED_FLAGS, () => Promise.resolve()), () => {}, new Set());
   const input = words.length === 0 ? [""] : words;
   const proposals = await proposeCompletions(app, input, stricliContext(ctx, ctx.stdout));

@@ -20,6 +20,8 @@ import type { Arg, Flag } from "./params.ts";
 import type { CommandSpec, Entry } from "./spec.ts";
 import type { Loaded } from "./tree.ts";
 
+export { proposeCompletions, run } from "@stricli/core";
+
 // The parser's own types are precise generics over each command; specs are checked by our own
 // types instead, so the parser is handed plain shapes.
 type AnyTarget = ReturnType<typeof buildCommand> | ReturnType<typeof buildRouteMap>;

@@ -40,12 +40,15 @@ export async function route(root: GroupSpec, words: readonly string[]): Promise<
 }
 
 /**
- * Starts loading the module the first word names, so that it loads beside everything else
- * rather than after it; `route()` then finds it loaded.
+ * Starts loading the module the first word names, and the parser unless only help is asked, so
+ * that they load beside everything else rather than after it; `route()` then finds them loaded.
  */
 export function prefetch(root: GroupSpec, words: readonly string[]): void {
   const entry = root.commands[words.find((w) => !w.startsWith("-")) ?? ""];
-  if (entry?.kind === "lazy") entry.load().catch(() => {}); // a failure shows when the route loads it
+  if (!entry) return;
+  // A failure shows when the route or the parser loads it.
+  if (entry.kind === "lazy") entry.load().catch(() => {});
+  if (!words.some((w) => w === "--help" || w === "-h")) import("./stricli.ts").catch(() => {});
 }
 
 /** The whole tree with every module loaded, for completion. */
