@@ -102,5 +102,7 @@ export function group(summary: string, commands: Record<string, Entry>, descript
 
 /** A command or group loaded on demand: `lazy("manage profiles", () => import("./profile.ts"))`. */
 export function lazy(summary: string, load: LazySpec["load"]): LazySpec {
-  return { kind: "lazy", summary, load };
+  // Once: a second `import()` while the first is under way makes Deno load the module's graph again.
+  let loading: ReturnType<LazySpec["load"]> | undefined;
+  return { kind: "lazy", summary, load: () => loading ??= load() };
 }
