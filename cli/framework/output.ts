@@ -52,12 +52,13 @@ export async function writeResult(f: Factory, data: unknown, spec: OutputSpec, t
     : target.format === "auto"
     ? (tty && spec.columns ? "table" : "json")
     : target.format;
-  if (format === "table" && Array.isArray(shown) && shown.length === 0) {
+  const table = format === "table" && spec.rows && !f.globals.query ? spec.rows(shown) : shown;
+  if (format === "table" && Array.isArray(table) && table.length === 0) {
     f.ctx.stderr.write(`${spec.empty ?? "No results"}\n`);
     return;
   }
   f.ctx.stdout.write(
-    await render(shown, {
+    await render(table, {
       format,
       // A query reshapes the data: its own keys make the columns then.
       columns: f.globals.query ? undefined : spec.columns,

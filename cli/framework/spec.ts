@@ -15,6 +15,11 @@ export interface Column {
 export interface OutputSpec {
   /** Table columns; without them `auto` prints JSON even on a terminal. */
   readonly columns?: readonly Column[];
+  /**
+   * The rows of the table, when they are not the data itself (an object keyed by name becomes
+   * one row per key); JSON and YAML keep the data as the API gave it.
+   */
+  readonly rows?: (data: unknown) => unknown;
   /** Said on stderr when a table would be empty, e.g. "No profiles yet". */
   readonly empty?: string;
   /** The command can write its result to a file: `-o <path>` and `--file <path>` are accepted. */

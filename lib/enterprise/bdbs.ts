@@ -1,4 +1,6 @@
 import type { EnterpriseClient } from "./client.ts";
+import type { Stats } from "./cluster.ts";
+import { unwrapStats } from "./nodes.ts";
 
 /** An enterprise database (bdb); `memory_size` is in bytes. Fields beyond these pass through. */
 export interface Bdb {
@@ -39,4 +41,9 @@ export function updateBdb(
 /** Deletes a database. */
 export async function deleteBdb(client: EnterpriseClient, uid: number): Promise<void> {
   await client.send<unknown>("DELETE", `/v1/bdbs/${uid}`);
+}
+
+/** A database's statistics of the last interval (the API keys them by uid; this unwraps them). */
+export async function bdbStats(client: EnterpriseClient, uid: number): Promise<Stats> {
+  return unwrapStats(await client.get<Record<string, Stats>>(`/v1/bdbs/${uid}/stats/last`), uid);
 }

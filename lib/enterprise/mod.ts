@@ -1,6 +1,6 @@
 /**
  * The enterprise (cluster) management API: a client with HTTP Basic and the `/v1` path rule,
- * one file per resource.
+ * one file per resource (cluster, nodes, bdbs, users with roles and ACLs, crdbs, logs).
  *
  * @example
  * ```ts
@@ -16,4 +16,28 @@
  * @module
  */
 export { basicAuth, createEnterpriseClient, type EnterpriseClient, enterprisePath } from "./client.ts";
-export { type Bdb, createBdb, deleteBdb, getBdb, listBdbs, updateBdb } from "./bdbs.ts";
+export { type Bdb, bdbStats, createBdb, deleteBdb, getBdb, listBdbs, updateBdb } from "./bdbs.ts";
+export {
+  type Bootstrap,
+  type Cluster,
+  clusterAlerts,
+  clusterCertificates,
+  clusterStats,
+  getBootstrap,
+  getCluster,
+  type Stats,
+  updateCluster,
+} from "./cluster.ts";
+export { getNode, listNodes, type Node, nodeStats, removeNode, unwrapStats, updateNode } from "./nodes.ts";
+export {
+  createUser,
+  getUser,
+  listRedisAcls,
+  listRoles,
+  listUsers,
+  type RedisAcl,
+  type Role,
+  type User,
+} from "./users.ts";
+export { createCrdb, type Crdb, type CrdbTask, getCrdb, listCrdbs, listCrdbTasks } from "./crdbs.ts";
+export { type LogEntry, listLogs, type LogQuery } from "./logs.ts";

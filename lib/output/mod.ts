@@ -15,3 +15,4 @@ export { cellValue, type TableColumn } from "./table.ts";
 export { colorJson } from "./json_color.ts";
 export { applyQuery, checkQuery, preloadQuery } from "./query.ts";
 export { createLogger, type Level, LEVELS, type Logger } from "./log.ts";
+export { formatSize, parseSize, SIZE_UNITS } from "./size.ts";

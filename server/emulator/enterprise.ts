@@ -226,13 +226,20 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
     pendingSince.set(task, options.now());
     return c.json(task);
   });
+  app.get("/v1/crdbs/:guid", (c) => {
+    const crdb = data.crdbs.find((x) => x.guid === c.req.param("guid"));
+    return crdb ? c.json(crdb) : fail(c, 404, `crdb '${c.req.param("guid")}' does not exist`);
+  });
   app.get("/v1/crdb_tasks", (c) => list(c, data.crdbTasks));
   app.get("/v1/logs", (c) => {
     const order = c.req.query("order") ?? "asc";
     if (order !== "asc" && order !== "desc") {
       return fail(c, 400, `Query parameter 'order' must be 'asc' or 'desc', got '${order}'`);
     }
-    return list(c, order === "desc" ? [...data.logs].reverse() : data.logs);
+    const bounds = timeBounds(c.req.query("stime"), c.req.query("etime"));
+    if (typeof bounds === "string") return fail(c, 400, bounds);
+    const logs = data.logs.filter((e) => Date.parse(e.time) >= bounds.start && Date.parse(e.time) <= bounds.end);
+    return list(c, order === "desc" ? logs.reverse() : logs);
   });
 
   return { app, reset };
@@ -247,6 +254,18 @@ function settlePending(records: Json[], pendingSince: WeakMap<Json, number>, opt
     if (record.status === "started") record.status = "finished";
     pendingSince.delete(record);
   }
+}
+
+/** The `stime` and `etime` query parameters (ISO 8601) as milliseconds, or what is wrong with one. */
+function timeBounds(stime?: string, etime?: string): { start: number; end: number } | string {
+  const bounds = { start: -Infinity, end: Infinity };
+  for (const [name, raw, key] of [["stime", stime, "start"], ["etime", etime, "end"]] as const) {
+    if (raw === undefined) continue;
+    const ms = Date.parse(raw);
+    if (Number.isNaN(ms)) return `Query parameter '${name}' must be an ISO 8601 time, got '${raw}'`;
+    bounds[key] = ms;
+  }
+  return bounds;
 }
 
 function bdbProblem(body: Json, creating: boolean): string | undefined {

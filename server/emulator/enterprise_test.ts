@@ -137,6 +137,22 @@ Deno.test("enterprise: users, roles, ACLs, crdbs, crdb tasks and logs", async ()
   assertEquals((await get("/v1/logs?order=up")).status, 400);
 });
 
+Deno.test("enterprise: one crdb by guid; logs between stime and etime", async () => {
+  const { get } = setup();
+  const [first] = (await get("/v1/crdbs")).body;
+  assertEquals((await get(`/v1/crdbs/${first.guid}`)).body, first);
+  const missing = await get("/v1/crdbs/6f1c2a52-0000-4000-8000-999999999999");
+  assertEquals([missing.status, missing.body.error_code], [404, "not_found"]);
+  const all = (await get("/v1/logs")).body;
+  const since = (await get(`/v1/logs?stime=${all[15].time}`)).body;
+  assertEquals(since, all.slice(15));
+  const window = (await get(`/v1/logs?stime=${all[2].time}&etime=${all[4].time}&order=desc`)).body;
+  assertEquals(window, all.slice(2, 5).reverse());
+  const bad = await get("/v1/logs?stime=yesterday");
+  assertEquals(bad.status, 400);
+  assertMatch(bad.body.message, /'stime' must be an ISO 8601 time, got 'yesterday'/);
+});
+
 Deno.test("enterprise: unknown endpoints are 404 in the enterprise error format", async () => {
   const { get } = setup();
   const res = await get("/v1/nothing");

@@ -1,0 +1,105 @@
+import { bdbStats, createBdb, deleteBdb, getBdb, listBdbs, updateBdb } from "../../../lib/enterprise/mod.ts";
+import { flag } from "../../framework/params.ts";
+import { type Column, command, group } from "../../framework/spec.ts";
+import {
+  DATA_FLAG,
+  requestBody,
+  requireChanges,
+  requireFields,
+  sizeColumn,
+  sizeFlag,
+  STATS_COLUMNS,
+  uidArg,
+} from "./common.ts";
+
+const COLUMNS: readonly Column[] = [
+  { header: "UID", value: "uid" },
+  { header: "NAME", value: "name" },
+  { header: "STATUS", value: "status" },
+  sizeColumn("MEMORY", "memory_size"),
+  { header: "SHARDS", value: "shards_count" },
+  { header: "REPLICATION", value: "replication" },
+  { header: "PORT", value: "port" },
+  { header: "VERSION", value: "version" },
+];
+
+const UID = uidArg("uid", "the database's numeric id", "ctl enterprise database list");
+const NAME = flag.string("database name: letters, digits and '-'", { placeholder: "name" });
+
+const list = command({
+  summary: "list the cluster's databases",
+  output: { columns: COLUMNS, empty: "No databases" },
+  examples: ["ctl enterprise database list", "ctl enterprise database list -q '[].{name: name, bytes: memory_size}'"],
+  async run(_input, f) {
+    return await listBdbs(await f.enterprise());
+  },
+});
+
+const get = command({
+  summary: "show one database",
+  args: [UID],
+  output: { columns: COLUMNS },
+  examples: ["ctl enterprise database get 1", "ctl enterprise database get 1 -o yaml"],
+  async run({ args: [uid] }, f) {
+    return await getBdb(await f.enterprise(), uid);
+  },
+});
+
+const create = command({
+  summary: "create a database",
+  description: `Create a database. --name and --memory-size are required, unless a -d body has "name" and
+"memory_size" (bytes); flags override the body's fields. Sizes take SI units (KB, MB, GB, TB:
+powers of 1000) or IEC units (KiB, MiB, GiB, TiB: powers of 1024), or a number of bytes.`,
+  flags: { name: NAME, memorySize: sizeFlag("memory limit"), data: DATA_FLAG },
+  output: { columns: COLUMNS },
+  examples: [
+    "ctl enterprise database create --name cache --memory-size 1GiB",
+    `ctl enterprise database create -d '{"name":"orders","memory_size":536870912,"replication":true}'`,
+  ],
+  async run({ flags }, f) {
+    const body = await requestBody(f, flags.data, { name: flags.name, memory_size: flags.memorySize });
+    requireFields(body, { name: "--name", memory_size: "--memory-size" });
+    return await createBdb(await f.enterprise(), body as { name: string; memory_size: number });
+  },
+});
+
+const update = command({
+  summary: "change a database's name, memory limit or other fields",
+  args: [UID],
+  flags: { name: NAME, memorySize: sizeFlag("new memory limit"), data: DATA_FLAG },
+  output: { columns: COLUMNS },
+  examples: [
+    "ctl enterprise database update 1 --memory-size 2GiB",
+    `ctl enterprise database update 1 -d '{"eviction_policy":"allkeys-lru"}'`,
+  ],
+  async run({ args: [uid], flags }, f) {
+    const body = await requestBody(f, flags.data, { name: flags.name, memory_size: flags.memorySize });
+    requireChanges(body, "--name, --memory-size");
+    return await updateBdb(await f.enterprise(), uid, body);
+  },
+});
+
+const remove = command({
+  summary: "delete a database and its data",
+  description: "Delete a database and its data. Asks first on a terminal; without one, --yes is required.",
+  args: [UID],
+  confirm: ({ args: [uid] }) => `Delete database ${uid} and all its data?`,
+  examples: ["ctl enterprise database delete 3", "ctl enterprise database delete 3 --yes"],
+  async run({ args: [uid] }, f) {
+    await deleteBdb(await f.enterprise(), uid);
+    f.ctx.stderr.write(`Deleted database ${uid}\n`);
+  },
+});
+
+const stats = command({
+  summary: "show a database's statistics of the last interval",
+  args: [UID],
+  output: { columns: [...STATS_COLUMNS, sizeColumn("USED MEMORY", "used_memory")] },
+  examples: ["ctl enterprise database stats 1", "ctl enterprise database stats 1 -q used_memory"],
+  async run({ args: [uid] }, f) {
+    return await bdbStats(await f.enterprise(), uid);
+  },
+});
+
+/** `ctl enterprise database …`: the cluster's databases (bdbs). */
+export default group("manage the cluster's databases", { list, get, create, update, delete: remove, stats });

@@ -1,0 +1,73 @@
+import { getBootstrap, getCluster } from "../../../lib/enterprise/mod.ts";
+import { StoreCtlError } from "../../../lib/errors/mod.ts";
+import { command } from "../../framework/spec.ts";
+
+/** The same failure with `message` in front of its own, keeping its code (and so its exit code and tips). */
+function explain(error: unknown, message: string): unknown {
+  if (!(error instanceof StoreCtlError)) return error;
+  return new StoreCtlError(error.code, `${message}: ${error.message}`, {
+    status: error.status,
+    tips: error.tips,
+    cause: error,
+    reason: error.reason,
+    details: error.details,
+  });
+}
+
+/** `ctl enterprise status`: is the cluster there, and does it accept the credentials? */
+export default command({
+  summary: "check that the cluster answers and accepts the credentials",
+  description: `Check the cluster in two steps and say which one fails and why:
+1. GET /v1/bootstrap, which a cluster answers without credentials: is the URL a cluster, reachable,
+   with a certificate ctl trusts?
+2. GET /v1/cluster with the credentials: does the cluster accept them?
+Exits 0 when both pass; otherwise with the code of the failure (10 network or TLS, 11 timeout,
+4 credentials…).`,
+  output: {
+    columns: [
+      { header: "URL", value: "url" },
+      { header: "BOOTSTRAP", value: "bootstrap" },
+      { header: "VERSION", value: "software_version" },
+      { header: "USER", value: "user" },
+      { header: "CLUSTER", value: "cluster" },
+      { header: "STATUS", value: "cluster_status" },
+    ],
+  },
+  examples: ["ctl enterprise status", "ctl enterprise status -p lab -o json"],
+  async run(_input, f) {
+    const client = await f.enterprise();
+    const creds = f.used.enterprise;
+    const url = creds?.deployment === "enterprise" ? creds.url : client.http.url({ path: "" });
+    const user = creds?.deployment === "enterprise" ? creds.username : undefined;
+    let bootstrap;
+    try {
+      bootstrap = await getBootstrap(client);
+    } catch (error) {
+      throw explain(error, `The cluster at ${url} cannot be reached (credentials not checked)`);
+    }
+    const state = bootstrap?.bootstrap_status?.state;
+    const version = bootstrap?.local_node_info?.software_version;
+    const reached = `The cluster at ${url} answers (bootstrap ${state ?? "state unknown"}${
+      version ? `, version ${version}` : ""
+    })`;
+    let cluster;
+    try {
+      cluster = await getCluster(client);
+    } catch (error) {
+      const rejected = error instanceof StoreCtlError && error.code === "auth";
+      throw explain(error, rejected ? `${reached}, but rejects the credentials of ${user}` : reached);
+    }
+    if (state !== undefined && state !== "completed") {
+      f.warn(`the node's bootstrap is '${state}', not 'completed': it may not be part of a cluster yet`);
+    }
+    return {
+      url,
+      bootstrap: state,
+      software_version: version,
+      user,
+      cluster: cluster.name,
+      cluster_status: cluster.status,
+      cluster_state: cluster.state,
+    };
+  },
+});
