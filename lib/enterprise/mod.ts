@@ -39,5 +39,5 @@ export {
   type Role,
   type User,
 } from "./users.ts";
-export { createCrdb, type Crdb, type CrdbTask, getCrdb, listCrdbs, listCrdbTasks } from "./crdbs.ts";
-export { type LogEntry, listLogs, type LogQuery } from "./logs.ts";
+export { type Crdb, type CrdbTask, createCrdb, getCrdb, listCrdbs, listCrdbTasks } from "./crdbs.ts";
+export { listLogs, type LogEntry, type LogQuery } from "./logs.ts";

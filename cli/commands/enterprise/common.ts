@@ -23,6 +23,23 @@ export function uidArg(name: string, brief: string, list: string): Arg<number> {
   };
 }
 
+/**
+ * Runs a request on one resource; a 404 gets a tip naming the command that lists the ids. The
+ * client never retries a 404: an unknown id fails at once (exit 5).
+ */
+export async function one<T>(request: Promise<T>, list: string): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (!(error instanceof StoreCtlError) || error.code !== "not_found") throw error;
+    throw new StoreCtlError("not_found", error.message, {
+      status: error.status,
+      cause: error,
+      tips: [...error.tips, `See the ids with: ${list}`],
+    });
+  }
+}
+
 /** A size in bytes, written `512MB`, `1GiB`, `1.5GB` or as bytes. */
 export function sizeFlag(brief: string): Flag<number | undefined> {
   return {

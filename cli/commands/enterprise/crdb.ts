@@ -2,7 +2,7 @@ import { createCrdb, getCrdb, listCrdbs } from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Arg, arg, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { DATA_FLAG, requestBody, requireFields, sizeColumn, sizeFlag } from "./common.ts";
+import { DATA_FLAG, one, requestBody, requireFields, sizeColumn, sizeFlag } from "./common.ts";
 import { TASK_COLUMNS } from "./crdb_task.ts";
 
 const COLUMNS: readonly Column[] = [
@@ -40,7 +40,7 @@ const get = command({
   output: { columns: COLUMNS },
   examples: ["ctl enterprise crdb get 6f1c2a52-0000-4000-8000-000000000001 -o yaml"],
   async run({ args: [guid] }, f) {
-    return await getCrdb(await f.enterprise(), guid);
+    return await one(getCrdb(await f.enterprise(), guid), "ctl enterprise crdb list");
   },
 });
 

@@ -3,6 +3,7 @@ import { flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import {
   DATA_FLAG,
+  one,
   requestBody,
   requireChanges,
   requireFields,
@@ -23,7 +24,8 @@ const COLUMNS: readonly Column[] = [
   { header: "VERSION", value: "version" },
 ];
 
-const UID = uidArg("uid", "the database's numeric id", "ctl enterprise database list");
+const LIST = "ctl enterprise database list";
+const UID = uidArg("uid", "the database's numeric id", LIST);
 const NAME = flag.string("database name: letters, digits and '-'", { placeholder: "name" });
 
 const list = command({
@@ -41,7 +43,7 @@ const get = command({
   output: { columns: COLUMNS },
   examples: ["ctl enterprise database get 1", "ctl enterprise database get 1 -o yaml"],
   async run({ args: [uid] }, f) {
-    return await getBdb(await f.enterprise(), uid);
+    return await one(getBdb(await f.enterprise(), uid), LIST);
   },
 });
 
@@ -75,7 +77,7 @@ const update = command({
   async run({ args: [uid], flags }, f) {
     const body = await requestBody(f, flags.data, { name: flags.name, memory_size: flags.memorySize });
     requireChanges(body, "--name, --memory-size");
-    return await updateBdb(await f.enterprise(), uid, body);
+    return await one(updateBdb(await f.enterprise(), uid, body), LIST);
   },
 });
 
@@ -86,7 +88,7 @@ const remove = command({
   confirm: ({ args: [uid] }) => `Delete database ${uid} and all its data?`,
   examples: ["ctl enterprise database delete 3", "ctl enterprise database delete 3 --yes"],
   async run({ args: [uid] }, f) {
-    await deleteBdb(await f.enterprise(), uid);
+    await one(deleteBdb(await f.enterprise(), uid), LIST);
     f.ctx.stderr.write(`Deleted database ${uid}\n`);
   },
 });
@@ -97,7 +99,7 @@ const stats = command({
   output: { columns: [...STATS_COLUMNS, sizeColumn("USED MEMORY", "used_memory")] },
   examples: ["ctl enterprise database stats 1", "ctl enterprise database stats 1 -q used_memory"],
   async run({ args: [uid] }, f) {
-    return await bdbStats(await f.enterprise(), uid);
+    return await one(bdbStats(await f.enterprise(), uid), LIST);
   },
 });
 

@@ -47,7 +47,10 @@ count.`,
     ],
     empty: "No events",
   },
-  examples: ["ctl enterprise log list --since 24h --limit 20", "ctl enterprise log list --since 2026-01-01 --order asc"],
+  examples: [
+    "ctl enterprise log list --since 24h --limit 20",
+    "ctl enterprise log list --since 2026-01-01 --order asc",
+  ],
   async run({ flags }, f) {
     return await listLogs(await f.enterprise(), {
       since: flags.since,

@@ -2,7 +2,7 @@ import { getNode, listNodes, nodeStats, removeNode, updateNode } from "../../../
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { DATA_FLAG, requestBody, requireChanges, sizeColumn, STATS_COLUMNS, uidArg } from "./common.ts";
+import { DATA_FLAG, one, requestBody, requireChanges, sizeColumn, STATS_COLUMNS, uidArg } from "./common.ts";
 
 const COLUMNS: readonly Column[] = [
   { header: "UID", value: "uid" },
@@ -15,7 +15,8 @@ const COLUMNS: readonly Column[] = [
   { header: "RACK", value: "rack_id" },
 ];
 
-const UID = uidArg("uid", "the node's numeric id", "ctl enterprise node list");
+const LIST = "ctl enterprise node list";
+const UID = uidArg("uid", "the node's numeric id", LIST);
 
 const list = command({
   summary: "list the cluster's nodes",
@@ -32,7 +33,7 @@ const get = command({
   output: { columns: COLUMNS },
   examples: ["ctl enterprise node get 1"],
   async run({ args: [uid] }, f) {
-    return await getNode(await f.enterprise(), uid);
+    return await one(getNode(await f.enterprise(), uid), LIST);
   },
 });
 
@@ -64,7 +65,7 @@ const update = command({
       addr: flags.addr,
     });
     requireChanges(body, "--accept-servers, --rack-id, --addr");
-    return await updateNode(await f.enterprise(), uid, body);
+    return await one(updateNode(await f.enterprise(), uid, body), LIST);
   },
 });
 
@@ -75,7 +76,7 @@ const remove = command({
   confirm: ({ args: [uid] }) => `Remove node ${uid} from the cluster?`,
   examples: ["ctl enterprise node remove 3", "ctl enterprise node remove 3 --yes"],
   async run({ args: [uid] }, f) {
-    await removeNode(await f.enterprise(), uid);
+    await one(removeNode(await f.enterprise(), uid), LIST);
     f.ctx.stderr.write(`Removed node ${uid}\n`);
   },
 });
@@ -86,7 +87,7 @@ const stats = command({
   output: { columns: STATS_COLUMNS },
   examples: ["ctl enterprise node stats 1", "ctl enterprise node stats 1 -q cpu_user"],
   async run({ args: [uid] }, f) {
-    return await nodeStats(await f.enterprise(), uid);
+    return await one(nodeStats(await f.enterprise(), uid), LIST);
   },
 });
 

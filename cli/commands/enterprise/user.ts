@@ -2,7 +2,9 @@ import { createUser, getUser, listUsers } from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { DATA_FLAG, requestBody, requireFields, uidArg } from "./common.ts";
+import { DATA_FLAG, one, requestBody, requireFields, uidArg } from "./common.ts";
+
+const LIST = "ctl enterprise user list";
 
 const COLUMNS: readonly Column[] = [
   { header: "UID", value: "uid" },
@@ -24,11 +26,11 @@ const list = command({
 
 const get = command({
   summary: "show one user",
-  args: [uidArg("uid", "the user's numeric id", "ctl enterprise user list")],
+  args: [uidArg("uid", "the user's numeric id", LIST)],
   output: { columns: COLUMNS },
   examples: ["ctl enterprise user get 2"],
   async run({ args: [uid] }, f) {
-    return await getUser(await f.enterprise(), uid);
+    return await one(getUser(await f.enterprise(), uid), LIST);
   },
 });
 
