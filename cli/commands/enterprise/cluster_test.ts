@@ -42,7 +42,10 @@ Deno.test("enterprise cluster alerts and certificates: one row per name; JSON as
   const alerts = await ctl(["enterprise", "cluster", "alerts"], table);
   assertEquals(tableCells(alerts.stdout)[0], ["ALERT", "ENABLED", "RAISED", "SEVERITY", "THRESHOLD", "CHANGED"]);
   assertEquals(tableRows(alerts.stdout).map((row) => row.ALERT), ["cluster_certs_about_to_expire", "node_memory"]);
-  assertEquals(JSON.parse((await ctl(["enterprise", "cluster", "alerts"], { env })).stdout).node_memory.threshold, "80");
+  assertEquals(
+    JSON.parse((await ctl(["enterprise", "cluster", "alerts"], { env })).stdout).node_memory.threshold,
+    "80",
+  );
   const certs = await ctl(["enterprise", "cluster", "certificates"], table);
   assertEquals(tableCells(certs.stdout)[0], ["NAME", "CERTIFICATE"]);
   assertEquals(tableRows(certs.stdout).map((row) => row.NAME), ["api_cert", "cm_cert", "proxy_cert"]);

@@ -10,7 +10,16 @@ Deno.test("enterprise database list: a table with sizes for people; JSON keeps b
   await using ctl = await inProcessCtl();
   const r = await ctl(["enterprise", "database", "list"], table);
   assertEquals(r.code, 0, r.stderr);
-  assertEquals(tableCells(r.stdout)[0], ["UID", "NAME", "STATUS", "MEMORY", "SHARDS", "REPLICATION", "PORT", "VERSION"]);
+  assertEquals(tableCells(r.stdout)[0], [
+    "UID",
+    "NAME",
+    "STATUS",
+    "MEMORY",
+    "SHARDS",
+    "REPLICATION",
+    "PORT",
+    "VERSION",
+  ]);
   const rows = tableRows(r.stdout);
   assertEquals(rows.map((row) => row.UID), ["1", "2", "3", "4"]);
   assert(rows.every((row) => /^\d+ GiB$/.test(row.MEMORY) && row.STATUS === "active"), r.stdout);
@@ -70,7 +79,10 @@ Deno.test("enterprise database create: -d gives fields, flags override them; mis
   assertMatch(none.stderr, /Missing --name \(or "name" in --data\) and --memory-size/);
   const badSize = await ctl(["enterprise", "database", "create", "--name", "x", "--memory-size", "1G"], { env });
   assertEquals([badSize.code, badSize.requests], [2, []]);
-  assertMatch(badSize.stderr, /--memory-size must have a unit among B, KB, MB, GB, TB .*KiB, MiB, GiB, TiB.*; got '1G'/);
+  assertMatch(
+    badSize.stderr,
+    /--memory-size must have a unit among B, KB, MB, GB, TB .*KiB, MiB, GiB, TiB.*; got '1G'/,
+  );
   const array = await ctl(["enterprise", "database", "create", "-d", "[1]"], { env });
   assertEquals([array.code, array.requests], [2, []]);
   assertMatch(array.stderr, /--data must be a JSON object; got an array/);
@@ -105,7 +117,12 @@ Deno.test("enterprise database delete: asks on a terminal; without one needs --y
   assertEquals([no.code, no.requests], [12, []]);
   assertEquals(ctl.questions, ["Delete database 1 and all its data?"]);
   const yes = await ctl(["enterprise", "database", "delete", "1"], { env, tty: { stdin: true }, answers: [true] });
-  assertEquals([yes.code, yes.requests, yes.stdout, yes.stderr], [0, ["DELETE /v1/bdbs/1"], "", "Deleted database 1\n"]);
+  assertEquals([yes.code, yes.requests, yes.stdout, yes.stderr], [
+    0,
+    ["DELETE /v1/bdbs/1"],
+    "",
+    "Deleted database 1\n",
+  ]);
   const forced = await ctl(["enterprise", "database", "delete", "2", "--yes"], { env });
   assertEquals([forced.code, forced.requests], [0, ["DELETE /v1/bdbs/2"]]);
   const again = await ctl(["enterprise", "database", "delete", "2", "-y"], { env });

@@ -3,11 +3,11 @@ import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { command } from "../../framework/spec.ts";
 
 /** The same failure with `message` in front of its own, keeping its code (and so its exit code and tips). */
-function explain(error: unknown, message: string): unknown {
+function explain(error: unknown, message: string, tips: readonly string[] = []): unknown {
   if (!(error instanceof StoreCtlError)) return error;
   return new StoreCtlError(error.code, `${message}: ${error.message}`, {
     status: error.status,
-    tips: error.tips,
+    tips: [...error.tips, ...tips],
     cause: error,
     reason: error.reason,
     details: error.details,
@@ -43,7 +43,14 @@ Exits 0 when both pass; otherwise with the code of the failure (10 network or TL
     try {
       bootstrap = await getBootstrap(client);
     } catch (error) {
-      throw explain(error, `The cluster at ${url} cannot be reached (credentials not checked)`);
+      const answered = error instanceof StoreCtlError && error.status !== undefined;
+      throw explain(
+        error,
+        answered
+          ? `${url} answered GET /v1/bootstrap with an error, so it may not be a cluster's API (credentials not checked)`
+          : `The cluster at ${url} is not reachable (credentials not checked)`,
+        answered ? ["A cluster's API listens on https://<host>:9443 by default: check the URL"] : [],
+      );
     }
     const state = bootstrap?.bootstrap_status?.state;
     const version = bootstrap?.local_node_info?.software_version;
