@@ -3,7 +3,7 @@ import { preloadQuery } from "../../lib/output/mod.ts";
 import type { CliContext } from "../context.ts";
 import type { Factory } from "../factory.ts";
 import { ADDED_FLAGS } from "./extra_flags.ts";
-import { globalFlagSpan } from "./globals.ts";
+import { globalFlag, globalFlagSpan } from "./globals.ts";
 import { groupHelp, wrapHelp } from "./help.ts";
 import type { GroupSpec } from "./spec.ts";
 import type { Runner } from "./stricli.ts";
@@ -83,12 +83,22 @@ export function hoistGlobals(argv: readonly string[]): string[] {
 
 /** Prints the completions of the last word, one per line. */
 async function complete(root: GroupSpec, words: readonly string[], ctx: CliContext): Promise<Outcome> {
+  let input = words.length === 0 ? [""] : words;
+  // Global flags written before the command: complete their value, or skip them.
+  for (let span = globalFlagSpan(input[0]); span > 0 && input.length > 1; span = globalFlagSpan(input[0])) {
+    if (span === input.length) {
+      const spec = globalFlag(input[0])!;
+      const values = spec.values ?? await spec.propose?.(ctx).catch(() => []) ?? [];
+      for (const value of values) if (value.startsWith(input[1])) ctx.stdout.write(`${value}\n`);
+      return {};
+    }
+    input = input.slice(span);
+  }
   const [full, { buildApp, buildTarget, proposeCompletions }] = await Promise.all([
     loadAll(root),
     import("./stricli.ts"),
   ]);
   const app = buildApp(buildTarget(full, [], [], ADDED_FLAGS, () => Promise.resolve()), () => {}, new Set());
-  const input = words.length === 0 ? [""] : words;
   const proposals = await proposeCompletions(app, input, stricliContext(ctx, ctx.stdout));
   // Flags only once the word starts with a dash, as most shells' own completions do.
   const flags = input.at(-1)!.startsWith("-");
@@ -101,6 +111,7 @@ async function complete(root: GroupSpec, words: readonly string[], ctx: CliConte
 function stricliContext(ctx: CliContext, out: CliContext["stdout"]) {
   const width = out.columns();
   return {
+    ctl: ctx, // for completion proposals that read the config (profile names)
     process: {
       stdout: { write: (text: string) => out.write(wrapHelp(text, width)) },
       stderr: { write: () => {} }, // errors reach run.ts through the error sink instead

@@ -1,4 +1,6 @@
 import { checkQuery } from "../../lib/output/mod.ts";
+import { resolvePath } from "../../lib/runtime/mod.ts";
+import type { CliContext } from "../context.ts";
 import { type Flag, flag, type FlagValues } from "./params.ts";
 
 /** Bounds of `--timeout`: past 2,147,483 s timers overflow, and a day is already generous. */
@@ -8,12 +10,18 @@ const RETRY_BOUNDS = { min: 0, max: 10 };
 
 /** The flags every command accepts, spread into each by the adapter. */
 export const GLOBAL_FLAGS = {
-  profile: flag.string("profile to use (env: STORE_PROFILE)", { alias: "p", placeholder: "name" }),
+  profile: {
+    ...flag.string("profile to use (env: STORE_PROFILE)", { alias: "p", placeholder: "name" }),
+    propose: profileNames,
+  },
   configFile: flag.string("config file (env: STORE_CONFIG_FILE)", { placeholder: "path" }),
-  output: flag.string("json, yaml, table or auto: a table on a terminal where the command has one, else JSON", {
-    alias: "o",
-    placeholder: "format",
-  }),
+  output: {
+    ...flag.string("json, yaml, table or auto: a table on a terminal where the command has one, else JSON", {
+      alias: "o",
+      placeholder: "format",
+    }),
+    values: ["json", "yaml", "table", "auto"],
+  },
   query: {
     ...flag.string("filter the output with a JMESPath expression", { alias: "q", placeholder: "jmespath" }),
     parse: async (expression: string) => (await checkQuery(expression), expression),
@@ -37,18 +45,29 @@ export const GLOBAL_FLAGS = {
   }),
 };
 
+/** The profile names of the config file, for completion; the TOML parser loads only then. */
+async function profileNames(ctx: CliContext): Promise<string[]> {
+  const { configPath, parseConfig } = await import("../../lib/config/mod.ts");
+  const path = resolvePath(ctx.cwd, configPath(ctx.env, ctx.home));
+  const text = await ctx.fs.readTextFileIfExists(path);
+  const doc = text === undefined ? {} : await parseConfig(text, path);
+  return Object.keys(doc.profiles ?? {});
+}
+
 /** The global options, as parsed once for the whole run. */
 export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;
 
-const SPELLINGS: ReadonlyMap<string, Flag<unknown>["kind"]> = new Map(
-  Object.entries(GLOBAL_FLAGS).flatMap(([name, spec]) => {
+const SPELLINGS: ReadonlyMap<string, Flag<unknown>> = new Map(
+  Object.entries(GLOBAL_FLAGS as Record<string, Flag<unknown>>).flatMap(([name, spec]) => {
     const long = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-    return [[long, spec.kind], ...(spec.alias ? [[`-${spec.alias}`, spec.kind]] : [])] as [
-      string,
-      Flag<unknown>["kind"],
-    ][];
+    return [[long, spec], ...(spec.alias ? [[`-${spec.alias}`, spec]] : [])] as [string, Flag<unknown>][];
   }),
 );
+
+/** The global flag spelled `token` (`-p`, `--profile`), if it is one. */
+export function globalFlag(token: string): Flag<unknown> | undefined {
+  return SPELLINGS.get(token);
+}
 
 /**
  * How many words a global flag spans at the start of a command line (`-p prod` is 2, `--raw`,
@@ -57,7 +76,7 @@ const SPELLINGS: ReadonlyMap<string, Flag<unknown>["kind"]> = new Map(
 export function globalFlagSpan(token: string): number {
   if (/^-v+$/.test(token)) return 1;
   const [name, value] = token.split(/=(.*)/s, 2);
-  const kind = SPELLINGS.get(name);
+  const kind = SPELLINGS.get(name)?.kind;
   if (!kind) return 0;
   return kind === "parsed" && value === undefined ? 2 : 1;
 }

@@ -1,4 +1,5 @@
 import { StoreCtlError } from "../../lib/errors/mod.ts";
+import type { CliContext } from "../context.ts";
 
 type Letter =
   | "a"
@@ -43,6 +44,8 @@ export interface Flag<T> {
   readonly hidden?: boolean;
   /** Values offered by shell completion. */
   readonly values?: readonly string[];
+  /** Values offered by shell completion that depend on the user's files (profile names). */
+  readonly propose?: (ctx: CliContext) => Promise<readonly string[]>;
   /** Phantom: carries `T` for type inference. */
   readonly type?: T;
 }

@@ -16,6 +16,7 @@ import {
   UnsatisfiedPositionalError,
 } from "@stricli/core";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
+import type { CliContext } from "../context.ts";
 import type { Arg, Flag } from "./params.ts";
 import type { CommandSpec, Entry } from "./spec.ts";
 import type { Loaded } from "./tree.ts";
@@ -30,6 +31,11 @@ type Loose = any;
 
 /** Runs a command once the parser has read its flags and arguments. */
 export type Runner = (spec: CommandSpec, flags: Record<string, unknown>, args: unknown[]) => Promise<void>;
+
+/** What completion proposals can read: the parser's context carries ctl's effects. */
+export interface CompletionContext {
+  readonly ctl: CliContext;
+}
 
 /** Flags the adapter adds to every command, or to commands that need them. */
 export interface ExtraFlags {
@@ -55,6 +61,11 @@ function toFlag(spec: Flag<unknown>) {
           ? { optional: true }
           : { default: spec.default }),
         ...(spec.values && { proposeCompletions: () => spec.values }),
+        ...(spec.propose && {
+          proposeCompletions(this: CompletionContext) {
+            return spec.propose!(this.ctl).catch(() => []);
+          },
+        }),
       };
   }
 }
