@@ -1,5 +1,6 @@
 import { ctlRunner, ctlSpawner, DENO_CTL } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
+import "./ctl_enterprise_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 
 Deno.test("ctl on Deno against the emulator (cloud over HTTP, enterprise over TLS)", async (t) => {

@@ -2,6 +2,7 @@ import { bundleAll } from "../tools/bundle.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { ctlRunner, ctlSpawner } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
+import "./ctl_enterprise_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 import { missingTools, requireTool } from "./tools.ts";
 
