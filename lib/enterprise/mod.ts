@@ -40,4 +40,5 @@ export {
   type User,
 } from "./users.ts";
 export { type Crdb, type CrdbTask, createCrdb, getCrdb, listCrdbs, listCrdbTasks } from "./crdbs.ts";
+export { type CertificateSummary, describeCertificate } from "./certificates.ts";
 export { listLogs, type LogEntry, type LogQuery } from "./logs.ts";

@@ -2,6 +2,7 @@ import {
   clusterAlerts,
   clusterCertificates,
   clusterStats,
+  describeCertificate,
   getCluster,
   updateCluster,
 } from "../../../lib/enterprise/mod.ts";
@@ -52,12 +53,13 @@ const stats = command({
 });
 
 const certificates = command({
-  summary: "show the cluster's certificates (PEM)",
+  summary: "show the cluster's certificates: subject and expiry; the PEM with -o json",
   output: {
     rows: keyedRows("name"),
     columns: [
       { header: "NAME", value: "name" },
-      { header: "CERTIFICATE", value: (row) => String(row.value ?? "").replace(/\s+/g, " ") },
+      { header: "SUBJECT", value: (row) => describeCertificate(String(row.value))?.subject },
+      { header: "EXPIRES", value: (row) => describeCertificate(String(row.value))?.notAfter },
     ],
     empty: "No certificates",
   },

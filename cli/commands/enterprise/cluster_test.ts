@@ -4,7 +4,20 @@ import { tableCells, tableRows } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const table = { env, tty: { stdout: true }, columns: 200 };
-const PEM = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n";
+/** Made with `openssl req -x509 -newkey ec … -days 3650 -subj "/CN=cluster.example.local/O=Example"`. */
+const PEM = `-----BEGIN CERTIFICATE-----
+MIIBuTCCAV+gAwIBAgIUHgrkGufooZ+6UNHW275vcBY4cVcwCgYIKoZIzj0EAwIw
+MjEeMBwGA1UEAwwVY2x1c3Rlci5leGFtcGxlLmxvY2FsMRAwDgYDVQQKDAdFeGFt
+cGxlMB4XDTI2MTEyMzE4NTMwOFoXDTM2MTEyMDE4NTMwOFowMjEeMBwGA1UEAwwV
+Y2x1c3Rlci5leGFtcGxlLmxvY2FsMRAwDgYDVQQKDAdFeGFtcGxlMFkwEwYHKoZI
+zj0CAQYIKoZIzj0DAQcDQgAEOJcllLrJDI0EZGh/ZSMq7Wd5lnlJqqL6FaXWel8Z
+BerSxTlwI2+Ri9AIt9kl4g1Jqtt1wURHH8FqP8t7n92BMaNTMFEwHQYDVR0OBBYE
+FEn14CgkCOvZ6MkJMvo2BORiSTaSMB8GA1UdIwQYMBaAFEn14CgkCOvZ6MkJMvo2
+BORiSTaSMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhALhOpvJx
+mXQkgqy290pf/lGBo9iY+Gb7aELjoF6vhOokAiBlILVk2cWmS5zahqrQmsk5ekfZ
+ljabOoxRu2tGFFBsrw==
+-----END CERTIFICATE-----
+`;
 
 Deno.test("enterprise cluster get and update: name, status, state; -q works", async () => {
   await using ctl = await inProcessCtl();
@@ -47,8 +60,12 @@ Deno.test("enterprise cluster alerts and certificates: one row per name; JSON as
     "80",
   );
   const certs = await ctl(["enterprise", "cluster", "certificates"], table);
-  assertEquals(tableCells(certs.stdout)[0], ["NAME", "CERTIFICATE"]);
-  assertEquals(tableRows(certs.stdout).map((row) => row.NAME), ["api_cert", "cm_cert", "proxy_cert"]);
+  assertEquals(tableCells(certs.stdout)[0], ["NAME", "SUBJECT", "EXPIRES"]);
+  assertEquals(tableRows(certs.stdout), [
+    { NAME: "api_cert", SUBJECT: "cluster.example.local", EXPIRES: "2036-11-20T18:53:08Z" },
+    { NAME: "cm_cert", SUBJECT: "cluster.example.local", EXPIRES: "2036-11-20T18:53:08Z" },
+    { NAME: "proxy_cert", SUBJECT: "cluster.example.local", EXPIRES: "2036-11-20T18:53:08Z" },
+  ]);
   const pem = await ctl(["enterprise", "cluster", "certificates", "-q", "proxy_cert", "--raw"], { env });
   assertEquals(pem.stdout, `${PEM}\n`);
 });
