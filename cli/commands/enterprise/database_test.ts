@@ -145,13 +145,3 @@ Deno.test("enterprise database stats: the last interval, unwrapped from its uid 
   const json = JSON.parse((await ctl(["enterprise", "database", "stats", "1"], { env })).stdout);
   assert(Number.isInteger(json.used_memory) && typeof json.cpu_user === "number", JSON.stringify(json));
 });
-
-Deno.test("enterprise database: every verb has a summary, usage and an example in --help", async () => {
-  await using ctl = await inProcessCtl();
-  for (const verb of ["list", "get", "create", "update", "delete", "stats"]) {
-    const r = await ctl(["enterprise", "database", verb, "--help"]);
-    assertEquals(r.code, 0);
-    assertMatch(r.stdout, new RegExp(`^USAGE\n  ctl enterprise database ${verb}`));
-    assertMatch(r.stdout, /\nExamples:\n  ctl enterprise database /);
-  }
-});

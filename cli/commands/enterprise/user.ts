@@ -49,7 +49,7 @@ and the process list; the cluster never shows it again.`,
   },
   output: { columns: COLUMNS },
   examples: [
-    "printf '%s' \"$PASSWORD\" | ctl enterprise user create --email ops@example.com --password-stdin --role db_member",
+    "ctl enterprise user create --email ops@example.com --password-stdin --role db_member < password.txt",
     `ctl enterprise user create -d @user.json`,
   ],
   async run({ flags }, f) {
