@@ -83,3 +83,21 @@ Deno.test("README: the emulator's curl examples run as written", { ignore: missi
     assert((await Deno.stat(`${dir}/debuginfo.tar.gz`)).size > 1000);
   });
 });
+
+Deno.test("README: every command of the enterprise block runs against the emulator as written", async () => {
+  await using emulator = await startEmulator(["--tls", "--task-delay-ms", "300"]);
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/emulator-ca.pem`, emulator.caCert!);
+    const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
+    const commands = await readmeCommands("ctl-enterprise");
+    assert(commands.length >= 8);
+    const outputs = [];
+    for (const line of commands) {
+      const r = await sh(line, dir, ports);
+      assertEquals(r.code, 0, `${line}\n${r.stderr}`);
+      outputs.push(r.stdout);
+    }
+    assertMatch(outputs[3], /│ 5 +│ cache +│ (pending|active) +│ 1 GiB +│/);
+    assertEquals(outputs[4], "1500000000\n");
+  });
+});
