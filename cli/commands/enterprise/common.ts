@@ -16,7 +16,7 @@ export function uidArg(name: string, brief: string, list: string): Arg<number> {
     brief,
     parse: (input) => {
       if (!/^\d{1,15}$/.test(input) || Number(input) === 0) {
-        throw usage(`must be a numeric id such as 1; got '${input}'`, [`See the ids with: ${list}`]);
+        throw usage(`must be a numeric id (a whole number from 1); got '${input}'`, [`See the ids with: ${list}`]);
       }
       return Number(input);
     },

@@ -46,7 +46,10 @@ Deno.test("enterprise database get: one row; an unknown id is exit 5 at once, a 
   for (const bad of ["abc", "1.5", "-1", "0", "1e3"]) {
     const r = await ctl(["enterprise", "database", "get", "--", bad], { env });
     assertEquals([r.code, r.requests], [2, []], bad);
-    assertMatch(r.stderr, new RegExp(`<uid> must be a numeric id such as 1; got '${bad.replace(".", "\\.")}'`));
+    assertMatch(
+      r.stderr,
+      new RegExp(`<uid> must be a numeric id \\(a whole number from 1\\); got '${bad.replace(".", "\\.")}'`),
+    );
   }
 });
 

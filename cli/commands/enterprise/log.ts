@@ -31,10 +31,12 @@ count.`,
       ...flag.string("only events from this time on: ISO 8601, or an age such as 30m, 12h, 7d", {
         placeholder: "time",
       }),
+      // Ages count back from the wall clock when the flag is read.
       parse: (input: string) => parseSince(input, Date.now()),
     } as Flag<string | undefined>,
+    // No default: without --limit the API's own applies.
     limit: {
-      ...flag.number("at most this many events", { min: 1, max: 100_000, integer: true, default: 0 }),
+      ...flag.number("at most this many events", { min: 1, max: 100_000, integer: true, default: 1 }),
       default: undefined,
     } as Flag<number | undefined>,
     order: flag.choice("desc: newest first (default); asc: oldest first", ["asc", "desc"]),
