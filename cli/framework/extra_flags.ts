@@ -12,12 +12,15 @@ export const WAIT_FLAGS = {
     default: 600,
     placeholder: "seconds",
   }),
-  waitInterval: flag.number("first pause between polls, in seconds; later ones grow up to 5 s", {
-    min: 0.1,
-    max: 60,
-    default: 1,
-    placeholder: "seconds",
-  }),
+  waitInterval: flag.number(
+    "shortest pause between polls, in seconds; later ones grow to a quarter of the time waited, up to 5 s",
+    {
+      min: 0.1,
+      max: 60,
+      default: 1,
+      placeholder: "seconds",
+    },
+  ),
 };
 
 /** The flags the adapter adds: the global ones to every command, others where a spec asks. */

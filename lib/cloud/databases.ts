@@ -1,4 +1,5 @@
 import type { CloudClient } from "./client.ts";
+import { listAll, type ListOptions } from "./paging.ts";
 import type { CloudTask } from "./tasks.ts";
 
 /** A cloud database, addressed by its subscription and database ids; fields beyond these pass through. */
@@ -14,10 +15,18 @@ export type TaskReference = Pick<CloudTask, "taskId" | "status" | "commandType" 
 
 const base = (subscription: number) => `/subscriptions/${subscription}/databases`;
 
-/** The databases of a subscription. */
-export async function listDatabases(client: CloudClient, subscription: number): Promise<CloudDatabase[]> {
-  const body = await client.get<{ subscription?: { databases?: CloudDatabase[] }[] }>(base(subscription));
-  return body.subscription?.flatMap((s) => s.databases ?? []) ?? [];
+/** The databases of a subscription, every page of them. */
+export function listDatabases(
+  client: CloudClient,
+  subscription: number,
+  options?: ListOptions,
+): Promise<CloudDatabase[]> {
+  return listAll(
+    client,
+    base(subscription),
+    (b) => (b as { subscription?: { databases?: CloudDatabase[] }[] })?.subscription?.flatMap((s) => s.databases ?? []),
+    options,
+  );
 }
 
 /** One database. */

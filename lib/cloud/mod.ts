@@ -1,6 +1,6 @@
 /**
  * The cloud management API: a client with key and secret headers and the path rule of a base
- * that ends in `/v1`, one file per resource, and task polling.
+ * that ends in `/v1`, one file per resource, lists read page by page, and task polling.
  *
  * @example
  * ```ts
@@ -16,6 +16,15 @@
  *
  * @module
  */
+export {
+  type CloudRecord,
+  getAccount,
+  listAclRoles,
+  listAclRules,
+  listAclUsers,
+  listPaymentMethods,
+  listRegions,
+} from "./account.ts";
 export { type CloudClient, cloudPath, createCloudClient } from "./client.ts";
 export {
   type CloudDatabase,
@@ -26,10 +35,23 @@ export {
   type TaskReference,
   updateDatabase,
 } from "./databases.ts";
+export { listAll, type ListOptions } from "./paging.ts";
+export {
+  type CloudSubscription,
+  createSubscription,
+  deleteSubscription,
+  getPrivateServiceConnect,
+  getSubscription,
+  listPeerings,
+  listSubscriptions,
+  listTransitGateways,
+  updateSubscription,
+} from "./subscriptions.ts";
 export {
   type CloudTask,
   getTask,
   listTasks,
+  pollInterval,
   TASK_FAILED,
   TASK_SUCCEEDED,
   waitForTask,

@@ -1,6 +1,7 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import { abortableSleep } from "../http/mod.ts";
 import type { CloudClient } from "./client.ts";
+import { listAll, type ListOptions } from "./paging.ts";
 
 /** An asynchronous cloud operation, as `GET /tasks/{taskId}` shows it. */
 export interface CloudTask {
@@ -25,32 +26,56 @@ export function getTask(client: CloudClient, taskId: string, signal?: AbortSigna
   return client.get<CloudTask>(`/tasks/${encodeURIComponent(taskId)}`, { signal });
 }
 
-/** Every task the account shows. */
-export async function listTasks(client: CloudClient): Promise<CloudTask[]> {
-  const body = await client.get<CloudTask[] | { tasks?: CloudTask[] }>("/tasks");
-  return Array.isArray(body) ? body : body?.tasks ?? [];
+/** Every task the account shows, every page of them. */
+export function listTasks(client: CloudClient, options?: ListOptions): Promise<CloudTask[]> {
+  return listAll(
+    client,
+    "/tasks",
+    (body) => Array.isArray(body) ? body as CloudTask[] : (body as { tasks?: CloudTask[] })?.tasks,
+    options,
+  );
 }
 
 /** How `waitForTask` polls. */
 export interface WaitOptions {
   readonly signal?: AbortSignal;
-  /** The first pause between polls; later ones grow by half up to `maxIntervalMs`. Default 1 s. */
+  /**
+   * The shortest pause between polls. Default 1 s. Each pause is the larger of this and a
+   * quarter of the time waited so far, up to `maxIntervalMs`: a task is noticed at most a
+   * quarter of its duration late, and a short one within one interval.
+   */
   readonly intervalMs?: number;
-  /** The longest pause, so a task that ends is noticed soon. Default 5 s. */
+  /** The longest pause (unless `intervalMs` is longer). Default 5 s. */
   readonly maxIntervalMs?: number;
   /** Give up after this long. Default 600 s. */
   readonly timeoutMs?: number;
   /** Called after every poll. */
   readonly onProgress?: (task: CloudTask, elapsedMs: number) => void;
+  /** Called when a poll failed for a passing reason (429, 5xx, network) and polling goes on. */
+  readonly onPollError?: (error: StoreCtlError, elapsedMs: number) => void;
   readonly now?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** The pause before the next poll, after `elapsedMs` of waiting. */
+export function pollInterval(elapsedMs: number, intervalMs: number, maxIntervalMs: number): number {
+  return Math.max(intervalMs, Math.min(elapsedMs / 4, maxIntervalMs));
+}
+
+/** A poll that failed for a reason that may pass: the client already retried it, polling tries again later. */
+function isPassing(error: unknown): error is StoreCtlError {
+  if (!(error instanceof StoreCtlError)) return false;
+  return error.code === "rate_limited" || error.code === "network" || error.code === "timeout" ||
+    (error.code === "api" && error.status !== undefined && error.status >= 500);
 }
 
 /**
  * Polls a task until it ends. Resolves with the finished task; a failed task is an `api` error
  * with the task's own description (`reason: "task_failed"`), running out of time a `timeout`
- * error (`reason: "task_timeout"`, `details.taskId`). Transient errors and 429s are retried by
- * the client underneath; an aborted `signal` rejects with its reason.
+ * error (`reason: "task_timeout"`, `details.taskId`). The client underneath retries 429s (after
+ * `Retry-After`) and transient errors; a poll that still fails that way is tried again at the
+ * next interval, while a 404 or an authentication error ends the wait at once. An aborted
+ * `signal` rejects with its reason.
  *
  * @example
  * ```ts
@@ -68,28 +93,37 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const timeoutMs = options.timeoutMs ?? 600_000;
+  const intervalMs = options.intervalMs ?? 1_000;
   const maxIntervalMs = options.maxIntervalMs ?? 5_000;
   const started = now();
-  for (let interval = options.intervalMs ?? 1_000;; interval = Math.min(interval * 1.5, maxIntervalMs)) {
-    const task = await getTask(client, taskId, options.signal);
-    const elapsed = now() - started;
-    options.onProgress?.(task, elapsed);
-    if (TASK_SUCCEEDED.includes(task.status)) return task;
-    if (TASK_FAILED.includes(task.status)) {
-      const description = task.response?.error?.description ?? task.description ?? "no description given";
-      throw new StoreCtlError("api", `Task ${taskId} failed: ${description}`, {
-        reason: "task_failed",
-        details: { task },
-      });
+  let last = "not yet seen";
+  for (;;) {
+    try {
+      const task = await getTask(client, taskId, options.signal);
+      last = task.status;
+      options.onProgress?.(task, now() - started);
+      if (TASK_SUCCEEDED.includes(task.status)) return task;
+      if (TASK_FAILED.includes(task.status)) {
+        const description = task.response?.error?.description ?? task.description ?? "no description given";
+        throw new StoreCtlError("api", `Task ${taskId} failed: ${description}`, {
+          reason: "task_failed",
+          details: { task },
+        });
+      }
+    } catch (error) {
+      if (!isPassing(error)) throw error;
+      last = `poll failed: ${error.message}`;
+      options.onPollError?.(error, now() - started);
     }
+    const elapsed = now() - started;
     const left = timeoutMs - elapsed;
     if (left <= 0) {
       throw new StoreCtlError(
         "timeout",
-        `Task ${taskId} did not finish within ${Math.round(timeoutMs / 1000)} s (last status: ${task.status})`,
+        `Task ${taskId} did not finish within ${Math.round(timeoutMs / 1000)} s (last status: ${last})`,
         { reason: "task_timeout", details: { taskId } },
       );
     }
-    await sleep(Math.min(interval, left), options.signal);
+    await sleep(Math.min(pollInterval(elapsed, intervalMs, maxIntervalMs), left), options.signal);
   }
 }

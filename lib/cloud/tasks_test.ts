@@ -1,7 +1,7 @@
-import { assertEquals, assertRejects } from "../../tests/assert.ts";
-import type { StoreCtlError } from "../errors/mod.ts";
+import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { StoreCtlError } from "../errors/mod.ts";
 import type { CloudClient } from "./client.ts";
-import { type CloudTask, waitForTask } from "./tasks.ts";
+import { type CloudTask, pollInterval, waitForTask } from "./tasks.ts";
 
 /** A client whose task moves through `statuses`, one per poll, on a fake clock. */
 function scripted(statuses: string[]) {
@@ -21,19 +21,48 @@ function scripted(statuses: string[]) {
   return { client, options, sleeps };
 }
 
-Deno.test("waitForTask() polls with growing pauses, capped so a short task is noticed soon", async () => {
-  const { client, options, sleeps } = scripted([
-    "received",
-    "processing-in-progress",
-    "x",
-    "x",
-    "x",
-    "x",
-    "processing-completed",
-  ]);
+Deno.test("waitForTask() pauses the larger of the interval and a quarter of the wait, capped", async () => {
+  const { client, options, sleeps } = scripted([...Array(12).fill("processing-in-progress"), "processing-completed"]);
   const task = await waitForTask(client, "t1", { ...options, intervalMs: 1000, maxIntervalMs: 3000 });
   assertEquals(task.status, "processing-completed");
-  assertEquals(sleeps, [1000, 1500, 2250, 3000, 3000, 3000]);
+  assertEquals(sleeps.map(Math.round), [1000, 1000, 1000, 1000, 1000, 1250, 1563, 1953, 2441, 3000, 3000, 3000]);
+  assertEquals([pollInterval(0, 5000, 3000), pollInterval(100_000, 500, 3000)], [5000, 3000]);
+});
+
+Deno.test("waitForTask() notices a short task within one interval, a long one at most a quarter late", async () => {
+  for (const durationMs of [300, 3000, 10_000, 60_000, 900_000]) {
+    let clock = 0;
+    const client = {
+      get: () => Promise.resolve({ taskId: "t1", status: clock >= durationMs ? "processing-completed" : "received" }),
+    } as unknown as CloudClient;
+    await waitForTask(client, "t1", {
+      now: () => clock,
+      sleep: (ms) => Promise.resolve(void (clock += ms)),
+      timeoutMs: 3_600_000,
+    });
+    const late = clock - durationMs;
+    assert(late <= Math.max(1000, Math.min(durationMs / 4, 5000)), `${durationMs} ms task noticed ${late} ms late`);
+  }
+});
+
+Deno.test("waitForTask() polls on through a 429 or 503 that outlasted the client's retries; a 404 ends it", async () => {
+  const { client, options } = scripted([]);
+  const answers: (CloudTask | StoreCtlError)[] = [
+    new StoreCtlError("rate_limited", "Rate limited", { status: 429 }),
+    new StoreCtlError("api", "HTTP 503", { status: 503 }),
+    { taskId: "t1", status: "processing-completed" },
+  ];
+  const passing: string[] = [];
+  client.get = () => {
+    const next = answers.shift()!;
+    return (next instanceof Error ? Promise.reject(next) : Promise.resolve(next)) as never;
+  };
+  const task = await waitForTask(client, "t1", { ...options, onPollError: (e) => passing.push(e.code) });
+  assertEquals([task.status, passing], ["processing-completed", ["rate_limited", "api"]]);
+  let calls = 0;
+  client.get = () => (calls++, Promise.reject(new StoreCtlError("not_found", "Not found", { status: 404 }))) as never;
+  const missing = await assertRejects(() => waitForTask(client, "t1", options)) as StoreCtlError;
+  assertEquals([missing.code, calls], ["not_found", 1]);
 });
 
 Deno.test("waitForTask() reports failure with the task's description, and a timeout with the task id", async () => {

@@ -1,0 +1,87 @@
+import type { CloudRecord } from "./account.ts";
+import type { CloudClient } from "./client.ts";
+import type { TaskReference } from "./databases.ts";
+import { listAll, type ListOptions } from "./paging.ts";
+
+/** A cloud subscription; fields beyond these pass through. */
+export interface CloudSubscription {
+  readonly id: number;
+  readonly name: string;
+  readonly [field: string]: unknown;
+}
+
+/** Every subscription of the account. */
+export function listSubscriptions(client: CloudClient, options?: ListOptions): Promise<CloudSubscription[]> {
+  return listAll(
+    client,
+    "/subscriptions",
+    (b) => (b as { subscriptions?: CloudSubscription[] })?.subscriptions,
+    options,
+  );
+}
+
+/** One subscription. */
+export function getSubscription(client: CloudClient, subscription: number): Promise<CloudSubscription> {
+  return client.get<CloudSubscription>(`/subscriptions/${subscription}`);
+}
+
+/** Starts creating a subscription from a full request body. */
+export function createSubscription(client: CloudClient, body: CloudRecord): Promise<TaskReference> {
+  return client.send<TaskReference>("POST", "/subscriptions", body);
+}
+
+/** Starts changing a subscription. */
+export function updateSubscription(
+  client: CloudClient,
+  subscription: number,
+  changes: CloudRecord,
+): Promise<TaskReference> {
+  return client.send<TaskReference>("PUT", `/subscriptions/${subscription}`, changes);
+}
+
+/** Starts deleting a subscription (the API refuses while it has databases). */
+export function deleteSubscription(client: CloudClient, subscription: number): Promise<TaskReference> {
+  return client.send<TaskReference>("DELETE", `/subscriptions/${subscription}`);
+}
+
+/** The VPC peerings of a subscription. */
+export function listPeerings(client: CloudClient, subscription: number, options?: ListOptions): Promise<CloudRecord[]> {
+  return listAll(
+    client,
+    `/subscriptions/${subscription}/peerings`,
+    (b) => (b as { peerings?: CloudRecord[] })?.peerings,
+    options,
+  );
+}
+
+/** The private service connect endpoints of a subscription. */
+export function getPrivateServiceConnect(client: CloudClient, subscription: number): Promise<CloudRecord[]> {
+  return listAll(
+    client,
+    `/subscriptions/${subscription}/privateServiceConnect`,
+    (b) => asList((b as { privateServiceConnect?: CloudRecord[] | CloudRecord })?.privateServiceConnect),
+  );
+}
+
+/** The transit gateways of a subscription. */
+export function listTransitGateways(
+  client: CloudClient,
+  subscription: number,
+  options?: ListOptions,
+): Promise<CloudRecord[]> {
+  return listAll(
+    client,
+    `/subscriptions/${subscription}/transitGateway`,
+    (b) =>
+      asList(
+        (b as { transitGateways?: CloudRecord[]; transitGateway?: CloudRecord[] })?.transitGateways ??
+          (b as { transitGateway?: CloudRecord[] })?.transitGateway,
+      ),
+    options,
+  );
+}
+
+/** A field that holds one record or a list, as a list. */
+function asList(value: CloudRecord[] | CloudRecord | undefined): CloudRecord[] | undefined {
+  return value === undefined || Array.isArray(value) ? value : [value];
+}
