@@ -4,7 +4,7 @@ import { createFactory, type Factory } from "../factory.ts";
 import { confirmOrStop } from "./confirm.ts";
 import { GLOBAL_FLAGS, type GlobalOptions } from "./globals.ts";
 import { outputTarget, writeResult } from "./output.ts";
-import type { CommandSpec, OutputTarget } from "./spec.ts";
+import type { CommandSpec } from "./spec.ts";
 import { resumeCommand, waitFor } from "./wait.ts";
 
 /**
@@ -28,7 +28,7 @@ export async function invoke(
   const question = spec.confirm?.(input);
   if (question) await confirmOrStop(ctx, question, flags.yes === true);
   const data = await spec.run(input, factory);
-  if (spec.wait) return await finishTask(factory, spec, data, flags, output);
+  if (spec.wait) return await finishTask(factory, spec, data, input);
   if (data !== undefined) await writeResult(factory, data, spec.output ?? {}, output);
 }
 
@@ -37,9 +37,9 @@ async function finishTask(
   factory: Factory,
   spec: CommandSpec,
   started: unknown,
-  flags: Record<string, unknown>,
-  output: OutputTarget,
+  input: Parameters<CommandSpec["run"]>[0],
 ) {
+  const { flags, output } = input;
   const ref = started as { taskId?: string; status?: string };
   if (typeof ref?.taskId !== "string") {
     throw new StoreCtlError("api", "The API answered without a task id; see the response with ctl api");
@@ -55,6 +55,6 @@ async function finishTask(
     timeoutSeconds: flags.waitTimeout as number,
     intervalSeconds: flags.waitInterval as number,
   });
-  const result = spec.wait?.resolve ? await spec.wait.resolve(task, factory) : task;
+  const result = spec.wait?.resolve ? await spec.wait.resolve(task, factory, input) : task;
   await writeResult(factory, result, spec.output ?? {}, output);
 }

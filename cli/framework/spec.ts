@@ -62,7 +62,7 @@ export interface CommandSpec<F = Record<string, Flag<unknown>>, A = readonly Arg
    * The command starts an asynchronous cloud operation and `run` returns its task reference.
    * Adds `--wait`, `--wait-timeout` and `--wait-interval`.
    */
-  readonly wait?: WaitSpec;
+  readonly wait?: WaitSpec<F, A>;
   /** Hidden from help and completion. */
   readonly hidden?: boolean;
   /** Returns the data to write (through `-o`, `-q`, `--raw`), or nothing. */
@@ -70,9 +70,9 @@ export interface CommandSpec<F = Record<string, Flag<unknown>>, A = readonly Arg
 }
 
 /** How a command that starts a cloud task is waited for. */
-export interface WaitSpec {
+export interface WaitSpec<F = Record<string, Flag<unknown>>, A = readonly Arg<unknown>[]> {
   /** What the finished task made, to print instead of the task (e.g. the new database). */
-  resolve?(task: CloudTask, factory: Factory): Promise<unknown>;
+  resolve?(task: CloudTask, factory: Factory, input: Input<F, A>): Promise<unknown>;
 }
 
 /** Commands under a noun. */

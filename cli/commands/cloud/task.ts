@@ -4,6 +4,7 @@ import { WAIT_FLAGS } from "../../framework/extra_flags.ts";
 import { waitFor } from "../../framework/wait.ts";
 import { type Arg, arg } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
+import { LIMIT_FLAG } from "./common.ts";
 
 const COLUMNS: readonly Column[] = [
   { header: "TASK ID", value: "taskId" },
@@ -29,15 +30,18 @@ const TASK_ID: Arg<string> = {
 
 const list = command({
   summary: "list the account's recent tasks",
+  flags: { limit: LIMIT_FLAG },
   output: { columns: COLUMNS, empty: "No tasks" },
-  async run(_input, f) {
-    return await listTasks(await f.cloud());
+  examples: ["ctl cloud task list --limit 10", "ctl cloud task list -q \"[?status=='processing-error'].taskId\""],
+  async run({ flags }, f) {
+    return await listTasks(await f.cloud(), { limit: flags.limit });
   },
 });
 
 const get = command({
   summary: "show one task",
   args: [TASK_ID],
+  examples: ["ctl cloud task get 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13 -q response.resourceId"],
   output: { columns: COLUMNS },
   async run({ args: [taskId] }, f) {
     return await getTask(await f.cloud(), taskId);
