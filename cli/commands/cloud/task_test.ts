@@ -86,3 +86,25 @@ Deno.test("cloud task wait: a spinner with status and time on a terminal's stder
   assertMatch(r.stderr, new RegExp(`\\r\\x1b\\[K. Task ${taskId}: (received|processing-in-progress) \\(0 s\\)`));
   assertEquals(r.stderr.endsWith("\r\x1b[K"), true, "the line is erased at the end");
 });
+
+Deno.test("cloud task list and get: every page of tasks, --limit caps, columns for people", async () => {
+  await using ctl = await inProcessCtl();
+  const ids = [];
+  for (let i = 0; i < 102; i++) ids.push(await startCreate(ctl, 1));
+  const all = await ctl(["cloud", "task", "list", "-q", "length(@)"], { env });
+  assertEquals([all.stdout.trim(), all.requests], ["102", [
+    "GET /v1/tasks?offset=0&limit=100",
+    "GET /v1/tasks?offset=100&limit=100",
+  ]]);
+  const capped = await ctl(["cloud", "task", "list", "--limit", "5", "-q", "[].taskId"], { env });
+  assertEquals(JSON.parse(capped.stdout), ids.slice(-5).reverse());
+  const one = await ctl(["cloud", "task", "get", ids[0]], { env, tty: { stdout: true }, columns: 200 });
+  const lines = one.stdout.split("\n");
+  assertMatch(lines[1], /^│ TASK ID +│ STATUS +│ COMMAND +│ RESOURCE │ DESCRIPTION +│$/);
+  assertMatch(
+    lines[2],
+    new RegExp(`^│ ${ids[0]} │ processing-completed │ createDatabaseRequest │ \\d+ +│ Request processing`),
+  );
+  const unknown = await ctl(["cloud", "task", "get", "no-such-task"], { env });
+  assertEquals([unknown.code, unknown.requests.length], [5, 1]);
+});

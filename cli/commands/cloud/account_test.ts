@@ -1,0 +1,34 @@
+import { assertEquals, assertMatch } from "../../../tests/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+
+const env = EMULATOR_ENV;
+const TTY = { env, tty: { stdout: true }, columns: 200 };
+
+Deno.test("cloud account get: one row for people, the whole account as JSON", async () => {
+  await using ctl = await inProcessCtl();
+  const table = await ctl(["cloud", "account", "get"], TTY);
+  assertEquals(table.code, 0, table.stderr);
+  const lines = table.stdout.split("\n");
+  assertMatch(lines[1], /^│ ID +│ NAME +│ MARKETPLACE │ API KEY +│ CREATED +│$/);
+  assertMatch(lines[2], /^│ \d+ │ Example Org │ active +│ emulator-key │ 2026-01-01T00:00:00Z │$/);
+  const json = JSON.parse((await ctl(["cloud", "account", "get", "-o", "json"], { env })).stdout);
+  assertEquals([json.name, json.key.name], ["Example Org", "emulator-key"]);
+  const id = await ctl(["cloud", "account", "get", "-q", "id", "--raw"], { env });
+  assertEquals(id.stdout, `${json.id}\n`);
+});
+
+Deno.test("cloud payment-method list and region list: columns, JSON, --limit pages the request", async () => {
+  await using ctl = await inProcessCtl();
+  const methods = await ctl(["cloud", "payment-method", "list"], TTY);
+  const lines = methods.stdout.split("\n");
+  assertMatch(lines[1], /^│ ID +│ TYPE +│ CARD +│ NAME ON CARD │ EXPIRES │$/);
+  assertMatch(lines[2], /^│ 7001 │ Visa +│ …4242 │ Example Org +│ 12\/2030 │$/);
+  assertEquals(methods.requests, ["GET /v1/payment-methods?offset=0&limit=100"]);
+  const regions = await ctl(["cloud", "region", "list"], TTY);
+  assertMatch(regions.stdout.split("\n")[1], /^│ ID │ NAME +│ PROVIDER │ ZONES +│$/);
+  assertMatch(regions.stdout, /│ 3 +│ europe-west1 │ GCP +│ europe-west1a, europe-west1b, europe-west1c │/);
+  const gcp = await ctl(["cloud", "region", "list", "-q", "[?provider=='GCP'].name"], { env });
+  assertEquals(JSON.parse(gcp.stdout), ["europe-west1", "us-central1"]);
+  const capped = await ctl(["cloud", "region", "list", "--limit", "3", "-o", "yaml"], { env });
+  assertEquals([capped.stdout.match(/^- id: /gm)?.length, capped.requests], [3, ["GET /v1/regions?offset=0&limit=3"]]);
+});
