@@ -1,5 +1,6 @@
 import { ctlRunner, ctlSpawner, DENO_CTL } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
+import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 
@@ -10,7 +11,9 @@ Deno.test("ctl on Deno against the emulator (cloud over HTTP, enterprise over TL
   await Deno.writeTextFile(caFile, emulator.caCert!);
   try {
     const world = { ctl: ctlRunner(dir), spawn: ctlSpawner(dir), command: DENO_CTL, emulator, dir, caFile };
-    for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
+    for (const [name, scenario] of Object.entries({ ...SCENARIOS, ...CLOUD_SCENARIOS })) {
+      await t.step(name, () => scenario(world));
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -2,6 +2,7 @@ import { bundleAll } from "../tools/bundle.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { ctlRunner, ctlSpawner } from "./ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
+import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 import { missingTools, requireTool } from "./tools.ts";
@@ -16,7 +17,9 @@ Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTool
     await bundleAll(`${dir}/dist`);
     const command = [node, `${dir}/dist/ctl.cjs`];
     const world = { ctl: ctlRunner(dir, command), spawn: ctlSpawner(dir, command), command, emulator, dir, caFile };
-    for (const [name, scenario] of Object.entries(SCENARIOS)) await t.step(name, () => scenario(world));
+    for (const [name, scenario] of Object.entries({ ...SCENARIOS, ...CLOUD_SCENARIOS })) {
+      await t.step(name, () => scenario(world));
+    }
     const lib = `${dir}/dist/lib`;
     const caches = async () =>
       (await Array.fromAsync(Deno.readDir(lib))).map((entry) => entry.name).filter((name) => name.endsWith(".cache"))
