@@ -46,12 +46,12 @@ Deno.test("cloud database: ids are checked and required before any request; an u
   await using ctl = await inProcessCtl();
   for (
     const [argv, message] of [
-      [["list"], /^Error: --subscription is required\n  tip: Give --subscription <id>; ctl cloud subscription list/],
+      [["list"], /^Error: --subscription is required\n {2}tip: Give --subscription <id>; ctl cloud subscription list/],
       [
         ["list", "--subscription", "abc"],
         /--subscription must be a subscription id \(a positive whole number\); got 'abc'/,
       ],
-      [["get", "--subscription", "1"], /--database-id is required\n  tip: .*ctl cloud database list --subscription/],
+      [["get", "--subscription", "1"], /--database-id is required\n {2}tip: .*ctl cloud database list --subscription/],
       [["get", "--subscription", "1", "--database-id", "0"], /--database-id must be a database id .*got '0'/],
       [["list", "--subscription", "1", "--limit", "-3"], /--limit must be a whole number greater than 0/],
     ] as const
@@ -78,7 +78,10 @@ Deno.test("cloud database create: --name and --memory-limit-gb, or a -d body, fl
   const sub = await firstSubscription(ctl);
   const noName = await ctl(["cloud", "database", "create", "--subscription", sub, "--memory-limit-gb", "1"], { env });
   assertEquals([noName.code, noName.requests], [2, []]);
-  assertMatch(noName.stderr, /^Error: --name is required\n  tip: Give --name <name>, or a "name" field in the -d body/);
+  assertMatch(
+    noName.stderr,
+    /^Error: --name is required\n {2}tip: Give --name <name>, or a "name" field in the -d body/,
+  );
   const noMemory = await ctl(["cloud", "database", "create", "--subscription", sub, "-d", '{"name":"a"}'], { env });
   assertEquals([noMemory.code, noMemory.requests], [2, []]);
   assertMatch(noMemory.stderr, /--memory-limit-gb is required/);
@@ -230,7 +233,7 @@ Deno.test("cloud database update and delete: flags over -d, confirmation, --wait
   const ids = ["--subscription", sub, "--database-id", "51"];
   const nothing = await ctl(["cloud", "database", "update", ...ids], { env });
   assertEquals([nothing.code, nothing.requests], [2, []]);
-  assertMatch(nothing.stderr, /^Error: Nothing to change\n  tip: Give --name, --memory-limit-gb, or a -d body/);
+  assertMatch(nothing.stderr, /^Error: Nothing to change\n {2}tip: Give --name, --memory-limit-gb, or a -d body/);
   const updated = await ctl([
     "cloud",
     "database",

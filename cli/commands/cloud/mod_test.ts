@@ -18,8 +18,8 @@ Deno.test("ctl cloud: every command has a summary, its usage and an example in -
   for (const path of all) {
     const help = await ctl(["cloud", ...path, "--help"]);
     assertEquals(help.code, 0, path.join(" "));
-    assertMatch(help.stdout, new RegExp(`^USAGE\n  ctl cloud ${path.join(" ")}`), path.join(" "));
-    assertMatch(help.stdout, /\n\nExamples:\n  ctl cloud /, `${path.join(" ")} has an example`);
+    assertMatch(help.stdout, new RegExp(`^USAGE\n {2}ctl cloud ${path.join(" ")}`), path.join(" "));
+    assertMatch(help.stdout, /\n\nExamples:\n {2}ctl cloud /, `${path.join(" ")} has an example`);
   }
   const completed = await ctl(["__complete", "--", "cloud", ""]);
   for (const noun of ["account", "database", "private-service-connect", "transit-gateway", "acl"]) {

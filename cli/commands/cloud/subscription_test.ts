@@ -34,7 +34,7 @@ Deno.test("cloud subscription create: -d body with flags for common fields; --na
   assertEquals([unnamed.code, unnamed.requests], [2, []]);
   assertMatch(
     unnamed.stderr,
-    /^Error: --name is required\n  tip: Give --name <name>, or a "name" field in the -d body/,
+    /^Error: --name is required\n {2}tip: Give --name <name>, or a "name" field in the -d body/,
   );
   await Deno.writeTextFile(
     `${ctl.dir}/sub.json`,
