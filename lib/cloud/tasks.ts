@@ -97,9 +97,18 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
   const maxIntervalMs = options.maxIntervalMs ?? 5_000;
   const started = now();
   let last = "not yet seen";
+  const timedOut = () =>
+    new StoreCtlError(
+      "timeout",
+      `Task ${taskId} did not finish within ${Math.round(timeoutMs / 1000)} s (last status: ${last})`,
+      { reason: "task_timeout", details: { taskId } },
+    );
   for (;;) {
+    // A poll that hangs (with its retries) must not carry the wait past its limit.
+    const deadline = AbortSignal.timeout(Math.max(1, timeoutMs - (now() - started)));
     try {
-      const task = await getTask(client, taskId, options.signal);
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+      const task = await getTask(client, taskId, signal);
       last = task.status;
       options.onProgress?.(task, now() - started);
       if (TASK_SUCCEEDED.includes(task.status)) return task;
@@ -111,19 +120,14 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
         });
       }
     } catch (error) {
+      if (deadline.aborted && !options.signal?.aborted) throw timedOut();
       if (!isPassing(error)) throw error;
       last = `poll failed: ${error.message}`;
       options.onPollError?.(error, now() - started);
     }
     const elapsed = now() - started;
     const left = timeoutMs - elapsed;
-    if (left <= 0) {
-      throw new StoreCtlError(
-        "timeout",
-        `Task ${taskId} did not finish within ${Math.round(timeoutMs / 1000)} s (last status: ${last})`,
-        { reason: "task_timeout", details: { taskId } },
-      );
-    }
+    if (left <= 0) throw timedOut();
     await sleep(Math.min(pollInterval(elapsed, intervalMs, maxIntervalMs), left), options.signal);
   }
 }

@@ -90,3 +90,18 @@ Deno.test("waitForTask() stops at once when its signal aborts, with the signal's
   const error = await assertRejects(() => waitForTask(client, "t1", { signal: controller.signal, intervalMs: 10_000 }));
   assertEquals(error.message, "stop");
 });
+
+Deno.test("waitForTask() ends at its limit even while a poll hangs", async () => {
+  const client = {
+    get: (_path: string, options: { signal: AbortSignal }) =>
+      new Promise((_, reject) => options.signal.addEventListener("abort", () => reject(options.signal.reason))),
+  } as unknown as CloudClient;
+  const started = Date.now();
+  const error = await assertRejects(() => waitForTask(client, "t1", { timeoutMs: 200 })) as StoreCtlError;
+  assertEquals([error.code, error.reason, error.message], [
+    "timeout",
+    "task_timeout",
+    "Task t1 did not finish within 0 s (last status: not yet seen)",
+  ]);
+  assert(Date.now() - started < 2000, "it did not wait for the poll");
+});

@@ -9,6 +9,7 @@ import {
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
+import { TASK_COLUMNS } from "./task.ts";
 import {
   DATA_FLAG,
   DATABASE_FLAG,
@@ -167,6 +168,7 @@ this prints the task; with --wait, the finished task.`,
     return `Delete database ${database} of subscription ${subscription}?`;
   },
   wait: {},
+  output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud database delete --subscription 156400 --database-id 51 --yes --wait"],
   async run({ flags }, f) {
     return await deleteDatabase(await f.cloud(), ...ids(flags));

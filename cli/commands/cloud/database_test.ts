@@ -262,15 +262,14 @@ Deno.test("cloud database update and delete: flags over -d, confirmation, --wait
     [],
     `Delete database 51 of subscription ${sub}?`,
   ]);
-  const deleted = await ctl(
-    ["cloud", "database", "delete", ...ids, "--wait", "--wait-interval", "0.1", "-q", "status"],
-    {
-      env,
-      tty: { stdin: true },
-      answers: [true],
-    },
-  );
-  assertEquals([deleted.code, JSON.parse(deleted.stdout)], [0, "processing-completed"], deleted.stderr);
+  const deleted = await ctl(["cloud", "database", "delete", ...ids, "--wait", "--wait-interval", "0.1"], {
+    ...TTY,
+    tty: { stdin: true, stdout: true },
+    answers: [true],
+  });
+  assertEquals(deleted.code, 0, deleted.stderr);
+  assertMatch(deleted.stdout.split("\n")[1], /^│ TASK ID +│ STATUS +│ COMMAND +│ RESOURCE │ DESCRIPTION +│$/);
+  assertMatch(deleted.stdout.split("\n")[2], /^│ \S+ │ processing-completed │ deleteDatabaseRequest │ 51 +│/);
   const after = await ctl(["cloud", "database", "get", ...ids], { env });
   assertEquals(after.code, 5);
 });

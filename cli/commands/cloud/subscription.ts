@@ -9,6 +9,7 @@ import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import type { Factory } from "../../factory.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
+import { TASK_COLUMNS } from "./task.ts";
 import { DATA_FLAG, given, LIMIT_FLAG, parseId, readBody, required, SUBSCRIPTION_ARG } from "./common.ts";
 
 const COLUMNS: readonly Column[] = [
@@ -131,6 +132,7 @@ const remove = command({
   args: [SUBSCRIPTION_ARG],
   confirm: ({ args: [id] }) => `Delete subscription ${id}?`,
   wait: {},
+  output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud subscription delete 156400 --yes --wait"],
   async run({ args: [id] }, f) {
     return await deleteSubscription(await f.cloud(), id);

@@ -6,7 +6,8 @@ import { type Arg, arg } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import { LIMIT_FLAG } from "./common.ts";
 
-const COLUMNS: readonly Column[] = [
+/** Table columns of a task. */
+export const TASK_COLUMNS: readonly Column[] = [
   { header: "TASK ID", value: "taskId" },
   { header: "STATUS", value: "status" },
   { header: "COMMAND", value: "commandType" },
@@ -31,7 +32,7 @@ const TASK_ID: Arg<string> = {
 const list = command({
   summary: "list the account's recent tasks",
   flags: { limit: LIMIT_FLAG },
-  output: { columns: COLUMNS, empty: "No tasks" },
+  output: { columns: TASK_COLUMNS, empty: "No tasks" },
   examples: ["ctl cloud task list --limit 10", "ctl cloud task list -q \"[?status=='processing-error'].taskId\""],
   async run({ flags }, f) {
     return await listTasks(await f.cloud(), { limit: flags.limit });
@@ -42,7 +43,7 @@ const get = command({
   summary: "show one task",
   args: [TASK_ID],
   examples: ["ctl cloud task get 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13 -q response.resourceId"],
-  output: { columns: COLUMNS },
+  output: { columns: TASK_COLUMNS },
   async run({ args: [taskId] }, f) {
     return await getTask(await f.cloud(), taskId);
   },
@@ -54,7 +55,7 @@ const wait = command({
 --wait-timeout passes first. Ctrl+C stops waiting, not the task.`,
   args: [TASK_ID],
   flags: { waitTimeout: WAIT_FLAGS.waitTimeout, waitInterval: WAIT_FLAGS.waitInterval },
-  output: { columns: COLUMNS },
+  output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud task wait 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13 --wait-timeout 120"],
   async run({ args: [taskId], flags }, f) {
     return await waitFor(f, taskId, { timeoutSeconds: flags.waitTimeout, intervalSeconds: flags.waitInterval });
