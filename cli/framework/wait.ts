@@ -33,9 +33,7 @@ export async function waitFor(
       intervalMs: options.intervalSeconds * 1000,
       timeoutMs: options.timeoutSeconds * 1000,
       onProgress: (task) => (status = task.status),
-      onPollError: (
-        error,
-      ) => (status = `poll failed (${error.status ? `HTTP ${error.status}` : error.code}), retrying`),
+      onPollError: (error) => (status = `poll failed (${error.status ?? error.code}), retrying`),
     });
   } catch (error) {
     if (error instanceof Interrupted) {
