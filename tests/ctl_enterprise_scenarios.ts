@@ -6,7 +6,7 @@
  * @module
  */
 import { assertEquals, assertMatch } from "./assert.ts";
-import { freePortUrl, SCENARIOS, type World } from "./ctl_scenarios.ts";
+import { bashCompleter, freePortUrl, SCENARIOS, type World } from "./ctl_scenarios.ts";
 
 type Result = { code: number; stdout: string; stderr: string };
 
@@ -64,34 +64,8 @@ Object.assign(SCENARIOS, {
     );
   },
 
-  async "bash completion offers the enterprise commands, output formats and profile names"(
-    { ctl, command, dir }: World,
-  ) {
-    const script = `${dir}/ctl-enterprise.bash`;
-    await Deno.writeTextFile(script, expectCode(await ctl(["completions", "bash"]), 0).stdout);
-    const bin = `${dir}/bin`;
-    await Deno.mkdir(bin, { recursive: true });
-    await Deno.writeTextFile(`${bin}/ctl`, `#!/bin/sh\nexec ${command.map((a) => `'${a}'`).join(" ")} "$@"\n`, {
-      mode: 0o755,
-    });
-    const complete = async (...words: string[]) => {
-      const line = `ctl ${words.join(" ")}`;
-      const out = await new Deno.Command("bash", {
-        args: [
-          "-c",
-          `source "$1"; source "$2"; COMP_WORDS=(${["ctl", ...words].map((w) => `'${w}'`).join(" ")}); ` +
-          `COMP_CWORD=${words.length}; COMP_LINE='${line}'; COMP_POINT=${line.length}; __ctl_complete 2>/dev/null; ` +
-          `printf '%s\\n' "\${COMPREPLY[@]}"`,
-          "bash",
-          "/usr/share/bash-completion/bash_completion",
-          script,
-        ],
-        env: { PATH: `${bin}:${Deno.env.get("PATH")}`, STORE_CONFIG_FILE: `${dir}/config.toml` },
-        stdout: "piped",
-        stderr: "null",
-      }).output();
-      return new TextDecoder().decode(out.stdout).trim().split("\n");
-    };
+  async "bash completion offers the enterprise commands, output formats and profile names"(world: World) {
+    const complete = await bashCompleter(world, { STORE_CONFIG_FILE: `${world.dir}/config.toml` });
     assertEquals(await complete("enterprise", "d"), ["database"]);
     assertEquals(await complete("enterprise", "node", ""), ["list", "get", "update", "remove", "stats"]);
     assertEquals(await complete("enterprise", "database", "list", "-o", ""), ["json", "yaml", "table", "auto"]);

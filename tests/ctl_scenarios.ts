@@ -47,6 +47,43 @@ async function expectFail(
 }
 
 /** Named scenarios; each may rely on the profiles made by "profiles". */
+/**
+ * Loads `ctl completions bash` into a real bash (with the bash-completion package) and returns a
+ * function that completes the last of `words`, as pressing Tab after `ctl <words…>` would.
+ */
+export async function bashCompleter(
+  { ctl, command, dir }: World,
+  env: Record<string, string> = {},
+): Promise<(...words: string[]) => Promise<string[]>> {
+  const script = `${dir}/ctl.bash`;
+  const result = await ctl(["completions", "bash"]);
+  assertEquals(result.code, 0, result.stderr);
+  await Deno.writeTextFile(script, result.stdout);
+  const bin = `${dir}/bin`;
+  await Deno.mkdir(bin, { recursive: true });
+  await Deno.writeTextFile(`${bin}/ctl`, `#!/bin/sh\nexec ${command.map((a) => `'${a}'`).join(" ")} "$@"\n`, {
+    mode: 0o755,
+  });
+  return async (...words) => {
+    const line = `ctl ${words.join(" ")}`;
+    const out = await new Deno.Command("bash", {
+      args: [
+        "-c",
+        `source "$1"; source "$2"; COMP_WORDS=(${["ctl", ...words].map((w) => `'${w}'`).join(" ")}); ` +
+        `COMP_CWORD=${words.length}; COMP_LINE='${line}'; COMP_POINT=${line.length}; __ctl_complete 2>/dev/null; ` +
+        `printf '%s\\n' "\${COMPREPLY[@]}"`,
+        "bash",
+        "/usr/share/bash-completion/bash_completion",
+        script,
+      ],
+      env: { PATH: `${bin}:${Deno.env.get("PATH")}`, ...env },
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return new TextDecoder().decode(out.stdout).trim().split("\n");
+  };
+}
+
 export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   async "profile set writes a 0600 config, and api calls read it"({ ctl, emulator, dir, caFile }) {
     await expectOk(ctl([
@@ -375,32 +412,8 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     }
   },
 
-  async "bash completion completes commands and arguments"({ ctl, command, dir }) {
-    const script = `${dir}/ctl.bash`;
-    await Deno.writeTextFile(script, (await expectOk(ctl(["completions", "bash"]))).stdout);
-    const bin = `${dir}/bin`;
-    await Deno.mkdir(bin, { recursive: true });
-    await Deno.writeTextFile(`${bin}/ctl`, `#!/bin/sh\nexec ${command.map((a) => `'${a}'`).join(" ")} "$@"\n`, {
-      mode: 0o755,
-    });
-    const complete = async (...words: string[]) => {
-      const line = `ctl ${words.join(" ")}`;
-      const out = await new Deno.Command("bash", {
-        args: [
-          "-c",
-          `source "$1"; source "$2"; COMP_WORDS=(${["ctl", ...words].map((w) => `'${w}'`).join(" ")}); ` +
-          `COMP_CWORD=${words.length}; COMP_LINE='${line}'; COMP_POINT=${line.length}; __ctl_complete 2>/dev/null; ` +
-          `printf '%s\\n' "\${COMPREPLY[@]}"`,
-          "bash",
-          "/usr/share/bash-completion/bash_completion",
-          script,
-        ],
-        env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
-        stdout: "piped",
-        stderr: "null",
-      }).output();
-      return new TextDecoder().decode(out.stdout).trim().split("\n");
-    };
+  async "bash completion completes commands and arguments"(world) {
+    const complete = await bashCompleter(world);
     assertEquals(await complete("pro"), ["profile"]);
     assertEquals(await complete("api", ""), ["cloud", "enterprise"]);
     assertEquals(await complete("api", "enterprise", "p"), ["post", "put", "patch"]);

@@ -1,23 +1,10 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
+import { FIXED_CERTIFICATE as PEM } from "../../../tests/certs.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
 import { tableCells, tableRows } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const table = { env, tty: { stdout: true }, columns: 200 };
-/** Made with `openssl req -x509 -newkey ec … -days 3650 -subj "/CN=cluster.example.local/O=Example"`. */
-const PEM = `-----BEGIN CERTIFICATE-----
-MIIBuTCCAV+gAwIBAgIUHgrkGufooZ+6UNHW275vcBY4cVcwCgYIKoZIzj0EAwIw
-MjEeMBwGA1UEAwwVY2x1c3Rlci5leGFtcGxlLmxvY2FsMRAwDgYDVQQKDAdFeGFt
-cGxlMB4XDTI2MTEyMzE4NTMwOFoXDTM2MTEyMDE4NTMwOFowMjEeMBwGA1UEAwwV
-Y2x1c3Rlci5leGFtcGxlLmxvY2FsMRAwDgYDVQQKDAdFeGFtcGxlMFkwEwYHKoZI
-zj0CAQYIKoZIzj0DAQcDQgAEOJcllLrJDI0EZGh/ZSMq7Wd5lnlJqqL6FaXWel8Z
-BerSxTlwI2+Ri9AIt9kl4g1Jqtt1wURHH8FqP8t7n92BMaNTMFEwHQYDVR0OBBYE
-FEn14CgkCOvZ6MkJMvo2BORiSTaSMB8GA1UdIwQYMBaAFEn14CgkCOvZ6MkJMvo2
-BORiSTaSMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhALhOpvJx
-mXQkgqy290pf/lGBo9iY+Gb7aELjoF6vhOokAiBlILVk2cWmS5zahqrQmsk5ekfZ
-ljabOoxRu2tGFFBsrw==
------END CERTIFICATE-----
-`;
 
 Deno.test("enterprise cluster get and update: name, status, state; -q works", async () => {
   await using ctl = await inProcessCtl();
