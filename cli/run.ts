@@ -1,4 +1,3 @@
-import { maskUrl } from "../lib/config/mod.ts";
 import { type ErrorCode, StoreCtlError } from "../lib/errors/mod.ts";
 import { BrokenPipe } from "../lib/runtime/mod.ts";
 import { ROOT } from "./commands/mod.ts";
@@ -6,8 +5,6 @@ import { type CliContext, Interrupted } from "./context.ts";
 import type { Factory } from "./factory.ts";
 import { execute } from "./framework/app.ts";
 import type { GroupSpec } from "./framework/spec.ts";
-
-import { hintsFor } from "./hints.ts";
 
 /** Exit codes of ARCHITECTURE §5, plus 13 for file-system failures. */
 export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
@@ -39,10 +36,11 @@ export async function run(argv: readonly string[], ctx: CliContext, root: GroupS
   } catch (error) {
     outcome = { error };
   }
-  return outcome.error === undefined ? 0 : report(outcome.error, outcome.factory, ctx);
+  return outcome.error === undefined ? 0 : await report(outcome.error, outcome.factory, ctx);
 }
 
-function report(error: unknown, factory: Factory | undefined, ctx: CliContext): number {
+/** Says what failed on stderr and returns the exit code; its helpers load only when something failed. */
+async function report(error: unknown, factory: Factory | undefined, ctx: CliContext): Promise<number> {
   if (error instanceof BrokenPipe) return 0; // the reader went away (`| head`): nothing to say
   if (error instanceof Interrupted) {
     ctx.stderr.write(`Interrupted (${error.signal.name})${error.note ? `: ${error.note}` : ""}\n`);
@@ -54,6 +52,7 @@ function report(error: unknown, factory: Factory | undefined, ctx: CliContext): 
     `Unexpected error: ${(error as Error)?.message ?? String(error)}`,
     { cause: error, tips: ["This is a bug in ctl: please report it with the output of -vv"] },
   );
+  const [{ maskUrl }, { hintsFor }] = await Promise.all([import("../lib/config/mod.ts"), import("./hints.ts")]);
   const tips = [...failure.tips, ...hintsFor(failure, factory)].map(maskUrl);
   const message = maskUrl(failure.message);
   const globals = factory?.globals;

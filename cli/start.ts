@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { systemKeyring } from "../lib/config/mod.ts";
+import type { Keyring } from "../lib/config/mod.ts";
 import type { Runtime } from "../lib/runtime/mod.ts";
 import { type CliContext, Interrupted } from "./context.ts";
 import { run } from "./run.ts";
@@ -30,7 +30,7 @@ export async function start(argv: readonly string[], runtime: Runtime): Promise<
     stdout: runtime.stdout,
     stderr: runtime.stderr,
     fs: runtime.fs,
-    keyring: systemKeyring(),
+    keyring: systemKeyringOnDemand(),
     createTransport: runtime.createTransport,
     async confirm(question) {
       runtime.stderr.write(`${question} [y/N] `);
@@ -43,4 +43,14 @@ export async function start(argv: readonly string[], runtime: Runtime): Promise<
   await runtime.fs.removePartialFiles();
   await Promise.all([runtime.stdout.flush(), runtime.stderr.flush()]);
   return runtime.exit(code);
+}
+
+/** The system keyring, its module loaded on first use: most runs (help, say) never touch it. */
+function systemKeyringOnDemand(): Keyring {
+  const keyring = () => import("../lib/config/mod.ts").then(({ systemKeyring }) => systemKeyring());
+  return {
+    get: async (name) => (await keyring()).get(name),
+    set: async (name, secret) => (await keyring()).set(name, secret),
+    delete: async (name) => (await keyring()).delete(name),
+  };
 }

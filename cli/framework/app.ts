@@ -1,5 +1,4 @@
 import { StoreCtlError } from "../../lib/errors/mod.ts";
-import { preloadQuery } from "../../lib/output/mod.ts";
 import type { CliContext } from "../context.ts";
 import type { Factory } from "../factory.ts";
 import { ADDED_FLAGS } from "./extra_flags.ts";
@@ -27,7 +26,7 @@ export const COMPLETE_COMMAND = "__complete";
  */
 export async function execute(root: GroupSpec, argv: readonly string[], ctx: CliContext): Promise<Outcome> {
   let words = hoistGlobals(argv);
-  if (words.some((w) => /^(-q|--query)(=|$)/.test(w))) preloadQuery();
+  if (words.some((w) => /^(-q|--query)(=|$)/.test(w))) import("../../lib/output/mod.ts").then((m) => m.preloadQuery());
   if (words[0] === COMPLETE_COMMAND) return await complete(root, words.slice(words[1] === "--" ? 2 : 1), ctx);
   if (words[0] === "help") words = [...words.slice(1), "--help"];
   const { path, chain, target } = await route(root, words);

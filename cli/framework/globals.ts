@@ -1,4 +1,3 @@
-import { checkQuery } from "../../lib/output/mod.ts";
 import { resolvePath } from "../../lib/runtime/mod.ts";
 import type { CliContext } from "../context.ts";
 import { type Flag, flag, type FlagValues } from "./params.ts";
@@ -24,7 +23,10 @@ export const GLOBAL_FLAGS = {
   },
   query: {
     ...flag.string("filter the output with a JMESPath expression", { alias: "q", placeholder: "jmespath" }),
-    parse: async (expression: string) => (await checkQuery(expression), expression),
+    parse: async (expression: string) => {
+      await (await import("../../lib/output/mod.ts")).checkQuery(expression);
+      return expression;
+    },
   } as Flag<string | undefined>,
   raw: flag.boolean("print strings unquoted and lists of values one per line"),
   verbose: flag.count("log to stderr: -v info, -vv debug (env: STORE_LOG, RUST_LOG)", { alias: "v" }),
