@@ -1,4 +1,5 @@
 import type { Transport, TransportOptions } from "../http/transport.ts";
+import type { ServeLimits, ServeLog } from "./serve_limits.ts";
 
 /**
  * Everything storectl needs from the runtime it runs on, implemented once with Deno's APIs
@@ -121,12 +122,21 @@ export interface ServeOptions {
   readonly port: number;
   /** PEM certificate and key: serve HTTPS instead of HTTP. */
   readonly tls?: { readonly cert: string; readonly key: string };
+  /** Connection ceiling, client timeouts, shutdown deadline; each defaults (`DEFAULT_SERVE_LIMITS`). */
+  readonly limits?: Partial<ServeLimits>;
+  /** Where the listener reports refused connections, timeouts and clients gone mid-body. Default: nowhere. */
+  readonly log?: ServeLog;
 }
 
 /** A running listener. */
 export interface Listener {
   readonly port: number;
   readonly url: string;
-  /** Stops accepting connections and waits for open requests to finish. */
+  /** The connection ceiling in force (`limits.maxConnections`, lowered to fit the open-file limit). */
+  readonly maxConnections: number;
+  /**
+   * Stops accepting connections, closes idle ones, lets requests in flight finish for up to
+   * `limits.shutdownTimeoutMs`, then closes the rest; resolves once every connection is closed.
+   */
   close(): Promise<void>;
 }

@@ -1,7 +1,222 @@
 import type { Listener, ServeOptions } from "../types.ts";
+import {
+  closingConnection,
+  connectionCeiling,
+  DEFAULT_SERVE_LIMITS,
+  guardRequestBody,
+  type ServeLimits,
+  type ServeLog,
+  softDescriptorLimit,
+} from "../serve_limits.ts";
 
-/** Serves `fetch` with `Deno.serve`, resolving once listening. */
+/** What Deno's HTTP server gives back for one connection it serves. */
+interface HttpConnection {
+  readonly finished: Promise<void>;
+}
+
+type ServeHandler = (request: Request, info: { readonly completed: Promise<void> }) => Response | Promise<Response>;
+
+/**
+ * Deno's own `serveHttpOnConnection` (what `Deno.serve` runs on, per connection). `Deno.serve`
+ * accepts in Rust and ends, with every connection, on the first failed `accept()` (EMFILE);
+ * it has no connection ceiling and no client timeouts. Accepting here and handing each
+ * connection over keeps the same native HTTP path while this code decides which connections
+ * live and for how long.
+ */
+type ServeOnConnection = (
+  conn: Deno.Conn,
+  signal: CancelHook,
+  handler: ServeHandler,
+  onError: (error: unknown) => Response,
+  onListen: () => void,
+) => HttpConnection;
+
+/**
+ * Stands in for the abort signal, whose "abort" listener Deno registers to cancel the
+ * connection: called here directly, a connection that has just ended throws `BadResource`
+ * where it can be caught (from a real signal's listener it would end the process).
+ */
+interface CancelHook {
+  addEventListener(type: "abort", listener: () => void): void;
+}
+
+function serveOnConnection(): ServeOnConnection | undefined {
+  const deno = Deno as unknown as { internal?: symbol } & Record<symbol, { serveHttpOnConnection?: unknown }>;
+  const serve = deno.internal && deno[deno.internal]?.serveHttpOnConnection;
+  return typeof serve === "function" ? serve as ServeOnConnection : undefined;
+}
+
+/** One open connection: requests in flight, and when it is closed if it stays idle. */
+interface Connection {
+  /** Closes the connection at once, requests in flight included. */
+  readonly cancel: () => void;
+  /** Resolves when the connection has ended, however it ended. */
+  readonly ended: Promise<void>;
+  active: number;
+  /** `performance.now()` past which an idle connection is closed; Infinity while requests run. */
+  deadline: number;
+}
+
+const noLog: ServeLog = () => {};
+
+function descriptorLimit(): number | undefined {
+  try {
+    return softDescriptorLimit(Deno.readTextFileSync("/proc/self/limits"));
+  } catch {
+    return undefined; // not Linux: no ceiling from the descriptor limit
+  }
+}
+
+/**
+ * Serves `fetch` on Deno's native HTTP server with a connection ceiling, header, idle and body
+ * timeouts and a shutdown deadline (`ServeOptions.limits`), resolving once listening. Deno
+ * raises its soft open-file limit to the hard limit itself at start.
+ */
 export function denoServe(options: ServeOptions): Promise<Listener> {
+  const native = serveOnConnection();
+  const log = options.log ?? noLog;
+  if (!native) {
+    log(
+      "warn",
+      `Deno ${Deno.version.deno} has no serveHttpOnConnection: serving without connection ceiling or timeouts`,
+    );
+    return plainServe(options);
+  }
+  const serve: ServeOnConnection = native;
+  const limits: ServeLimits = { ...DEFAULT_SERVE_LIMITS, ...options.limits };
+  const ceiling = connectionCeiling(limits.maxConnections, descriptorLimit());
+  if (ceiling.warning) log("warn", ceiling.warning);
+  const hostname = options.hostname ?? "127.0.0.1";
+  let listener: Deno.Listener;
+  try {
+    listener = options.tls
+      ? Deno.listenTls({ hostname, port: options.port, ...options.tls, alpnProtocols: ["h2", "http/1.1"] })
+      : Deno.listen({ hostname, port: options.port });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const port = (listener.addr as Deno.NetAddr).port;
+  const connections = new Set<Connection>();
+  const onError = (error: unknown) => {
+    log("warn", `request failed before the handler answered: ${(error as Error)?.message ?? error}`);
+    return new Response(null, { status: 500 });
+  };
+
+  function open(conn: Deno.Conn) {
+    let cancelListener = () => {};
+    const hook: CancelHook = { addEventListener: (_type, listener) => cancelListener = listener };
+    const cancel = () => {
+      try {
+        cancelListener();
+      } catch { /* it has just ended */ }
+    };
+    const record = { active: 0, deadline: performance.now() + limits.headersTimeoutMs } as Connection;
+    const done = () => {
+      // `completed` settles as the response is handed over, maybe before it is written: the
+      // sweeper closes the connection a tick later, not at once.
+      if (--record.active === 0) record.deadline = performance.now() + (closing ? 0 : limits.keepAliveTimeoutMs);
+    };
+    const handler: ServeHandler = async (request, info) => {
+      if (record.active++ === 0) record.deadline = Infinity;
+      info.completed.then(done, done);
+      if (request.method === "GET" || request.method === "HEAD") {
+        const response = await options.fetch(request);
+        return closing ? closingConnection(response) : response;
+      }
+      const guarded = guardRequestBody(request, limits.bodyTimeoutMs);
+      const response = await options.fetch(guarded.request);
+      if (!guarded.timedOut()) return closing ? closingConnection(response) : response;
+      // Deno says `connection: close` but keeps reading the unfinished body: the sweeper closes it.
+      info.completed.finally(() => record.deadline = 0).catch(() => {});
+      return response;
+    };
+    const http = serve(conn, hook, handler, onError, () => {});
+    const ended = http.finished.catch((error) => log("debug", `connection ended: ${error?.message ?? error}`))
+      .finally(() => connections.delete(record));
+    Object.assign(record, { cancel, ended });
+    connections.add(record);
+  }
+
+  // Closes connections past their deadline: no request head in time, or idle too long.
+  const tick = Math.min(1000, Math.max(25, Math.min(limits.headersTimeoutMs, limits.keepAliveTimeoutMs) / 4));
+  const sweeper = setInterval(() => {
+    const now = performance.now();
+    for (const connection of connections) {
+      if (connection.deadline < now) {
+        connection.deadline = Infinity;
+        connection.cancel();
+      }
+    }
+  }, tick);
+
+  let refused = 0;
+  let failures = 0;
+  const acceptLoop = (async () => {
+    for (;;) {
+      let conn: Deno.Conn;
+      try {
+        conn = await listener.accept();
+      } catch (error) {
+        if (error instanceof Deno.errors.BadResource || error instanceof Deno.errors.Interrupted) return;
+        // EMFILE and the like: the connection waits in the backlog; try again, backing off up to 1 s.
+        if (failures++ === 0) {
+          log("warn", `cannot accept connections (${connections.size} open): ${(error as Error).message}; retrying`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 5 * 2 ** Math.min(failures, 8))));
+        continue;
+      }
+      if (failures > 0) log("info", `accepting connections again after ${failures} failed attempts`);
+      failures = 0;
+      if (connections.size >= ceiling.max) {
+        if (refused++ === 0) {
+          log("warn", `${connections.size} connections open, the ceiling (MAX_CONNECTIONS): closing new ones`);
+        }
+        conn.close();
+        continue;
+      }
+      if (refused > 0) log("info", `below the connection ceiling again; ${refused} connections were closed meanwhile`);
+      refused = 0;
+      try {
+        open(conn);
+      } catch (error) {
+        log("warn", `cannot serve a connection: ${(error as Error).message}`);
+        try {
+          conn.close();
+        } catch { /* already closed */ }
+      }
+    }
+  })();
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    closing ??= (async () => {
+      listener.close();
+      await acceptLoop;
+      const all = () => Promise.all([...connections].map((c) => c.ended));
+      // Idle connections close now, busy ones when their last request is answered (`done`).
+      for (const connection of connections) if (connection.active === 0) connection.cancel();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<boolean>((resolve) =>
+        timer = setTimeout(() => resolve(true), limits.shutdownTimeoutMs)
+      );
+      if (await Promise.race([all().then(() => false), expired])) {
+        log(
+          "info",
+          `shutdown deadline of ${limits.shutdownTimeoutMs} ms passed: closing ${connections.size} connections`,
+        );
+        for (const connection of connections) connection.cancel();
+        await all();
+      }
+      clearTimeout(timer);
+      clearInterval(sweeper);
+    })();
+
+  const scheme = options.tls ? "https" : "http";
+  return Promise.resolve({ port, url: `${scheme}://${hostname}:${port}`, maxConnections: ceiling.max, close });
+}
+
+/** `Deno.serve` as it is: no ceiling, no timeouts (for a Deno without `serveHttpOnConnection`). */
+function plainServe(options: ServeOptions): Promise<Listener> {
   const hostname = options.hostname ?? "127.0.0.1";
   return new Promise((resolve, reject) => {
     try {
@@ -11,7 +226,12 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
         ...options.tls,
         onListen: ({ port }) => {
           const scheme = options.tls ? "https" : "http";
-          resolve({ port, url: `${scheme}://${hostname}:${port}`, close: () => server.shutdown() });
+          resolve({
+            port,
+            url: `${scheme}://${hostname}:${port}`,
+            maxConnections: Infinity,
+            close: () => server.shutdown(),
+          });
         },
       }, options.fetch);
     } catch (error) {
