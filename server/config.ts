@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
 import type { StoreConfig } from "../lib/store/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 
@@ -9,6 +10,8 @@ export interface ServerConfig {
   readonly store: StoreConfig;
   readonly rateLimit: RateLimitConfig;
   readonly bodyLimitBytes: number;
+  /** Connection ceiling, client timeouts and shutdown deadline of the listener. */
+  readonly limits: ServeLimits;
 }
 
 const whole = (name: string, min: number, max: number) =>
@@ -16,6 +19,8 @@ const whole = (name: string, min: number, max: number) =>
     (n) => n >= min && n <= max,
     `${name} must be from ${min} to ${max}`,
   );
+
+const HOUR_MS = 3_600_000;
 
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
@@ -29,6 +34,11 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_SECONDS: whole("RATE_LIMIT_WINDOW_SECONDS", 1, 86_400).default(DEFAULT_RATE_LIMIT.windowMs / 1000),
   RATE_LIMIT_ROUTES: z.string().default(DEFAULT_RATE_LIMIT.routes.join(",")),
   BODY_LIMIT_BYTES: whole("BODY_LIMIT_BYTES", 1, 1024 ** 3).default(1024 * 1024),
+  MAX_CONNECTIONS: whole("MAX_CONNECTIONS", 1, 1_000_000).default(DEFAULT_SERVE_LIMITS.maxConnections),
+  HEADERS_TIMEOUT_MS: whole("HEADERS_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.headersTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: whole("KEEP_ALIVE_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.keepAliveTimeoutMs),
+  BODY_TIMEOUT_MS: whole("BODY_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.bodyTimeoutMs),
+  SHUTDOWN_TIMEOUT_MS: whole("SHUTDOWN_TIMEOUT_MS", 0, HOUR_MS).default(DEFAULT_SERVE_LIMITS.shutdownTimeoutMs),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 });
@@ -59,5 +69,12 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     },
     rateLimit: { routes, limit: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    limits: {
+      maxConnections: e.MAX_CONNECTIONS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
   };
 }

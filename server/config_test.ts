@@ -46,3 +46,43 @@ Deno.test("loadServerConfig() lists every bad variable", () => {
     assertMatch((error as Error).message, /UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together/);
   }
 });
+
+Deno.test("loadServerConfig() has connection and timeout defaults, and reads them", () => {
+  assertEquals(loadServerConfig({}).limits, {
+    maxConnections: 10_000,
+    headersTimeoutMs: 10_000,
+    keepAliveTimeoutMs: 5_000,
+    bodyTimeoutMs: 30_000,
+    shutdownTimeoutMs: 10_000,
+  });
+  assertEquals(
+    loadServerConfig({
+      MAX_CONNECTIONS: "200",
+      HEADERS_TIMEOUT_MS: "1000",
+      KEEP_ALIVE_TIMEOUT_MS: "500",
+      BODY_TIMEOUT_MS: "2000",
+      SHUTDOWN_TIMEOUT_MS: "0",
+    }).limits,
+    { maxConnections: 200, headersTimeoutMs: 1000, keepAliveTimeoutMs: 500, bodyTimeoutMs: 2000, shutdownTimeoutMs: 0 },
+  );
+});
+
+Deno.test("loadServerConfig() rejects connection and timeout settings out of range, naming each", () => {
+  try {
+    loadServerConfig({
+      MAX_CONNECTIONS: "0",
+      HEADERS_TIMEOUT_MS: "10s",
+      KEEP_ALIVE_TIMEOUT_MS: "0",
+      BODY_TIMEOUT_MS: "-1",
+      SHUTDOWN_TIMEOUT_MS: "99999999",
+    });
+    throw new Error("expected a failure");
+  } catch (error) {
+    const message = (error as Error).message;
+    assertMatch(message, /MAX_CONNECTIONS must be from 1 to 1000000/);
+    assertMatch(message, /HEADERS_TIMEOUT_MS must be a whole number/);
+    assertMatch(message, /KEEP_ALIVE_TIMEOUT_MS must be from 1 to 3600000/);
+    assertMatch(message, /BODY_TIMEOUT_MS must be a whole number/);
+    assertMatch(message, /SHUTDOWN_TIMEOUT_MS must be from 0 to 3600000/);
+  }
+});

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { loadRuntime, type Runtime } from "../lib/runtime/mod.ts";
+import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
@@ -24,10 +24,15 @@ const store = await openStore(config.store).catch((error: Error) => {
   console.error(`storectl server cannot start: ${error.message}`);
   return runtime.exit(1);
 });
-const app = createApp({ store, rateLimit: config.rateLimit, bodyLimitBytes: config.bodyLimitBytes });
-const listener = await runtime.serve({ hostname: config.hostname, port: config.port, fetch: app.fetch }).catch(
+const env = runtime.env();
+const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? ""); // as ctl and the emulator read it
+const debugLine = debug ? (line: string) => console.error(`storectl server: ${line}`) : undefined;
+const app = createApp({ store, rateLimit: config.rateLimit, bodyLimitBytes: config.bodyLimitBytes, debug: debugLine });
+const log: ServeLog = (level, line) =>
+  level === "debug" ? debugLine?.(line) : console.error(`storectl server: ${line}`);
+const { hostname, port, limits } = config;
+const listener = await runtime.serve({ hostname, port, fetch: app.fetch, limits, log }).catch(
   (error) => {
-    const { hostname, port } = config;
     console.error(
       listenFailure(error, { program: "storectl server", hostname, port, portFix: "set PORT", hostFix: "set HOST" }),
     );
@@ -35,6 +40,7 @@ const listener = await runtime.serve({ hostname: config.hostname, port: config.p
   },
 );
 console.log(`storectl server listening on ${listener.url} (store: ${store.kind})`);
+// Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
   await listener.close();
   await store.close();

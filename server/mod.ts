@@ -13,6 +13,7 @@
  */
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { swaggerUI } from "@hono/swagger-ui";
+import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import type { Store } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
@@ -30,6 +31,8 @@ export interface ServerDeps {
   readonly bodyLimitBytes?: number;
   /** Where log lines go. Default: stderr. */
   readonly log?: (line: string) => void;
+  /** Where debug lines go (clients that time out or leave mid-body). Default: nowhere. */
+  readonly debug?: (line: string) => void;
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -96,6 +99,12 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   }
   app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
+    // The client's doing, not the server's: no error line, no stack.
+    if (error instanceof RequestBodyTimeout || error instanceof ClientDisconnected) {
+      deps.debug?.(`traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.message}`);
+      const status = error instanceof RequestBodyTimeout ? 408 : 400;
+      return problem(c, status, error.message, { headers: { connection: "close" } });
+    }
     log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     return problem(c, 500, "The server failed to handle the request; quote the traceId when reporting it");
   });

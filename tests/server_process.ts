@@ -14,6 +14,8 @@
 export interface ServerProcess extends AsyncDisposable {
   readonly url: string;
   stop(): Promise<number>;
+  /** Ends it with SIGKILL (when `stop()` did not), resolving once it has gone. */
+  kill(): Promise<void>;
   /** With `captureStderr`: everything it wrote to stderr, once it has stopped. */
   stderr(): Promise<string>;
 }
@@ -51,6 +53,12 @@ export async function startServer(
   return {
     url: output.match(/listening on (\S+)/)![1],
     stop,
+    kill: async () => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone already */ }
+      await child.status;
+    },
     stderr: () => stderr,
     [Symbol.asyncDispose]: async () => void await stop(),
   };

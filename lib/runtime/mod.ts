@@ -27,6 +27,13 @@ export type {
   TerminatingSignal,
 } from "./types.ts";
 export { BrokenPipe } from "./types.ts";
+export {
+  ClientDisconnected,
+  DEFAULT_SERVE_LIMITS,
+  RequestBodyTimeout,
+  type ServeLimits,
+  type ServeLog,
+} from "./serve_limits.ts";
 export { basename, dirname, joinPath, resolvePath } from "./path.ts";
 
 /** The runtime this process runs on. */

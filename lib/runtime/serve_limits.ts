@@ -156,6 +156,24 @@ export function guardRequestBody(request: Request, timeoutMs: number): GuardedRe
   return { request: copy, timedOut: () => expired };
 }
 
+/**
+ * The answer to a request whose body did not arrive in time: the handler's own when it said
+ * 408, else an RFC 9457 problem (a handler may have turned the failed read into a 400). The
+ * body-timeout error already aborted the handler's read, so its answer is not worth keeping.
+ */
+export function bodyTimeoutAnswer(response: Response, timeoutMs: number, log: ServeLog): Response {
+  if (response.status === 408) return closingConnection(response);
+  response.body?.cancel().catch(() => {});
+  const traceId = crypto.randomUUID().replaceAll("-", "");
+  const detail = new RequestBodyTimeout(timeoutMs).message;
+  log("debug", `408 traceId=${traceId}: ${detail}`);
+  const problem = { type: "about:blank", title: "Request Timeout", status: 408, detail, traceId };
+  return new Response(JSON.stringify(problem), {
+    status: 408,
+    headers: { "content-type": "application/problem+json", connection: "close" },
+  });
+}
+
 /** `response`, telling the client that this connection closes after it. */
 export function closingConnection(response: Response): Response {
   try {

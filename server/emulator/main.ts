@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { loadRuntime, type Runtime, type ServeOptions } from "../../lib/runtime/mod.ts";
+import { loadRuntime, type Runtime, type ServeLog, type ServeOptions } from "../../lib/runtime/mod.ts";
 import { listenFailure } from "../listen_error.ts";
 import { createEmulator, generateSelfSignedCertificate } from "./mod.ts";
 import { parseEmulatorArgs } from "./options.ts";
@@ -33,9 +33,11 @@ const env = runtime.env();
 const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? ""); // as ctl reads it
 const emulator = createEmulator({ ...launch, certificate: tls?.cert, gzip: runtime.gzip, debug });
 
+const log: ServeLog = (level, line) => (level !== "debug" || debug) && console.error(`storectl emulator: ${line}`);
+
 /** Listens on 127.0.0.1, or ends the process with one line naming the address and `option`. */
 function listen(option: string, port: number, fetch: ServeOptions["fetch"], certificate?: ServeOptions["tls"]) {
-  return runtime.serve({ port, fetch, tls: certificate }).catch((error) => {
+  return runtime.serve({ port, fetch, tls: certificate, log }).catch((error) => {
     const target = { program: "storectl emulator", hostname: "127.0.0.1", port, portFix: `choose another ${option}` };
     console.error(listenFailure(error, target));
     return runtime.exit(1);

@@ -1,5 +1,6 @@
 import type { Listener, ServeOptions } from "../types.ts";
 import {
+  bodyTimeoutAnswer,
   closingConnection,
   connectionCeiling,
   DEFAULT_SERVE_LIMITS,
@@ -128,7 +129,7 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
       if (!guarded.timedOut()) return closing ? closingConnection(response) : response;
       // Deno says `connection: close` but keeps reading the unfinished body: the sweeper closes it.
       info.completed.finally(() => record.deadline = 0).catch(() => {});
-      return response;
+      return bodyTimeoutAnswer(response, limits.bodyTimeoutMs, log);
     };
     const http = serve(conn, hook, handler, onError, () => {});
     const ended = http.finished.catch((error) => log("debug", `connection ended: ${error?.message ?? error}`))
