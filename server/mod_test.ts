@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
 import { createMemoryStore, type Store } from "../lib/store/mod.ts";
+import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { createApp } from "./mod.ts";
 
 const down: Store = {
@@ -82,4 +83,26 @@ Deno.test("422 lists each invalid field; 500 hides internals and logs the traceI
   assert(!text.includes("secret internal detail") && !text.includes("at "), text);
   const { traceId } = JSON.parse(text);
   assert(lines.some((l) => l.includes(`traceId=${traceId}`) && l.includes("secret internal detail")));
+});
+
+Deno.test("a body that timed out is a 408 problem, a client gone mid-body a debug line: neither logs an error", async () => {
+  const lines: string[] = [];
+  const debug: string[] = [];
+  const app = createApp({ store: createMemoryStore(), log: (l) => lines.push(l), debug: (l) => debug.push(l) });
+  const failing = (error: Error) =>
+    new Request("http://x/api/RateLimited/sliding", {
+      method: "POST",
+      body: new ReadableStream({ pull: (controller) => controller.error(error) }),
+      duplex: "half",
+    } as RequestInit);
+  const timedOut = await app.request(failing(new RequestBodyTimeout(30_000)));
+  assertEquals([timedOut.status, timedOut.headers.get("connection")], [408, "close"]);
+  const problem = await timedOut.json();
+  assertEquals([problem.title, problem.detail], ["Request Timeout", "The request body did not arrive within 30000 ms"]);
+  const gone = await app.request(failing(new ClientDisconnected()));
+  assertEquals(gone.status, 400);
+  await gone.body?.cancel();
+  assertEquals(lines, []);
+  assertEquals(debug.length, 2);
+  assertMatch(debug[1], /^traceId=\w+ POST \/api\/RateLimited\/sliding: The client closed the connection/);
 });

@@ -152,6 +152,7 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
 
   let refused = 0;
   let failures = 0;
+  let lastFailure = 0;
   const acceptLoop = (async () => {
     for (;;) {
       let conn: Deno.Conn;
@@ -163,11 +164,15 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
         if (failures++ === 0) {
           log("warn", `cannot accept connections (${connections.size} open): ${(error as Error).message}; retrying`);
         }
+        lastFailure = performance.now();
         await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 5 * 2 ** Math.min(failures, 8))));
         continue;
       }
-      if (failures > 0) log("info", `accepting connections again after ${failures} failed attempts`);
-      failures = 0;
+      // One line when failures start and one when a second has passed without any: no flood.
+      if (failures > 0 && performance.now() - lastFailure > 1000) {
+        log("info", `accepting connections again; ${failures} attempts had failed`);
+        failures = 0;
+      }
       if (connections.size >= ceiling.max) {
         if (refused++ === 0) {
           log("warn", `${connections.size} connections open, the ceiling (MAX_CONNECTIONS): closing new ones`);
