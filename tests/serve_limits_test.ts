@@ -103,10 +103,10 @@ const ITEMS: Record<string, Item> = {
     }
     assert(await healthyWithin(server.url, 5000), "the server answers /health once the connections are gone");
     assertEquals(await server.stop(), 0);
-    assertMatch(
-      await server.stderr(),
-      /MAX_CONNECTIONS 10000 does not fit the open-file limit of 256; serving at most 192/,
-    );
+    const stderr = await server.stderr();
+    assertMatch(stderr, /MAX_CONNECTIONS 10000 does not fit the open-file limit of 256; serving at most 192/);
+    // One line when refusing starts (not one per refused connection).
+    assertEquals(stderr.match(/the ceiling \(MAX_CONNECTIONS\): closing new ones/g)?.length, 1, stderr);
   },
   "server: raises its soft open-file limit to the hard limit": async (commands) => {
     const server = await startServer(underUlimit("-Sn", 256, commands.server));

@@ -153,6 +153,7 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
   let refused = 0;
   let failures = 0;
   let lastFailure = 0;
+  let lastRefusal = 0;
   const acceptLoop = (async () => {
     for (;;) {
       let conn: Deno.Conn;
@@ -177,11 +178,14 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
         if (refused++ === 0) {
           log("warn", `${connections.size} connections open, the ceiling (MAX_CONNECTIONS): closing new ones`);
         }
+        lastRefusal = performance.now();
         conn.close();
         continue;
       }
-      if (refused > 0) log("info", `below the connection ceiling again; ${refused} connections were closed meanwhile`);
-      refused = 0;
+      if (refused > 0 && performance.now() - lastRefusal > 1000) {
+        log("info", `no connection refused for a second; ${refused} were closed at the ceiling`);
+        refused = 0;
+      }
       try {
         open(conn);
       } catch (error) {
