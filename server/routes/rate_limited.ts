@@ -59,9 +59,9 @@ function decodeUtf8(binary: string): string | undefined {
 
 /**
  * The spec's sliding-window route: at most `limit` requests per caller per sliding window,
- * counted under `<canonical path>:<identity>`. 200 with an empty body, or 429 with a JSON body
- * (`status`, `traceId`) and `Retry-After`; both carry IETF `RateLimit-Policy` / `RateLimit`
- * headers. HEAD answers without spending budget. A store that does not answer gives 503:
+ * counted under `<canonical path>:<identity>`. 200 with an empty body, or 429 with an RFC 9457
+ * problem (the spec's `status` and `traceId` among its fields) and `Retry-After`; both carry
+ * IETF `RateLimit-Policy` / `RateLimit` headers. HEAD answers without spending budget. A store that does not answer gives 503:
  * the limit fails closed, and the detail carries a `StoreUnavailableError`'s message (which
  * names the store and never a password); other errors stay in the log.
  */
@@ -101,16 +101,8 @@ export function rateLimitedRoutes(
       "RateLimit": `"sliding";r=${Math.max(0, config.limit - decision.count)};t=${resetSeconds}`,
     };
     if (decision.allowed) return c.body(null, 200, headers);
-    return c.json(
-      {
-        type: "about:blank",
-        title: "Too Many Requests",
-        status: 429,
-        detail: `At most ${config.limit} requests per ${windowSeconds} s; retry after ${resetSeconds} s`,
-        traceId: traceId(c),
-      },
-      429,
-      { ...headers, "retry-after": String(Math.max(1, resetSeconds)) },
-    );
+    return problem(c, 429, `At most ${config.limit} requests per ${windowSeconds} s; retry after ${resetSeconds} s`, {
+      headers: { ...headers, "retry-after": String(Math.max(1, resetSeconds)) },
+    });
   };
 }

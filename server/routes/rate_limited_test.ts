@@ -61,15 +61,17 @@ Deno.test("rate-limited route: the spec's rule-6 scenario with an injected clock
   assertEquals((await hit()).status, 429);
 });
 
-Deno.test("rate-limited route: 429 body, Retry-After and RateLimit headers", async () => {
+Deno.test("rate-limited route: 429 is an RFC 9457 problem with status and traceId, Retry-After and RateLimit headers", async () => {
   const { clock, hit } = setup();
   for (let i = 0; i < 10; i++) await hit();
   clock.ms = 4_000;
   const res = await hit();
-  assertEquals(res.status, 429);
+  assertEquals([res.status, res.headers.get("content-type")], [429, "application/problem+json"]);
   const body = await res.json();
-  assertEquals(body.status, 429);
+  assertEquals(body.status, 429); // the spec's fields
   assertMatch(body.traceId, /^[0-9a-f]{32}$/);
+  assertEquals([body.type, body.title, body.instance], ["about:blank", "Too Many Requests", PATH]);
+  assertEquals(body.detail, "At most 10 requests per 30 s; retry after 26 s");
   assertEquals(res.headers.get("retry-after"), "26");
   assertEquals(res.headers.get("ratelimit-policy"), '"sliding";q=10;w=30');
   assertEquals(res.headers.get("ratelimit"), '"sliding";r=0;t=26');
