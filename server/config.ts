@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
-import type { StoreConfig } from "../lib/store/mod.ts";
+import { DEFAULT_STORE_TIMEOUT_MS, type StoreConfig } from "../lib/store/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 
 /** Everything the service reads from its environment. */
@@ -39,6 +39,7 @@ const Env = z.object({
   KEEP_ALIVE_TIMEOUT_MS: whole("KEEP_ALIVE_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.keepAliveTimeoutMs),
   BODY_TIMEOUT_MS: whole("BODY_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.bodyTimeoutMs),
   SHUTDOWN_TIMEOUT_MS: whole("SHUTDOWN_TIMEOUT_MS", 0, HOUR_MS).default(DEFAULT_SERVE_LIMITS.shutdownTimeoutMs),
+  STORE_TIMEOUT_MS: whole("STORE_TIMEOUT_MS", 1, 60_000).default(DEFAULT_STORE_TIMEOUT_MS),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 });
@@ -64,6 +65,7 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     store: {
       url: e.STORE_URL,
       prefix: e.STORE_KEY_PREFIX,
+      timeoutMs: e.STORE_TIMEOUT_MS,
       ...(e.UPSTASH_REDIS_REST_URL &&
         { upstash: { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN! } }),
     },

@@ -5,7 +5,7 @@ Deno.test("loadServerConfig() has the spec's defaults", () => {
   const config = loadServerConfig({});
   assertEquals(config.port, 8080);
   assertEquals(config.hostname, "127.0.0.1");
-  assertEquals(config.store, { url: "memory:", prefix: "storectl:" });
+  assertEquals(config.store, { url: "memory:", prefix: "storectl:", timeoutMs: 1000 });
   assertEquals(config.rateLimit, { routes: ["/api/RateLimited/sliding"], limit: 10, windowMs: 30_000 });
 });
 
@@ -18,7 +18,9 @@ Deno.test("loadServerConfig() reads Redis, Upstash and rate-limit settings", () 
     RATE_LIMIT_MAX: "5",
     RATE_LIMIT_WINDOW_SECONDS: "60",
     RATE_LIMIT_ROUTES: "/a, /b",
+    STORE_TIMEOUT_MS: "250",
   });
+  assertEquals(config.store.timeoutMs, 250);
   assertEquals(config.store.upstash, { url: "https://up.example.test", token: "t" });
   assertEquals(config.rateLimit, { routes: ["/a", "/b"], limit: 5, windowMs: 60_000 });
 });
@@ -30,6 +32,7 @@ Deno.test("loadServerConfig() lists every bad variable", () => {
       STORE_URL: "mysql://x",
       RATE_LIMIT_MAX: "0",
       UPSTASH_REDIS_REST_URL: "https://x",
+      STORE_TIMEOUT_MS: "0",
     });
     throw new Error("expected a failure");
   } catch (error) {
@@ -38,6 +41,7 @@ Deno.test("loadServerConfig() lists every bad variable", () => {
     assertMatch(message, /PORT must be a whole number/);
     assertMatch(message, /STORE_URL must be memory:, redis:\/\/… or rediss:\/\/…/);
     assertMatch(message, /RATE_LIMIT_MAX must be from 1 to 1000000/);
+    assertMatch(message, /STORE_TIMEOUT_MS must be from 1 to 60000/);
   }
   try {
     loadServerConfig({ UPSTASH_REDIS_REST_URL: "https://x" });

@@ -129,3 +129,40 @@ Deno.test("Redis down: the 503 detail, /health cause and log line name Redis's a
   }
   await store.close();
 });
+
+Deno.test("Redis stalled (SIGSTOP): the route and /health answer 503 within STORE_TIMEOUT_MS, 200 after SIGCONT", {
+  ignore: missingTools("redis-server"),
+}, async () => {
+  await using redis = await startRedis();
+  const store = await openStore({ url: redis.url, timeoutMs: 300 });
+  const app = createApp({ store, log: () => {} });
+  const timed = async (path: string, headers: HeadersInit = {}) => {
+    const started = performance.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const guard = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${path} was still unanswered after 3000 ms`)), 3_000);
+    });
+    try {
+      const res = await Promise.race([app.request(path, { headers }), guard]);
+      const body = await res.json().catch(() => undefined);
+      return { status: res.status, body, ms: performance.now() - started };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  try {
+    assertEquals((await timed(PATH, AUTH)).status, 200);
+    redis.pause();
+    const [route, health] = await Promise.all([timed(PATH, AUTH), timed("/health")]);
+    assertEquals([route.status, health.status], [503, 503]);
+    assert(route.ms < 1_000 && health.ms < 1_000, `took ${route.ms} and ${health.ms} ms`);
+    const stalled = `Redis at 127.0.0.1:${redis.port} did not answer within 300 ms`;
+    assertEquals(route.body.detail, `The rate limit cannot be checked: ${stalled}. Try again shortly`);
+    assertEquals(health.body, { status: "unhealthy", store: "redis", cause: stalled });
+    redis.resume();
+    assertEquals([(await timed(PATH, AUTH)).status, (await timed("/health")).status], [200, 200]);
+  } finally {
+    redis.resume();
+    await store.close();
+  }
+});

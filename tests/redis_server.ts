@@ -12,6 +12,10 @@ export interface RedisServer extends AsyncDisposable {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections open but answers nothing (a stalled store). */
+  pause(): void;
+  /** SIGCONT after `pause()`. */
+  resume(): void;
 }
 
 function freePort(): number {
@@ -50,9 +54,15 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
       }).spawn();
       await waitForPort(port, true);
     },
+    pause() {
+      child?.kill("SIGSTOP");
+    },
+    resume() {
+      child?.kill("SIGCONT");
+    },
     async stop() {
       if (!child) return;
-      child.kill("SIGKILL");
+      child.kill("SIGKILL"); // ends a paused server too
       await child.status;
       child = undefined;
       await waitForPort(port, false);

@@ -120,3 +120,72 @@ Deno.test("Redis store: calls while Redis is down reject with StoreUnavailableEr
     await store.close();
   }
 });
+
+/** How long `call` took to reject, and with what; a call still pending after 3 s fails the test. */
+async function failure(call: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("the call was still pending after 3000 ms")), 3_000);
+  });
+  try {
+    const error = await Promise.race([call().then(() => undefined, (e) => e), guard]);
+    return { error, ms: performance.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test(
+  "Redis store: a stalled redis-server (SIGSTOP) fails each call within the deadline, and answers after SIGCONT",
+  {
+    ignore: missingTools("redis-server"),
+  },
+  async () => {
+    await using redis = await startRedis();
+    const store = await openStore({ url: redis.url, timeoutMs: 300 });
+    try {
+      await store.ping();
+      redis.pause();
+      for (const call of [() => store.ping(), () => store.hitSlidingWindow("k", 10, 30_000)]) {
+        const { error, ms } = await failure(call);
+        assert(error instanceof StoreUnavailableError, String(error));
+        assertEquals(error.message, `Redis at 127.0.0.1:${redis.port} did not answer within 300 ms`);
+        assert(ms >= 250 && ms < 1_000, `rejected after ${ms} ms`);
+      }
+      redis.resume();
+      await store.ping();
+      assertEquals((await store.hitSlidingWindow("other", 10, 30_000)).allowed, true);
+    } finally {
+      redis.resume();
+      await store.close();
+    }
+  },
+);
+
+Deno.test(
+  "Upstash store: a stalled REST endpoint fails each call within the deadline (the fetch is aborted), then recovers",
+  {
+    ignore: missingTools("redis-server"),
+  },
+  async () => {
+    await using redis = await startRedis();
+    await using upstash = await startUpstashStandIn(redis.url);
+    const store = await openStore({ upstash: { url: upstash.url, token: upstash.token }, timeoutMs: 300 });
+    try {
+      await store.ping();
+      upstash.delay(5_000);
+      for (const call of [() => store.ping(), () => store.hitSlidingWindow("k", 10, 30_000)]) {
+        const { error, ms } = await failure(call);
+        assert(error instanceof StoreUnavailableError, String(error));
+        assertEquals(error.message, `Upstash at ${new URL(upstash.url).host} did not answer within 300 ms`);
+        assert(ms >= 250 && ms < 1_000, `rejected after ${ms} ms`);
+      }
+      upstash.delay(0);
+      await store.ping();
+      assertEquals((await store.hitSlidingWindow("other", 10, 30_000)).allowed, true);
+    } finally {
+      await store.close();
+    }
+  },
+);

@@ -11,6 +11,8 @@ import { Redis } from "ioredis";
 export interface UpstashStandIn extends AsyncDisposable {
   readonly url: string;
   readonly token: string;
+  /** Holds every following answer back by `ms` (or until the client gives up); 0 answers at once. */
+  delay(ms: number): void;
 }
 
 type Reply = unknown;
@@ -34,7 +36,23 @@ export async function startUpstashStandIn(redisUrl: string, token = "standin-tok
       return { error: (error as Error).message };
     }
   };
+  let delayMs = 0;
+  const held = new Set<() => void>(); // answers held back by delay(), released after delayMs or by delay(0)
+  const release = () => {
+    for (const done of [...held]) done();
+  };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (delayMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, delayMs);
+        function done() {
+          clearTimeout(timer);
+          held.delete(done);
+          resolve();
+        }
+        held.add(done);
+      });
+    }
     if (req.headers.get("authorization") !== `Bearer ${token}`) {
       return Response.json({ error: "Unauthorized" }, { status: 401 });
     }
@@ -52,7 +70,12 @@ export async function startUpstashStandIn(redisUrl: string, token = "standin-tok
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     token,
+    delay(ms) {
+      delayMs = ms;
+      if (ms === 0) release();
+    },
     async [Symbol.asyncDispose]() {
+      release();
       await server.shutdown();
       redis.disconnect();
     },

@@ -11,6 +11,6 @@
  *
  * @module
  */
-export { type Store, StoreUnavailableError } from "./store.ts";
+export { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 export { createMemoryStore } from "./memory.ts";
 export { openStore, type StoreConfig } from "./create.ts";

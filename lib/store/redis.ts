@@ -1,6 +1,6 @@
 import { Redis, ReplyError } from "ioredis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
-import { type Store, StoreUnavailableError } from "./store.ts";
+import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -11,19 +11,29 @@ type WithScript = Redis & {
  *
  * The script is sent once and then run with EVALSHA (ioredis falls back to EVAL after a
  * server restart). Commands fail at once while the connection is down instead of queueing,
- * so callers can answer 503; ioredis keeps reconnecting in the background. Failures reject
- * with a `StoreUnavailableError` in our words ("Redis at 127.0.0.1:6379 is not reachable
- * (connection refused); retrying"), ioredis' own error as its `cause`.
+ * so callers can answer 503; ioredis keeps reconnecting in the background. A server that
+ * holds the connection but does not answer (paused, swapping, a long script) fails each
+ * command after `timeoutMs` (default 1000). Failures reject with a `StoreUnavailableError` in
+ * our words ("Redis at 127.0.0.1:6379 is not reachable (connection refused); retrying"),
+ * ioredis' own error as its `cause`.
+ *
+ * A command that timed out is not withdrawn: a stalled server still runs it when it resumes,
+ * so a rejected-with-503 request may count against its caller (the limit errs on the safe side).
  *
  * @example
  * ```ts
  * const store = await createRedisStore("redis://127.0.0.1:6379", { prefix: "storectl:" });
  * ```
  */
-export async function createRedisStore(url: string, options: { prefix?: string } = {}): Promise<Store> {
+export async function createRedisStore(
+  url: string,
+  options: { prefix?: string; timeoutMs?: number } = {},
+): Promise<Store> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
+    commandTimeout: timeoutMs,
     connectTimeout: 2_000,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
     lazyConnect: true,
@@ -53,6 +63,9 @@ export async function createRedisStore(url: string, options: { prefix?: string }
     } catch (error) {
       if (error instanceof ReplyError) {
         throw new StoreUnavailableError(`${where} refused the command: ${(error as Error).message}`, { cause: error });
+      }
+      if ((error as Error).message === "Command timed out") {
+        throw new StoreUnavailableError(`${where} did not answer within ${timeoutMs} ms`, { cause: error });
       }
       const reason = connectionFailure(connectionError ?? error);
       throw new StoreUnavailableError(`${where} is not reachable (${reason}); retrying`, { cause: error });

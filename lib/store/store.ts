@@ -19,6 +19,9 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** The deadline of each store command unless configured (`STORE_TIMEOUT_MS`), in milliseconds. */
+export const DEFAULT_STORE_TIMEOUT_MS = 1_000;
+
 /**
  * The store did not answer. The message is ours, for logs, `/health` and problem details: it
  * names the store and the reason (never a password) and says what happens next; the client

@@ -1,10 +1,12 @@
 import { Redis } from "@upstash/redis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
-import type { Store } from "./store.ts";
+import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 
 /**
  * Redis over Upstash's REST API, for edge runtimes without TCP. The script runs with EVALSHA,
- * falling back to EVAL when the server does not know it yet.
+ * falling back to EVAL when the server does not know it yet. Each request is aborted after
+ * `timeoutMs` (default 1000); failures reject with a `StoreUnavailableError` naming the host
+ * ("Upstash at eu1-example.upstash.io did not answer within 1000 ms"), never the token.
  *
  * @example
  * ```ts
@@ -12,19 +14,57 @@ import type { Store } from "./store.ts";
  * const store = createUpstashStore({ url: "https://eu1-example.upstash.io", token: "…" });
  * ```
  */
-export function createUpstashStore(options: { url: string; token: string; prefix?: string }): Store {
-  const redis = new Redis({ url: options.url, token: options.token, enableTelemetry: false, retry: false });
+export function createUpstashStore(
+  options: { url: string; token: string; prefix?: string; timeoutMs?: number },
+): Store {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const redis = new Redis({
+    url: options.url,
+    token: options.token,
+    enableTelemetry: false,
+    retry: false,
+    signal: () => AbortSignal.timeout(timeoutMs), // a fresh deadline for each request
+  });
   const script = redis.createScript(SLIDING_WINDOW_LUA);
   const prefix = options.prefix ?? "";
+  const where = `Upstash at ${hostOf(options.url)}`;
+  /** Runs a request, turning the client's errors into ours. */
+  const call = async <T>(request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (error) {
+      const { name, message } = error as Error;
+      if (name === "TimeoutError" || name === "AbortError") {
+        throw new StoreUnavailableError(`${where} did not answer within ${timeoutMs} ms`, { cause: error });
+      }
+      if (name === "UpstashError") {
+        // Its message quotes the command (keys and all): keep only the server's words.
+        const words = message.replace(/, command was: [\s\S]*$/, "");
+        throw new StoreUnavailableError(`${where} refused the command: ${words}`, { cause: error });
+      }
+      throw new StoreUnavailableError(`${where} is not reachable (${message})`, { cause: error });
+    }
+  };
   return {
     kind: "upstash",
     async ping() {
-      await redis.ping();
+      await call(() => redis.ping());
     },
     async hitSlidingWindow(key, limit, windowMs) {
-      const reply = await script.exec([prefix + key], [String(limit), String(windowMs), crypto.randomUUID()]);
+      const reply = await call(() =>
+        script.exec([prefix + key], [String(limit), String(windowMs), crypto.randomUUID()])
+      );
       return decisionFromReply(reply);
     },
     close: () => Promise.resolve(),
   };
+}
+
+/** The URL's host (and port), for messages: never its path, query or credentials. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "(invalid URL)";
+  }
 }
