@@ -19,6 +19,7 @@ import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
+import { storeOutage } from "./store_outage.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 
@@ -33,6 +34,8 @@ export interface ServerDeps {
   readonly log?: (line: string) => void;
   /** Where debug lines go (clients that time out or leave mid-body). Default: nowhere. */
   readonly debug?: (line: string) => void;
+  /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
+  readonly now?: () => number;
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -55,7 +58,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
 
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
   app.use("*", bodyLimit(maxBytes, (c) => problem(c, 413, `The request body is over ${maxBytes} bytes`)));
-  app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, log));
+  const outage = storeOutage(log, deps.now);
+  app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, outage));
 
   app.openapi(
     createRoute({
@@ -78,8 +82,10 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     async (c) => {
       try {
         await deps.store.ping();
+        outage.answered();
         return c.json({ status: "healthy" as const, store: deps.store.kind }, 200);
       } catch (error) {
+        outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
         return c.json({ status: "unhealthy" as const, store: deps.store.kind, cause: (error as Error).message }, 503);
       }
     },

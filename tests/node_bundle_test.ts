@@ -4,6 +4,7 @@ import { missingTools, requireTool } from "./tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
+import { storeOutageScenario } from "./store_outage_scenario.ts";
 
 Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: missingTools("node") }, async (t) => {
   const node = requireTool("node");
@@ -68,6 +69,11 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: 
       assertEquals(statuses, [...Array(10).fill(200), 429, 429]);
       assertEquals(await server.stop(), 0);
     });
+
+    await t.step(
+      "on Redis stalled, then killed: 503 within STORE_TIMEOUT_MS, recovery, two log lines per outage",
+      () => storeOutageScenario([`${dir}/server.mjs`]),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -5,6 +5,7 @@ import { startRedis } from "./redis_server.ts";
 import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
 import { DENO_SERVER, startServer } from "./server_process.ts";
+import { storeOutageScenario } from "./store_outage_scenario.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
 const PATH = "/api/RateLimited/sliding";
@@ -166,3 +167,11 @@ Deno.test("Redis stalled (SIGSTOP): the route and /health answer 503 within STOR
     await store.close();
   }
 });
+
+Deno.test(
+  "server process on Redis: stalled, then killed: 503 within STORE_TIMEOUT_MS, recovery, two log lines per outage",
+  {
+    ignore: missingTools("redis-server"),
+  },
+  () => storeOutageScenario(DENO_SERVER),
+);

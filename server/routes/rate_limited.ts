@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { problem, traceId } from "../errors.ts";
+import type { StoreOutage } from "../store_outage.ts";
 
 /** Limits of the rate-limited routes; the defaults are the spec's. */
 export interface RateLimitConfig {
@@ -63,13 +64,10 @@ function decodeUtf8(binary: string): string | undefined {
  * problem (the spec's `status` and `traceId` among its fields) and `Retry-After`; both carry
  * IETF `RateLimit-Policy` / `RateLimit` headers. HEAD answers without spending budget. A store that does not answer gives 503:
  * the limit fails closed, and the detail carries a `StoreUnavailableError`'s message (which
- * names the store and never a password); other errors stay in the log.
+ * names the store and never a password); other errors stay in the log, which `outage` keeps
+ * to one line per outage.
  */
-export function rateLimitedRoutes(
-  store: Store,
-  config: RateLimitConfig,
-  log: (line: string) => void,
-): MiddlewareHandler {
+export function rateLimitedRoutes(store: Store, config: RateLimitConfig, outage: StoreOutage): MiddlewareHandler {
   const canonical = new Map(config.routes.map((route) => [route.toLowerCase(), route]));
   const windowSeconds = Math.ceil(config.windowMs / 1000);
   const policy = `"sliding";q=${config.limit};w=${windowSeconds}`;
@@ -89,12 +87,13 @@ export function rateLimitedRoutes(
     try {
       decision = await store.hitSlidingWindow(`${route}:${identity}`, config.limit, config.windowMs);
     } catch (error) {
-      log(`store unreachable traceId=${traceId(c)} path=${c.req.path}: ${(error as Error).message}`);
+      outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
       const why = error instanceof StoreUnavailableError ? error.message : "the store is unreachable";
       return problem(c, 503, `The rate limit cannot be checked: ${why}. Try again shortly`, {
         headers: { "retry-after": "1" },
       });
     }
+    outage.answered();
     const resetSeconds = Math.ceil(decision.resetMs / 1000);
     const headers = {
       "RateLimit-Policy": policy,

@@ -1,0 +1,72 @@
+/**
+ * A server process on a redis-server that stalls (SIGSTOP) and then dies, for the Deno server
+ * and the Node bundle alike: 503 within `STORE_TIMEOUT_MS`, 200 again once Redis answers, and
+ * two log lines per outage, however many requests failed.
+ *
+ * @module
+ */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { startRedis } from "./redis_server.ts";
+import { startServer } from "./server_process.ts";
+
+const PATH = "/api/RateLimited/sliding";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function storeOutageScenario(command: string[]): Promise<void> {
+  await using redis = await startRedis();
+  await using server = await startServer(command, { STORE_URL: redis.url, STORE_TIMEOUT_MS: "300" }, {
+    captureStderr: true,
+  });
+  const request = async (path: string, who = "alice") => {
+    const started = performance.now();
+    const res = await fetch(`${server.url}${path}`, {
+      headers: { authorization: `Basic ${btoa(`${who}:x`)}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    await res.body?.cancel();
+    return { status: res.status, ms: performance.now() - started };
+  };
+  const recovered = async () => {
+    for (let i = 0; i < 50; i++) {
+      if ((await request(PATH, `r${i}`)).status === 200) return true;
+      await sleep(100);
+    }
+    return false;
+  };
+  try {
+    assertEquals((await request(PATH)).status, 200);
+    redis.pause();
+    const stalled = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => request(PATH, `s${i}`)),
+      request("/health"),
+    ]);
+    assertEquals(stalled.map((r) => r.status), Array(21).fill(503));
+    const slowest = Math.max(...stalled.map((r) => r.ms));
+    assert(slowest < 1_500, `the slowest 503 took ${slowest} ms with STORE_TIMEOUT_MS=300`);
+    redis.resume();
+    assert(await recovered(), "200 again after SIGCONT");
+    assertEquals((await request("/health")).status, 200);
+
+    await redis.stop();
+    const down = await Promise.all(Array.from({ length: 30 }, (_, i) => request(PATH, `d${i}`)));
+    assertEquals(down.map((r) => r.status), Array(30).fill(503));
+    await redis.start();
+    assert(await recovered(), "200 again after a restart");
+  } finally {
+    redis.resume();
+  }
+  assertEquals(await server.stop(), 0);
+  const lines = (await server.stderr()).split("\n").filter(Boolean);
+  const where = `Redis at 127\\.0\\.0\\.1:${redis.port}`;
+  assertEquals(lines.length, 4, lines.join("\n"));
+  assertMatch(
+    lines[0],
+    new RegExp(`^store unreachable traceId=\\w+ path=\\S+: ${where} did not answer within 300 ms$`),
+  );
+  assertMatch(lines[1], /^store answers again after \d+\.\d s; 2[1-9] requests failed meanwhile$/);
+  assertMatch(
+    lines[2],
+    new RegExp(`^store unreachable traceId=\\w+ path=\\S+: ${where} is not reachable \\(.+\\); retrying$`),
+  );
+  assertMatch(lines[3], /^store answers again after \d+\.\d s; (3\d|[4-9]\d) requests failed meanwhile$/);
+}
