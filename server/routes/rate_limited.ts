@@ -18,10 +18,17 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
 };
 
 /**
+ * The longest identity counted, in UTF-8 bytes. Longer ones are answered 401 like any other
+ * unusable header: real API keys are far shorter, and each tracked caller costs memory (in
+ * this process or in Redis) in proportion to its identity.
+ */
+export const MAX_IDENTITY_BYTES = 256;
+
+/**
  * The caller identity of a Basic Authorization header: the decoded value (UTF-8) before the
  * first `:` (the whole value when it has none). Undefined — answered 401 with no body — when
  * the header is missing, not Basic, has an empty parameter, is not valid base64, or names an
- * empty identity.
+ * empty identity or one over {@link MAX_IDENTITY_BYTES}.
  */
 export function basicIdentity(header: string | undefined): string | undefined {
   const match = header === undefined ? null : BASIC.exec(header);
@@ -32,6 +39,9 @@ export function basicIdentity(header: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+  // ":" is one byte in UTF-8 too, so the identity's size is known before decoding it.
+  const colonAt = binary.indexOf(":");
+  if ((colonAt === -1 ? binary.length : colonAt) > MAX_IDENTITY_BYTES) return undefined;
   let decoded: string | undefined = binary;
   for (let i = 0; i < binary.length; i++) {
     if (binary.charCodeAt(i) > 0x7f) {

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { createApp } from "../mod.ts";
-import { basicIdentity } from "./rate_limited.ts";
+import { basicIdentity, MAX_IDENTITY_BYTES } from "./rate_limited.ts";
 
 const PATH = "/api/RateLimited/sliding";
 const basic = (value: string) => `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(value)))}`;
@@ -130,4 +130,26 @@ Deno.test("rate-limited route: a StoreUnavailableError's message is the 503 deta
     assertMatch(lines[0], /^store unreachable traceId=[0-9a-f]{32} path=\/api\/RateLimited\/sliding: /);
     assert(lines[0].endsWith(`: ${error.message}`), lines[0]);
   }
+});
+
+Deno.test("basicIdentity(): identities over MAX_IDENTITY_BYTES (256, UTF-8) are refused", () => {
+  assertEquals(MAX_IDENTITY_BYTES, 256);
+  assertEquals(basicIdentity(basic(`${"a".repeat(256)}:pw`)), "a".repeat(256));
+  assertEquals(basicIdentity(basic("é".repeat(128))), "é".repeat(128), "128 two-byte characters are 256 bytes");
+  assertEquals(basicIdentity(basic(`${"a".repeat(257)}:pw`)), undefined);
+  assertEquals(basicIdentity(basic(`${"é".repeat(129)}:pw`)), undefined, "129 characters but 258 bytes");
+  assertEquals(basicIdentity(basic(`alice:${"s".repeat(10_000)}`)), "alice", "the secret's length does not matter");
+});
+
+Deno.test("rate-limited route: a 45 KB identity is 401 with no body and is not counted", async () => {
+  const counted: string[] = [];
+  const memory = createMemoryStore();
+  const store: Store = {
+    ...memory,
+    hitSlidingWindow: (key, ...rest) => (counted.push(key), memory.hitSlidingWindow(key, ...rest)),
+  };
+  const { hit } = setup(store);
+  const res = await hit({}, basic(`${"x".repeat(45 * 1024)}:secret`));
+  assertEquals([res.status, await res.text()], [401, ""]);
+  assertEquals(counted, []);
 });
