@@ -1,3 +1,4 @@
+import { assertEmulatorBodyLimit } from "./oversized_body.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "./assert.ts";
 import { EMULATOR_COMMAND, startEmulator } from "./emulator_process.ts";
 
@@ -146,4 +147,9 @@ Deno.test("emulator process: intentional faults reach the client and leave the e
     client.close();
   }
   assertEquals(await emulator.stop(), "");
+});
+
+Deno.test("emulator process: a 500 MB body, declared or chunked, is 413 on both APIs without being read", async () => {
+  await using emulator = await startEmulator();
+  await assertEmulatorBodyLimit(emulator);
 });

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "./assert.ts";
 import { startEmulator } from "./emulator_process.ts";
+import { assertEmulatorBodyLimit } from "./oversized_body.ts";
 import { missingTools, requireTool } from "./tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
@@ -31,6 +32,11 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: 
       } finally {
         client.close();
       }
+    });
+
+    await t.step("the emulator answers a 500 MB body, declared or chunked, with 413 without reading it", async () => {
+      await using emulator = await startEmulator([], [node, `${dir}/emulator.mjs`]);
+      await assertEmulatorBodyLimit(emulator);
     });
 
     await t.step("the server answers /health and stops on SIGTERM", async () => {

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { TaskBook, type TaskRequest } from "./cloud_tasks.ts";
+import { checkBody, SubscriptionCreate } from "./create_bodies.ts";
 import { type CloudData, cloudDatabase, cloudFixture, type Json, MEMORY_QUOTA_GB, subscription } from "./fixture.ts";
 import { createRandom } from "./random.ts";
 import { isName, isPositiveNumber, paginate, parseId, readObject, unknownField } from "./requests.ts";
@@ -21,6 +22,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: "Unauthorized",
   404: "Not Found",
   405: "Method Not Allowed",
+  413: "Payload Too Large",
   429: "Too Many Requests",
   500: "Internal Server Error",
   502: "Bad Gateway",
@@ -108,7 +110,8 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
   app.post("/subscriptions", async (c) => {
     const body = await readObject(c);
     if (typeof body === "string") return fail(c, 400, body);
-    if (!isName(body.name)) return fail(c, 400, "Field 'name' is required and must be a non-empty string");
+    const problem = checkBody(SubscriptionCreate, body);
+    if (typeof problem === "string") return fail(c, 400, problem);
     const id = data.nextId++;
     const region = {
       name: body.cloudProviders?.[0]?.regions?.[0]?.region ?? "us-east-1",

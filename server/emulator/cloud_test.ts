@@ -205,3 +205,49 @@ Deno.test("cloud: the request budget answers 429 with Retry-After, then recovers
   clock.ms += 15_000;
   assertEquals((await get("/")).status, 200);
 });
+
+Deno.test("cloud: POST /subscriptions validates its body like the other creates (400 naming the field)", async () => {
+  const { call, get, clock } = setup();
+  const before = (await get("/subscriptions")).body.subscriptions.length;
+  const cases: [unknown, RegExp][] = [
+    [{}, /^Field 'name' is required and must be a non-empty string$/],
+    [{ name: "s", cloudProviders: "aws" }, /^Field 'cloudProviders' must be an array/],
+    [
+      { name: "s", cloudProviders: [{ provider: "Mars", regions: [{ region: "x" }] }] },
+      /^Field 'cloudProviders\.0\.provider' must be one of AWS, GCP$/,
+    ],
+    [
+      { name: "s", cloudProviders: [{ regions: [{ region: { name: "x" } }] }] },
+      /^Field 'cloudProviders\.0\.regions\.0\.region' must be a string/,
+    ],
+    [{ name: "s", cloudProviders: [{ regions: [] }] }, /^Field 'cloudProviders\.0\.regions' must have at least 1 item/],
+    [
+      { name: "s", databases: [{ name: "d", memoryLimitInGb: "big" }] },
+      /^Field 'databases\.0\.memoryLimitInGb' must be a number greater than 0/,
+    ],
+    [{ name: "s", dryRun: "no" }, /^Field 'dryRun' must be a boolean/],
+    [{ name: "s", surprise: 1 }, /^Unknown field 'surprise'; allowed fields are: name, /],
+  ];
+  for (const [body, message] of cases) {
+    const res = await call("POST", "/subscriptions", body);
+    assertEquals([res.status, res.body.error], [400, "Bad Request"], JSON.stringify(body));
+    assertMatch(res.body.message, message);
+  }
+  assertEquals((await get("/tasks")).body.length, 0, "no task was started");
+  const ok = await call("POST", "/subscriptions", {
+    name: "full",
+    paymentMethod: "credit-card",
+    memoryStorage: "ram",
+    cloudProviders: [{
+      provider: "GCP",
+      regions: [{ region: "europe-west1", networking: { deploymentCIDR: "10.0.0.0/24" } }],
+    }],
+    databases: [{ name: "d", protocol: "redis", memoryLimitInGb: 1, replication: true }],
+  });
+  assertEquals(ok.status, 202);
+  clock.ms += DEFAULT_OPTIONS.taskDelayMs;
+  const subscriptions = (await get("/subscriptions")).body.subscriptions;
+  assertEquals(subscriptions.length, before + 1);
+  const created = subscriptions.find((s: { name: string }) => s.name === "full");
+  assertEquals([created.cloudDetails[0].provider, created.cloudDetails[0].regions[0].region], ["GCP", "europe-west1"]);
+});

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { checkBody, CrdbCreate } from "./create_bodies.ts";
 import { debuginfoRoutes } from "./enterprise_debuginfo.ts";
 import { bdb, type EnterpriseData, enterpriseFixture, type Json } from "./fixture.ts";
 import { createRandom } from "./random.ts";
@@ -25,6 +26,7 @@ const ERROR_CODES: Record<number, string> = {
   404: "not_found",
   405: "method_not_allowed",
   409: "conflict",
+  413: "payload_too_large",
 };
 
 /** The enterprise API's error body. */
@@ -212,7 +214,8 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   app.post("/v1/crdbs", async (c) => {
     const body = await readObject(c);
     if (typeof body === "string") return fail(c, 400, body);
-    if (!isName(body.name)) return fail(c, 400, "Field 'name' is required and must be a non-empty string");
+    const problem = checkBody(CrdbCreate, body);
+    if (typeof problem === "string") return fail(c, 400, problem);
     const n = data.crdbTasks.length + 1;
     const guid = `6f1c2a52-0000-4000-8000-${String(n).padStart(12, "0")}`;
     const task = { id: `b1e0c7a4-0000-4000-8000-${String(n).padStart(12, "0")}`, status: "started", crdb_guid: guid };

@@ -195,3 +195,36 @@ Deno.test("enterprise: the new debuginfo routes are 404 below 7.4 and served fro
     assert((await entries(res)).length > 5);
   }
 });
+
+Deno.test("enterprise: POST /v1/crdbs validates its body like the other creates (400 invalid_request naming the field)", async () => {
+  const { call, get } = setup();
+  const before = (await get("/v1/crdbs")).body.length;
+  const cases: [unknown, RegExp][] = [
+    [{}, /^Field 'name' is required: letters, digits and '-', up to 63 characters$/],
+    [{ name: 42 }, /^Field 'name' is required/],
+    [{ name: "geo", instances: "everywhere" }, /^Field 'instances' must be an array/],
+    [{ name: "geo", instances: [{ cluster: { url: 7 } }] }, /^Field 'instances\.0\.cluster\.url' must be a URL/],
+    [
+      { name: "geo", default_db_config: { memory_size: -1 } },
+      /^Field 'default_db_config\.memory_size' must be a positive integer/,
+    ],
+    [{ name: "geo", encryption: "yes" }, /^Field 'encryption' must be a boolean/],
+    [{ name: "geo", surprise: true }, /^Unknown field 'surprise'; allowed fields are: name, /],
+    [[{ name: "geo" }], /^Request body must be a JSON object$/],
+  ];
+  for (const [body, message] of cases) {
+    const res = await call("POST", "/v1/crdbs", body);
+    assertEquals([res.status, res.body.error_code], [400, "invalid_request"], JSON.stringify(body));
+    assertMatch(res.body.message, message);
+  }
+  assertEquals((await get("/v1/crdbs")).body.length, before, "nothing was created");
+  const full = await call("POST", "/v1/crdbs", {
+    name: "geo",
+    default_db_config: { memory_size: 1024 ** 3, replication: true },
+    instances: [{
+      cluster: { url: "https://a.example:9443", name: "a", credentials: { username: "u", password: "p" } },
+    }],
+    encryption: true,
+  });
+  assertEquals([full.status, full.body.status], [200, "started"]);
+});

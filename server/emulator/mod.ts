@@ -14,6 +14,7 @@
  * @module
  */
 import { Hono } from "hono";
+import { bodyLimit } from "../body_limit.ts";
 import { cloudErrorBody, cloudRoutes } from "./cloud.ts";
 import { enterpriseErrorBody, enterpriseRoutes } from "./enterprise.ts";
 import { type ErrorBody, faultMiddleware, FaultPlan, faultRoutes } from "./faults.ts";
@@ -34,6 +35,8 @@ export interface EmulatorOptions {
   readonly password: string;
   /** Cloud requests allowed per minute before 429; 0 disables the budget. */
   readonly rateLimitPerMinute: number;
+  /** Request bodies over this size answer 413 (in the API's error format), unread. */
+  readonly bodyLimitBytes: number;
   /** The enterprise TLS certificate, if any, shown by `/v1/cluster/certificates`. */
   readonly certificate?: string;
   /** The clock; tests pass their own. */
@@ -56,6 +59,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   username: "admin@example.com",
   password: "demo-password",
   rateLimitPerMinute: 400,
+  bodyLimitBytes: 1024 * 1024,
 };
 
 /** The two emulated APIs, each a fetch handler, plus their fault plans. */
@@ -85,8 +89,9 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     log(`emulator: ${request} failed: ${error.message}${stack}`);
   };
   return {
-    cloud: side(faults.cloud, cloudErrorBody, reset, onError).route("/v1", cloud.app),
-    enterprise: side(faults.enterprise, enterpriseErrorBody, reset, onError).route("/", enterprise.app),
+    cloud: side(faults.cloud, cloudErrorBody, options.bodyLimitBytes, reset, onError).route("/v1", cloud.app),
+    enterprise: side(faults.enterprise, enterpriseErrorBody, options.bodyLimitBytes, reset, onError)
+      .route("/", enterprise.app),
     faults,
     reset,
   };
@@ -95,11 +100,14 @@ export function createEmulator(options: EmulatorOptions): Emulator {
 function side(
   plan: FaultPlan,
   errorBody: ErrorBody,
+  maxBytes: number,
   reset: () => void,
   onError: (error: Error, request: string) => void,
 ): Hono {
   const app = new Hono({ strict: false });
   app.use("*", faultMiddleware(plan, errorBody));
+  const tooLarge = `The request body is over ${maxBytes} bytes; send a smaller one`;
+  app.use("*", bodyLimit(maxBytes, (c) => c.json(errorBody(413, tooLarge, c.req.path), 413)));
   app.route("/__emulator", faultRoutes(plan));
   app.post("/__emulator/reset", (c) => {
     reset();

@@ -72,6 +72,7 @@ export async function parseEmulatorArgs(
         seed: number("seed of the fixture and package contents", 0, 2 ** 31 - 1, d.seed),
         softwareVersion: text("enterprise version (7.4 or later enables the new debuginfo API)", d.softwareVersion),
         rateLimitPerMinute: number("cloud requests per minute before 429 (0: no limit)", 0, 1e9, d.rateLimitPerMinute),
+        bodyLimitBytes: number("larger request bodies get 413", 1, 1024 ** 3, d.bodyLimitBytes),
         apiKey: text("cloud API key", d.apiKey),
         apiSecret: text("cloud API secret", d.apiSecret),
         username: text("enterprise username", d.username),
