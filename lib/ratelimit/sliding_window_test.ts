@@ -36,3 +36,13 @@ Deno.test("SlidingWindowLog: callers still in their window survive the sweep and
   clock.ms = 1_000;
   assertEquals(log.hit("steady", 3, 1_000).count, 1);
 });
+
+Deno.test("SlidingWindowLog: after a burst, a trickle of requests frees the burst's callers as they leave the window", () => {
+  const clock = { ms: 0 };
+  const log = new SlidingWindowLog(() => clock.ms);
+  for (let i = 0; i < 50_000; i++, clock.ms += 0.02) log.hit(`burst-${i}`, 10, 30_000); // 50,000 callers in 1 s
+  clock.ms = 30_000;
+  for (let i = 0; i < 30; i++, clock.ms += 100) log.hit("steady", 10, 30_000); // 10 per second for 3 s
+  assertEquals(log.size, 1, "only the steady caller is left");
+  assertEquals(log.hit("steady", 10, 30_000).allowed, false, "its own count survived");
+});
