@@ -61,7 +61,7 @@ export async function storeOutageScenario(command: string[]): Promise<void> {
   assertEquals(lines.length, 4, lines.join("\n"));
   assertMatch(
     lines[0],
-    new RegExp(`^store unreachable traceId=\\w+ path=\\S+: ${where} did not answer within 300 ms$`),
+    new RegExp(`^store unreachable traceId=\\w+ path=\\S+: ${where} did not answer within 300 ms; reconnecting$`),
   );
   assertMatch(lines[1], /^store answers again after \d+\.\d s; 2[1-9] requests failed meanwhile$/);
   assertMatch(

@@ -12,13 +12,16 @@ type WithScript = Redis & {
  * The script is sent once and then run with EVALSHA (ioredis falls back to EVAL after a
  * server restart). Commands fail at once while the connection is down instead of queueing,
  * so callers can answer 503; ioredis keeps reconnecting in the background. A server that
- * holds the connection but does not answer (paused, swapping, a long script) fails each
- * command after `timeoutMs` (default 1000). Failures reject with a `StoreUnavailableError` in
- * our words ("Redis at 127.0.0.1:6379 is not reachable (connection refused); retrying"),
- * ioredis' own error as its `cause`.
+ * holds the connection but does not answer (paused, swapping, a long script) fails a command
+ * after `timeoutMs` (default 1000); the connection is then dropped and opened again, so the
+ * commands that follow fail at once until the server answers, instead of piling up and
+ * running late when it resumes. Failures reject with a `StoreUnavailableError` in our words
+ * ("Redis at 127.0.0.1:6379 is not reachable (connection refused); retrying"), ioredis' own
+ * error as its `cause`.
  *
- * A command that timed out is not withdrawn: a stalled server still runs it when it resumes,
- * so a rejected-with-503 request may count against its caller (the limit errs on the safe side).
+ * A command that timed out cannot be withdrawn: a stalled server may still run it when it
+ * resumes, so a request answered 503 may count against its caller (the limit errs on the safe
+ * side); the reconnect limits that to the commands sent within one deadline.
  *
  * @example
  * ```ts
@@ -40,8 +43,13 @@ export async function createRedisStore(
   }) as WithScript;
   // Connection errors arrive here on each reconnect attempt; failed commands report them.
   let connectionError: Error | undefined;
+  // Set when a command timed out, until the reconnected server answers.
+  let stalled = false;
   client.on("error", (error: Error) => connectionError = error);
-  client.on("ready", () => connectionError = undefined);
+  client.on("ready", () => {
+    connectionError = undefined;
+    stalled = false;
+  });
   client.defineCommand("storectlSlidingWindow", { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
   try {
     await client.connect();
@@ -64,8 +72,12 @@ export async function createRedisStore(
       if (error instanceof ReplyError) {
         throw new StoreUnavailableError(`${where} refused the command: ${(error as Error).message}`, { cause: error });
       }
-      if ((error as Error).message === "Command timed out") {
-        throw new StoreUnavailableError(`${where} did not answer within ${timeoutMs} ms`, { cause: error });
+      if ((error as Error).message === "Command timed out" || stalled) {
+        if (!stalled && client.status === "ready") client.disconnect(true); // drop what is queued on it
+        stalled = true;
+        throw new StoreUnavailableError(`${where} did not answer within ${timeoutMs} ms; reconnecting`, {
+          cause: error,
+        });
       }
       const reason = connectionFailure(connectionError ?? error);
       throw new StoreUnavailableError(`${where} is not reachable (${reason}); retrying`, { cause: error });
