@@ -45,7 +45,10 @@ export async function createRedisStore(
   let connectionError: Error | undefined;
   // Set when a command timed out, until the reconnected server answers.
   let stalled = false;
-  client.on("error", (error: Error) => connectionError = error);
+  client.on("error", (error: Error) => {
+    connectionError = error;
+    stalled = false; // the reconnect failed outright: say why, not "did not answer"
+  });
   client.on("ready", () => {
     connectionError = undefined;
     stalled = false;
