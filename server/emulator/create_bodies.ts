@@ -10,8 +10,10 @@ import type { Json } from "./fixture.ts";
 
 /** A rule in words: the message of every check of a field ("must be …", "is required …"). */
 const says = (error: string) => ({ error });
-const positiveInteger = z.number(says("must be a positive integer")).int(says("must be a positive integer"))
-  .positive(says("must be a positive integer"));
+/** A whole number from `min` to `max`, with one message for every way to miss. */
+const integer = (min: number, max: number, rule: string) =>
+  z.number(says(rule)).int(says(rule)).min(min, says(rule)).max(max, says(rule));
+const positiveInteger = integer(1, Number.MAX_SAFE_INTEGER, "must be a positive integer");
 const positiveNumber = z.number(says("must be a number greater than 0")).positive(
   says("must be a number greater than 0"),
 );
@@ -30,11 +32,7 @@ export const CrdbCreate = z.strictObject({
     memory_size: positiveInteger.optional(),
     shards_count: positiveInteger.optional(),
     replication: boolean.optional(),
-    port: z.number(says("must be a port number")).int(says("must be a port number")).min(
-      1,
-      says("must be a port number"),
-    )
-      .max(65535, says("must be a port number")).optional(),
+    port: integer(1, 65535, "must be a port number from 1 to 65535").optional(),
     eviction_policy: text.optional(),
   }).optional(),
   instances: z.array(z.looseObject({
@@ -43,11 +41,7 @@ export const CrdbCreate = z.strictObject({
       name: text.optional(),
       credentials: z.looseObject({ username: text, password: text }).optional(),
     }),
-    compression: z.number(says("must be from 0 to 6")).int(says("must be from 0 to 6")).min(
-      0,
-      says("must be from 0 to 6"),
-    )
-      .max(6, says("must be from 0 to 6")).optional(),
+    compression: integer(0, 6, "must be a whole number from 0 to 6").optional(),
   })).optional(),
   encryption: boolean.optional(),
   causal_consistency: boolean.optional(),
