@@ -51,7 +51,7 @@ export function decisionFromReply(reply: unknown): WindowDecision {
  * caller waits in a queue ordered by when it is due; a caller that comes due with a request
  * still in its window queues again behind, due when that request leaves. So a caller is
  * dropped at most one window after its last request left (at once when nothing newer is
- * queued), each hit drops up to {@link EXPIRE_PER_HIT} callers, and after a window without
+ * queued), each hit drops up to 2,048 callers, and after a window without
  * hits the next one drops them all without a walk. No hit does more than bounded work (the
  * full walk this replaces took 75 ms for 200,000 callers), and nothing runs between hits.
  *
@@ -139,4 +139,4 @@ export class SlidingWindowLog {
 }
 
 /** At most this many callers are dropped or queued again per hit (well under a millisecond). */
-export const EXPIRE_PER_HIT = 2_048;
+const EXPIRE_PER_HIT = 2_048;
