@@ -7,7 +7,8 @@ import type { Context, MiddlewareHandler } from "hono";
  *
  * Hono's `bodyLimit` does the same, but rebuilds the request with `new Request(request, …)`,
  * which reads the request's signal; Deno's server then prints a warning about its legacy abort
- * behaviour. Here the copy takes the original's signal only when something asks for it.
+ * behaviour. Here the copy takes the original's signal only when something asks for it, and a
+ * GET or HEAD is passed on without reading `body` (on Node that read costs ~100 µs).
  *
  * @example
  * ```ts
@@ -20,7 +21,8 @@ import type { Context, MiddlewareHandler } from "hono";
 export function bodyLimit(maxBytes: number, tooLarge: (c: Context) => Response): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
-    if (!request.body) return await next();
+    // GET and HEAD carry no body here; not asking spares Node's adapter building a full Request.
+    if (request.method === "GET" || request.method === "HEAD" || !request.body) return await next();
     const length = request.headers.get("content-length");
     if (length !== null && !request.headers.has("transfer-encoding")) {
       return Number(length) > maxBytes ? tooLarge(c) : await next();

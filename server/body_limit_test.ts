@@ -39,3 +39,22 @@ Deno.test("bodyLimit() keeps the request's signal when it has read the body", as
   controller.abort();
   assertEquals(signal()!.aborted, true);
 });
+
+Deno.test("bodyLimit() leaves the body of a GET or HEAD untouched", async () => {
+  // On Node, @hono/node-server builds the full Request only when `body` is read: reading it
+  // on every GET took the Node server from ~30 µs to ~130 µs of CPU per request.
+  let reads = 0;
+  class Watched extends Request {
+    override get body() {
+      reads++;
+      return super.body;
+    }
+  }
+  const app = new Hono();
+  app.use("*", bodyLimit(8, (c) => c.text("too large", 413)));
+  app.on(["GET", "HEAD"], "/", (c) => c.text("ok"));
+  for (const method of ["GET", "HEAD"]) {
+    assertEquals((await app.fetch(new Watched("http://localhost/", { method }))).status, 200);
+  }
+  assertEquals(reads, 0);
+});
