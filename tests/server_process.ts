@@ -13,6 +13,7 @@
  */
 export interface ServerProcess extends AsyncDisposable {
   readonly url: string;
+  readonly pid: number;
   stop(): Promise<number>;
   /** Ends it with SIGKILL (when `stop()` did not), resolving once it has gone. */
   kill(): Promise<void>;
@@ -52,6 +53,7 @@ export async function startServer(
     })();
   return {
     url: output.match(/listening on (\S+)/)![1],
+    pid: child.pid,
     stop,
     kill: async () => {
       try {

@@ -109,7 +109,9 @@ export function rateLimitedRoutes(store: Store, config: RateLimitConfig, outage:
       "RateLimit-Policy": policy,
       "RateLimit": `"sliding";r=${Math.max(0, config.limit - decision.count)};t=${resetSeconds}`,
     };
-    if (decision.allowed) return c.body(null, 200, headers);
+    // Built directly, not with c.body(): Hono would copy the headers through a Headers object
+    // first (~1 µs per request). A plain object is also @hono/node-server's fast path.
+    if (decision.allowed) return new Response(null, { status: 200, headers });
     return problem(c, 429, `At most ${config.limit} requests per ${windowSeconds} s; retry after ${resetSeconds} s`, {
       headers: { ...headers, "retry-after": String(Math.max(1, resetSeconds)) },
     });
