@@ -67,8 +67,16 @@ const fixed = (n: number, digits = 2) => n.toFixed(digits);
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 const med = (loads: readonly Load[], pick: (l: Load) => number) => median(loads.map(pick));
 
-function run(server: ServerProcess, path: string, extraPids: number[] = [], threadRate?: number) {
-  return () => load({ url: `${server.url}${path}`, seconds: SECONDS, pids: [server.pid, ...extraPids], threadRate });
+/** A wrk run (one thread, 50 connections) against `path`; paced at `rate` requests/s when given. */
+function run(server: ServerProcess, path: string, extraPids: number[] = [], rate?: number) {
+  return () =>
+    load({
+      url: `${server.url}${path}`,
+      seconds: SECONDS,
+      pids: [server.pid, ...extraPids],
+      threads: 1,
+      threadRate: rate,
+    });
 }
 
 function describe(label: string, loads: readonly Load[]) {
@@ -135,10 +143,9 @@ for (const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Nod
     ] as const
   ) {
     const rate = Math.round(capacity[`${runtime} ${store}`] / 2);
-    const threadRate = Math.round(rate / 2);
     const pairs = await interleave(
-      run(server, LIMITED, [...pids], threadRate),
-      run(server, baseline, [...pids], threadRate),
+      run(server, LIMITED, [...pids], rate),
+      run(server, baseline, [...pids], rate),
       PAIRS,
     );
     report(
