@@ -114,6 +114,12 @@ function check(label: string, r: { median: number; best: number }, target: { min
   check("requests/s, Node ÷ Deno", ratio(pairs, (l) => l.rps, "max"), { min: 0.5 });
   check("p99, Node ÷ Deno", ratio(pairs, (l) => l.p99Ms, "min"), { max: 2 });
   check("CPU per request, Node ÷ Deno", ratio(pairs, (l) => l.cpuUs, "min"));
+  // The same at equal offered load: half of Node's capacity, so neither server is saturated.
+  const rate = Math.round(med(pairs.candidate, (l) => l.rps) / 2);
+  const paced = await interleave(run(nodeMemory, "/", [], rate), run(denoMemory, "/", [], rate), PAIRS);
+  report(`GET /, Node bundle vs Deno, paced at ${rate} req/s`, "Node", "Deno", paced);
+  check("p50, Node ÷ Deno", ratio(paced, (l) => l.p50Ms, "min"));
+  check("p99, Node ÷ Deno", ratio(paced, (l) => l.p99Ms, "min"), { max: 2 });
 }
 
 const capacity: Record<string, number> = {};
@@ -156,6 +162,7 @@ for (const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Nod
     );
     check(`p50, limited ÷ ${baseline}`, ratio(pairs, (l) => l.p50Ms, "min"), { max: 1.3 });
     check(`p99, limited ÷ ${baseline}`, ratio(pairs, (l) => l.p99Ms, "min"), { max: 2 });
+    check(`CPU per request at this load, limited ÷ ${baseline}`, ratio(pairs, (l) => l.cpuUs, "min"));
   }
 }
 
