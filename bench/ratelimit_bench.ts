@@ -93,8 +93,14 @@ function describe(label: string, loads: readonly Load[]) {
   }
 }
 
-function report(title: string, a: string, b: string, pairs: Pairs) {
-  say(`${title} (${pairs.candidate.length} pairs of ${SECONDS} s)`);
+/** The 1-minute load average: how busy the shared machine was around a figure. */
+const loadAverage = async () => (await Deno.readTextFile("/proc/loadavg")).split(" ")[0];
+let loadBefore = await loadAverage();
+
+async function report(title: string, a: string, b: string, pairs: Pairs) {
+  const loadAfter = await loadAverage();
+  say(`${title} (${pairs.candidate.length} pairs of ${SECONDS} s; load average ${loadBefore} → ${loadAfter})`);
+  loadBefore = loadAfter;
   describe(a, pairs.candidate);
   describe(b, pairs.baseline);
 }
@@ -110,14 +116,14 @@ function check(label: string, r: { median: number; best: number }, target: { min
 // Item 8: the Node bundle against Deno on the plain route.
 {
   const pairs = await interleave(run(nodeMemory, "/"), run(denoMemory, "/"), PAIRS);
-  report("GET /, Node bundle vs Deno (memory store)", "Node", "Deno", pairs);
+  await report("GET /, Node bundle vs Deno (memory store)", "Node", "Deno", pairs);
   check("requests/s, Node ÷ Deno", ratio(pairs, (l) => l.rps, "max"), { min: 0.5 });
   check("p99, Node ÷ Deno", ratio(pairs, (l) => l.p99Ms, "min"), { max: 2 });
   check("CPU per request, Node ÷ Deno", ratio(pairs, (l) => l.cpuUs, "min"));
   // The same at equal offered load: half of Node's capacity, so neither server is saturated.
   const rate = Math.round(med(pairs.candidate, (l) => l.rps) / 2);
   const paced = await interleave(run(nodeMemory, "/", [], rate), run(denoMemory, "/", [], rate), PAIRS);
-  report(`GET /, Node bundle vs Deno, paced at ${rate} req/s`, "Node", "Deno", paced);
+  await report(`GET /, Node bundle vs Deno, paced at ${rate} req/s`, "Node", "Deno", paced);
   check("p50, Node ÷ Deno", ratio(paced, (l) => l.p50Ms, "min"));
   check("p99, Node ÷ Deno", ratio(paced, (l) => l.p99Ms, "min"), { max: 2 });
 }
@@ -125,12 +131,12 @@ function check(label: string, r: { median: number; best: number }, target: { min
 const capacity: Record<string, number> = {};
 for (const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Node", nodeMemory, nodeRedis]] as const) {
   const mem = await interleave(run(memory, LIMITED), run(memory, "/"), PAIRS);
-  report(`${runtime}, memory store: rate-limited vs GET /`, "rate-limited", "GET /", mem);
+  await report(`${runtime}, memory store: rate-limited vs GET /`, "rate-limited", "GET /", mem);
   check("server CPU per request, limited ÷ GET /", ratio(mem, (l) => l.cpuUs, "min"), { max: 1.3 });
   capacity[`${runtime} memory`] = med(mem.candidate, (l) => l.rps);
 
   const red = await interleave(run(onRedis, LIMITED, redisCpu), run(onRedis, "/health", redisCpu), PAIRS);
-  report(
+  await report(
     `${runtime}, Redis store: rate-limited vs /health (CPU: server + redis-server)`,
     "rate-limited",
     "/health",
@@ -154,7 +160,7 @@ for (const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Nod
       run(server, baseline, [...pids], rate),
       PAIRS,
     );
-    report(
+    await report(
       `${runtime}, ${store} store, paced at ${rate} req/s: rate-limited vs ${baseline}`,
       "rate-limited",
       baseline,
@@ -168,7 +174,12 @@ for (const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Nod
 
 {
   const pairs = await interleave(run(denoRedis, LIMITED, redisCpu), run(theirs, LIMITED, redisCpu), PAIRS);
-  report("Redis store, ours (Deno) vs hono-rate-limiter (fixed window, Deno)", "ours", "hono-rate-limiter", pairs);
+  await report(
+    "Redis store, ours (Deno) vs hono-rate-limiter (fixed window, Deno)",
+    "ours",
+    "hono-rate-limiter",
+    pairs,
+  );
   check("requests/s, ours ÷ theirs", ratio(pairs, (l) => l.rps, "max"), { min: 1 });
   check("server + redis CPU per request, ours ÷ theirs", ratio(pairs, (l) => l.cpuUs, "min"));
 }
