@@ -11,7 +11,8 @@
  * must stay below the server's.
  *
  * Run: `deno run -A bench/ratelimit_bench.ts` (needs wrk, redis-server, node). `BENCH_SECONDS`
- * (default 3) per run, `BENCH_PAIRS` (default 5) pairs per figure.
+ * (default 3) per run, `BENCH_PAIRS` (default 5) pairs per figure; `BENCH_ONLY=node` runs only
+ * the Node-against-Deno figures, `BENCH_ONLY=limiter` only the rate limiter's.
  *
  * @module
  */
@@ -23,6 +24,7 @@ import { interleave, type Load, load, median, type Pairs, ratio } from "./load.t
 const root = new URL("..", import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 3);
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 5);
+const ONLY = Deno.env.get("BENCH_ONLY");
 const LIMITED = "/api/RateLimited/sliding";
 
 /** The pid of the redis-server listening on `port` (`INFO server`). */
@@ -114,7 +116,7 @@ function check(label: string, r: { median: number; best: number }, target: { min
 }
 
 // Item 8: the Node bundle against Deno on the plain route.
-{
+if (ONLY !== "limiter") {
   const pairs = await interleave(run(nodeMemory, "/"), run(denoMemory, "/"), PAIRS);
   await report("GET /, Node bundle vs Deno (memory store)", "Node", "Deno", pairs);
   check("requests/s, Node ÷ Deno", ratio(pairs, (l) => l.rps, "max"), { min: 0.5 });
@@ -128,60 +130,66 @@ function check(label: string, r: { median: number; best: number }, target: { min
   check("p99, Node ÷ Deno", ratio(paced, (l) => l.p99Ms, "min"), { max: 2 });
 }
 
-const capacity: Record<string, number> = {};
-for (const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Node", nodeMemory, nodeRedis]] as const) {
-  const mem = await interleave(run(memory, LIMITED), run(memory, "/"), PAIRS);
-  await report(`${runtime}, memory store: rate-limited vs GET /`, "rate-limited", "GET /", mem);
-  check("server CPU per request, limited ÷ GET /", ratio(mem, (l) => l.cpuUs, "min"), { max: 1.3 });
-  capacity[`${runtime} memory`] = med(mem.candidate, (l) => l.rps);
-
-  const red = await interleave(run(onRedis, LIMITED, redisCpu), run(onRedis, "/health", redisCpu), PAIRS);
-  await report(
-    `${runtime}, Redis store: rate-limited vs /health (CPU: server + redis-server)`,
-    "rate-limited",
-    "/health",
-    red,
-  );
-  check("server + redis CPU per request, limited ÷ /health", ratio(red, (l) => l.cpuUs, "min"), { max: 1.3 });
-  capacity[`${runtime} Redis`] = med(red.candidate, (l) => l.rps);
-}
-
-// Equal offered load: half the limited route's capacity measured above, both routes paced alike.
-for (const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Node", nodeMemory, nodeRedis]] as const) {
+if (ONLY !== "node") {
+  const capacity: Record<string, number> = {};
   for (
-    const [store, server, baseline, pids] of [
-      ["memory", memory, "/", []],
-      ["Redis", onRedis, "/health", redisCpu],
-    ] as const
+    const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Node", nodeMemory, nodeRedis]] as const
   ) {
-    const rate = Math.round(capacity[`${runtime} ${store}`] / 2);
-    const pairs = await interleave(
-      run(server, LIMITED, [...pids], rate),
-      run(server, baseline, [...pids], rate),
-      PAIRS,
-    );
+    const mem = await interleave(run(memory, LIMITED), run(memory, "/"), PAIRS);
+    await report(`${runtime}, memory store: rate-limited vs GET /`, "rate-limited", "GET /", mem);
+    check("server CPU per request, limited ÷ GET /", ratio(mem, (l) => l.cpuUs, "min"), { max: 1.3 });
+    capacity[`${runtime} memory`] = med(mem.candidate, (l) => l.rps);
+
+    const red = await interleave(run(onRedis, LIMITED, redisCpu), run(onRedis, "/health", redisCpu), PAIRS);
     await report(
-      `${runtime}, ${store} store, paced at ${rate} req/s: rate-limited vs ${baseline}`,
+      `${runtime}, Redis store: rate-limited vs /health (CPU: server + redis-server)`,
       "rate-limited",
-      baseline,
+      "/health",
+      red,
+    );
+    check("server + redis CPU per request, limited ÷ /health", ratio(red, (l) => l.cpuUs, "min"), { max: 1.3 });
+    capacity[`${runtime} Redis`] = med(red.candidate, (l) => l.rps);
+  }
+
+  // Equal offered load: half the limited route's capacity measured above, both routes paced alike.
+  for (
+    const [runtime, memory, onRedis] of [["Deno", denoMemory, denoRedis], ["Node", nodeMemory, nodeRedis]] as const
+  ) {
+    for (
+      const [store, server, baseline, pids] of [
+        ["memory", memory, "/", []],
+        ["Redis", onRedis, "/health", redisCpu],
+      ] as const
+    ) {
+      const rate = Math.round(capacity[`${runtime} ${store}`] / 2);
+      const pairs = await interleave(
+        run(server, LIMITED, [...pids], rate),
+        run(server, baseline, [...pids], rate),
+        PAIRS,
+      );
+      await report(
+        `${runtime}, ${store} store, paced at ${rate} req/s: rate-limited vs ${baseline}`,
+        "rate-limited",
+        baseline,
+        pairs,
+      );
+      check(`p50, limited ÷ ${baseline}`, ratio(pairs, (l) => l.p50Ms, "min"), { max: 1.3 });
+      check(`p99, limited ÷ ${baseline}`, ratio(pairs, (l) => l.p99Ms, "min"), { max: 2 });
+      check(`CPU per request at this load, limited ÷ ${baseline}`, ratio(pairs, (l) => l.cpuUs, "min"));
+    }
+  }
+
+  {
+    const pairs = await interleave(run(denoRedis, LIMITED, redisCpu), run(theirs, LIMITED, redisCpu), PAIRS);
+    await report(
+      "Redis store, ours (Deno) vs hono-rate-limiter (fixed window, Deno)",
+      "ours",
+      "hono-rate-limiter",
       pairs,
     );
-    check(`p50, limited ÷ ${baseline}`, ratio(pairs, (l) => l.p50Ms, "min"), { max: 1.3 });
-    check(`p99, limited ÷ ${baseline}`, ratio(pairs, (l) => l.p99Ms, "min"), { max: 2 });
-    check(`CPU per request at this load, limited ÷ ${baseline}`, ratio(pairs, (l) => l.cpuUs, "min"));
+    check("requests/s, ours ÷ theirs", ratio(pairs, (l) => l.rps, "max"), { min: 1 });
+    check("server + redis CPU per request, ours ÷ theirs", ratio(pairs, (l) => l.cpuUs, "min"));
   }
-}
-
-{
-  const pairs = await interleave(run(denoRedis, LIMITED, redisCpu), run(theirs, LIMITED, redisCpu), PAIRS);
-  await report(
-    "Redis store, ours (Deno) vs hono-rate-limiter (fixed window, Deno)",
-    "ours",
-    "hono-rate-limiter",
-    pairs,
-  );
-  check("requests/s, ours ÷ theirs", ratio(pairs, (l) => l.rps, "max"), { min: 1 });
-  check("server + redis CPU per request, ours ÷ theirs", ratio(pairs, (l) => l.cpuUs, "min"));
 }
 
 await Deno.remove(dir, { recursive: true });
