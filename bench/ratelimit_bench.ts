@@ -55,6 +55,7 @@ await using denoMemory = await startServer(deno, env("memory:"));
 await using denoRedis = await startServer(deno, env(redis.url));
 await using nodeMemory = await startServer(node, env("memory:"));
 await using nodeRedis = await startServer(node, env(redis.url));
+await using nodeFloor = await startServer(["node", `${root}bench/node_http_floor.mjs`]);
 await using theirs = await startServer(
   [Deno.execPath(), "run", "-A", `${root}bench/hono_rate_limiter_server.ts`],
   env(redis.url),
@@ -122,6 +123,11 @@ if (ONLY !== "limiter") {
   check("requests/s, Node ÷ Deno", ratio(pairs, (l) => l.rps, "max"), { min: 0.5 });
   check("p99, Node ÷ Deno", ratio(pairs, (l) => l.p99Ms, "min"), { max: 2 });
   check("CPU per request, Node ÷ Deno", ratio(pairs, (l) => l.cpuUs, "min"));
+  // What Node's own HTTP server costs without any framework, against Deno in the same way.
+  const floor = await interleave(run(nodeFloor, "/"), run(denoMemory, "/"), PAIRS);
+  await report("GET /, bare node:http (bench/node_http_floor.mjs) vs Deno", "node:http", "Deno", floor);
+  check("requests/s, node:http ÷ Deno", ratio(floor, (l) => l.rps, "max"));
+  check("CPU per request, node:http ÷ Deno", ratio(floor, (l) => l.cpuUs, "min"));
   // The same at equal offered load: half of Node's capacity, so neither server is saturated.
   const rate = Math.round(med(pairs.candidate, (l) => l.rps) / 2);
   const paced = await interleave(run(nodeMemory, "/", [], rate), run(denoMemory, "/", [], rate), PAIRS);
