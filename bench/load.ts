@@ -7,7 +7,7 @@
  * @module
  */
 
-import { CLOCK_TICKS, cpuSeconds } from "../tests/process_cpu.ts";
+import { CLOCK_TICKS, cpuSeconds } from "./process_cpu.ts";
 
 const SCRIPT = new URL("./wrk_identities.lua", import.meta.url).pathname;
 
