@@ -1,0 +1,27 @@
+/**
+ * Support packages: shrinking a `tar.gz` as a stream (`createOptimizer`) and the rules it
+ * applies to each entry's name.
+ *
+ * @example
+ * ```ts
+ * import { createOptimizer } from "./mod.ts";
+ * const optimizer = createOptimizer({ logLines: 1000 });
+ * const shrunk = new Blob([]).stream().pipeThrough(optimizer);
+ * await shrunk.pipeTo(new WritableStream());
+ * const { reductionPercent } = await optimizer.stats;
+ * ```
+ *
+ * @module
+ */
+export {
+  type ByteTransform,
+  createOptimizer,
+  DEDUP_MAX_BYTES,
+  DEFAULT_LOG_LINES,
+  type OptimizeAction,
+  type OptimizeOptions,
+  type Optimizer,
+  type OptimizeStats,
+} from "./optimize.ts";
+export { LogTail, MAX_TAIL_BYTES, type TailResult } from "./log_tail.ts";
+export { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";

@@ -1,0 +1,285 @@
+import { createTarDecoder, createTarPacker, type ParsedTarEntry, type TarHeader } from "modern-tar";
+import { LogTail } from "./log_tail.ts";
+import { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
+
+/** Lines kept per log file unless told otherwise (the spec's `--log-lines` default). */
+export const DEFAULT_LOG_LINES = 1000;
+
+/** Files up to this size (after truncation) are checked for byte-identical earlier copies. */
+export const DEDUP_MAX_BYTES = 1024 * 1024;
+
+/** A gzip or gunzip transform. */
+export type ByteTransform = () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+
+/** One thing `optimize` did to an entry, for the verbose listing. */
+export interface OptimizeAction {
+  readonly action: "truncated" | "removed" | "linked" | "rejected";
+  /** The entry's name as the archive has it. */
+  readonly name: string;
+  /** Why, in words (`kept the last 1000 of 52310 lines`, `nested archive`). */
+  readonly detail: string;
+}
+
+/** What `optimize` reports once the output has been read to its end. */
+export interface OptimizeStats {
+  /** Compressed bytes read. */
+  readonly bytesBefore: number;
+  /** Compressed bytes written. */
+  readonly bytesAfter: number;
+  /** `(before - after) / before`, in percent with one decimal (0 for an empty input). */
+  readonly reductionPercent: number;
+  /** Regular files read. */
+  readonly filesProcessed: number;
+  /** Log files cut to their last lines. */
+  readonly filesTruncated: number;
+  /** Files left out: nested archives, rotated copies, duplicates (stored as hard links). */
+  readonly filesRemoved: number;
+  /** Entries refused for an unsafe name (absolute, `..`): never written. */
+  readonly entriesRejected: number;
+}
+
+/** Options of `createOptimizer`. */
+export interface OptimizeOptions {
+  /** Lines kept per log file; default 1000. */
+  readonly logLines?: number;
+  /** Default `DecompressionStream("gzip")`. */
+  readonly gunzip?: ByteTransform;
+  /** Default `CompressionStream("gzip")`; pass the runtime's, which holds backpressure on Node. */
+  readonly gzip?: ByteTransform;
+  /** Called for each action, in archive order (the verbose mode prints them). */
+  readonly onAction?: (action: OptimizeAction) => void;
+}
+
+/** A `tar.gz → tar.gz` transform with the statistics of its run. */
+export interface Optimizer extends ReadableWritablePair<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>> {
+  /** Resolves once the output has been read to its end; rejects when the transform failed. */
+  readonly stats: Promise<OptimizeStats>;
+}
+
+/**
+ * Shrinks a support package as a stream, `tar.gz` in, `tar.gz` out, holding at most one small
+ * file or one log tail in memory whatever the package's size. The rules, in order, per entry:
+ *
+ * 1. a name that is absolute or has a `..` component (hard-link targets too) is rejected;
+ * 2. a `.gz`/`.tgz` file is removed (nested archives);
+ * 3. a rotated log `x.log.<n>` is removed when `x.log` came earlier in the same archive;
+ * 4. a log (`*.log`, `*.log.<n>`) longer than `logLines` lines keeps its last lines, after a
+ *    one-line marker saying how many were cut;
+ * 5. a file of at most 1 MiB (after rule 4) with the same size and SHA-256 as an earlier kept
+ *    file becomes a hard link to it (the path still extracts; the bytes are stored once);
+ * 6. everything else (directories, links, larger files) is copied as it is, with its mode,
+ *    mtime, owner and PAX records; links are never followed. A hard link to a removed file is
+ *    removed with it.
+ *
+ * @example
+ * ```ts
+ * import { createOptimizer } from "./optimize.ts";
+ * const optimizer = createOptimizer({ logLines: 500, onAction: (a) => console.error(a.action, a.name) });
+ * const input = new Blob([]).stream(); // a package's bytes, e.g. a download
+ * const output = input.pipeThrough(optimizer); // write it to a file or an upload
+ * ```
+ */
+export function createOptimizer(options: OptimizeOptions = {}): Optimizer {
+  const logLines = options.logLines ?? DEFAULT_LOG_LINES;
+  if (!Number.isSafeInteger(logLines) || logLines < 1) {
+    throw new RangeError(`logLines must be a whole number of at least 1, not ${logLines}`);
+  }
+  let bytesBefore = 0;
+  let bytesAfter = 0;
+  const counts = { processed: 0, truncated: 0, removed: 0, rejected: 0 };
+  const counter = new TransformStream<Uint8Array<ArrayBuffer>, BufferSource>({
+    transform(chunk, controller) {
+      bytesBefore += chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+  const gunzip = options.gunzip?.() ?? new DecompressionStream("gzip");
+  const entries = counter.readable.pipeThrough(gunzip).pipeThrough(createTarDecoder({ strict: true }));
+  const packer = createTarPacker();
+  const gzip = options.gzip?.() ?? new CompressionStream("gzip");
+
+  let resolveStats!: (stats: OptimizeStats) => void;
+  let rejectStats!: (error: unknown) => void;
+  const stats = new Promise<OptimizeStats>((resolve, reject) => {
+    resolveStats = resolve;
+    rejectStats = reject;
+  });
+  stats.catch(() => {}); // the output stream reports the failure too; a caller may read only that
+
+  const run = new EntryRules(logLines, counts, options.onAction ?? (() => {}));
+  (async () => {
+    const reader = entries.getReader();
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        await run.entry(next.value, packer.controller);
+      }
+      packer.controller.finalize();
+    } catch (error) {
+      reader.cancel(error).catch(() => {});
+      packer.controller.error(error);
+      rejectStats(error);
+    }
+  })();
+
+  const readable = packer.readable.pipeThrough(gzip).pipeThrough(
+    new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+      transform(chunk, controller) {
+        bytesAfter += chunk.length;
+        controller.enqueue(chunk);
+      },
+      flush() {
+        const reduction = bytesBefore === 0 ? 0 : Math.round(((bytesBefore - bytesAfter) / bytesBefore) * 1000) / 10;
+        resolveStats({
+          bytesBefore,
+          bytesAfter,
+          reductionPercent: reduction,
+          filesProcessed: counts.processed,
+          filesTruncated: counts.truncated,
+          filesRemoved: counts.removed,
+          entriesRejected: counts.rejected,
+        });
+      },
+      cancel(reason) {
+        rejectStats(reason);
+      },
+    }),
+  );
+  return { writable: counter.writable, readable, stats };
+}
+
+type PackerController = ReturnType<typeof createTarPacker>["controller"];
+
+/** The per-entry decisions, with what they remember of earlier entries (names and small hashes). */
+class EntryRules {
+  readonly #logLines: number;
+  readonly #counts: { processed: number; truncated: number; removed: number; rejected: number };
+  readonly #report: (action: OptimizeAction) => void;
+  /** Names of the logs written so far, for rule 3. */
+  readonly #logs = new Set<string>();
+  /** Names left out, so hard links to them go too. */
+  readonly #gone = new Set<string>();
+  /** `size:sha256` of small files written, to the first name written with it. */
+  readonly #seen = new Map<string, string>();
+
+  constructor(
+    logLines: number,
+    counts: { processed: number; truncated: number; removed: number; rejected: number },
+    report: (action: OptimizeAction) => void,
+  ) {
+    this.#logLines = logLines;
+    this.#counts = counts;
+    this.#report = report;
+  }
+
+  async entry(entry: ParsedTarEntry, out: PackerController): Promise<void> {
+    const { header } = entry;
+    const type = header.type ?? "file";
+    const name = normalizeName(header.name);
+    const unsafe = unsafePathReason(header.name) ??
+      (type === "link" ? unsafePathReason(header.linkname ?? "") : undefined);
+    if (unsafe) {
+      this.#counts.rejected++;
+      this.#gone.add(name);
+      this.#report({ action: "rejected", name: header.name, detail: `unsafe name: ${unsafe}` });
+      return drain(entry.body);
+    }
+    if (type === "link" && this.#gone.has(normalizeName(header.linkname ?? ""))) {
+      this.#counts.removed++;
+      this.#gone.add(name);
+      this.#report({ action: "removed", name: header.name, detail: `hard link to removed ${header.linkname}` });
+      return drain(entry.body);
+    }
+    if (type !== "file") return write(out, header, entry.body);
+
+    this.#counts.processed++;
+    if (isNestedArchive(name)) return this.#remove(entry, name, "nested archive");
+    const current = currentLogOf(name);
+    if (current !== undefined && this.#logs.has(current)) {
+      return this.#remove(entry, name, `rotated copy of ${current}`);
+    }
+    if (isLogFile(name)) {
+      this.#logs.add(name);
+      return this.#log(entry, out);
+    }
+    if (header.size > DEDUP_MAX_BYTES) return write(out, header, entry.body);
+    const bytes = new Uint8Array(await new Response(entry.body).arrayBuffer());
+    return this.#small(header, bytes, header.size, out);
+  }
+
+  async #remove(entry: ParsedTarEntry, name: string, why: string): Promise<void> {
+    this.#counts.removed++;
+    this.#gone.add(name);
+    this.#report({ action: "removed", name: entry.header.name, detail: why });
+    await drain(entry.body);
+  }
+
+  async #log(entry: ParsedTarEntry, out: PackerController): Promise<void> {
+    const tail = new LogTail(this.#logLines);
+    const reader = entry.body.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) tail.push(next.value);
+    const result = tail.finish();
+    let bytes = result.bytes;
+    if (result.linesCut > 0) {
+      this.#counts.truncated++;
+      const kept = result.totalLines - result.linesCut;
+      const marker = new TextEncoder().encode(
+        `[storectl optimize: ${result.linesCut} earlier lines cut, last ${kept} of ${result.totalLines} kept]\n`,
+      );
+      bytes = new Uint8Array(marker.length + result.bytes.length);
+      bytes.set(marker);
+      bytes.set(result.bytes, marker.length);
+      this.#report({
+        action: "truncated",
+        name: entry.header.name,
+        detail: `kept the last ${kept} of ${result.totalLines} lines (${entry.header.size} → ${bytes.length} bytes)`,
+      });
+    }
+    if (bytes.length > DEDUP_MAX_BYTES) return writeBytes(out, entry.header, bytes);
+    return this.#small(entry.header, bytes, entry.header.size, out);
+  }
+
+  /** Rule 5: the first copy is written, later ones become hard links to it. */
+  async #small(header: TarHeader, bytes: Uint8Array<ArrayBuffer>, sizeBefore: number, out: PackerController) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const key = `${sizeBefore}:${bytes.length}:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+    const first = this.#seen.get(key);
+    if (first === undefined) {
+      this.#seen.set(key, header.name);
+      return writeBytes(out, header, bytes);
+    }
+    this.#counts.removed++;
+    this.#report({ action: "linked", name: header.name, detail: `byte-identical to ${first}: stored as a hard link` });
+    const pax = header.pax ? withoutKeys(header.pax, ["size", "linkpath"]) : undefined;
+    return writeBytes(out, { ...header, pax, type: "link", linkname: first, size: 0 }, new Uint8Array(0));
+  }
+}
+
+/** Copies an entry as it is, streaming its body. */
+async function write(out: PackerController, header: TarHeader, body: ReadableStream<Uint8Array>): Promise<void> {
+  const sink = out.add(header);
+  if (header.size > 0 && header.type !== "link" && header.type !== "symlink" && header.type !== "directory") {
+    await body.pipeTo(sink);
+  } else {
+    await drain(body);
+    await sink.close();
+  }
+}
+
+async function writeBytes(out: PackerController, header: TarHeader, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+  const pax = header.pax ? withoutKeys(header.pax, ["size"]) : undefined;
+  const writer = out.add({ ...header, pax, size: bytes.length }).getWriter();
+  if (bytes.length > 0) await writer.write(bytes);
+  await writer.close();
+}
+
+function withoutKeys(record: Record<string, string>, keys: readonly string[]): Record<string, string> | undefined {
+  const copy = { ...record };
+  for (const key of keys) delete copy[key];
+  return Object.keys(copy).length > 0 ? copy : undefined;
+}
+
+/** Reads a body to its end: cancelling a tar entry's body stalls the decoder. */
+async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  while (!(await reader.read()).done) { /* discard */ }
+}
