@@ -23,6 +23,10 @@ export interface CliContext {
   /** Aborted, with the signal as its reason, when the user interrupts (Ctrl+C, SIGTERM, SIGHUP). */
   readonly interrupt: AbortSignal;
   readonly now: () => number;
+  /** The runtime's gzip (it holds backpressure on Node); default `CompressionStream`. */
+  readonly gzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+  /** The runtime's gunzip (on Node, `node:zlib`: faster and flat in memory); default `DecompressionStream`. */
+  readonly gunzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
 }
 
 /** The process was interrupted by a signal; it exits with 128 + the signal's number. */

@@ -38,6 +38,8 @@ export async function start(argv: readonly string[], runtime: Runtime): Promise<
     },
     interrupt: interrupt.signal,
     now: () => performance.now(),
+    gzip: runtime.gzip,
+    gunzip: runtime.gunzip,
   };
   const code = await run(argv, ctx);
   await runtime.fs.removePartialFiles();

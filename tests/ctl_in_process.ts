@@ -12,7 +12,7 @@ import type { GroupSpec } from "../cli/framework/spec.ts";
 
 import type { Keyring } from "../lib/config/mod.ts";
 import { fetchTransport, type TransportOptions } from "../lib/http/mod.ts";
-import type { StdStream } from "../lib/runtime/mod.ts";
+import type { FileSystem, StdStream } from "../lib/runtime/mod.ts";
 import { runtime } from "../lib/runtime/deno.ts";
 import { createEmulator, DEFAULT_OPTIONS, type Emulator, type EmulatorOptions } from "../server/emulator/mod.ts";
 
@@ -70,6 +70,8 @@ export interface RunOptions {
   readonly answers?: readonly boolean[];
   readonly keyring?: Record<string, string>;
   readonly interrupt?: AbortSignal;
+  /** File-system calls to replace (e.g. a `freeSpace` that reports a full disk). */
+  readonly fs?: Partial<FileSystem>;
 }
 
 /** An in-process ctl bound to one emulator and one temporary directory (the cwd and config home). */
@@ -117,7 +119,7 @@ export async function inProcessCtl(
       },
       stdout,
       stderr,
-      fs: runtime.fs,
+      fs: { ...runtime.fs, ...o.fs },
       keyring,
       createTransport(options) {
         transports.push(options);

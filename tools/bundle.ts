@@ -22,7 +22,7 @@ export const ENTRIES = {
 };
 
 /** Libraries `ctl` imports on demand that stay out of its script (they are large). */
-export const CTL_VENDOR = ["undici", "yaml", "cli-table3", "smol-toml", "@hono/node-server"];
+export const CTL_VENDOR = ["undici", "yaml", "cli-table3", "smol-toml", "@hono/node-server", "modern-tar"];
 /** Loaded from `node_modules` at run time: a native addon. */
 const EXTERNAL = ["@napi-rs/keyring"];
 

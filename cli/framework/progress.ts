@@ -1,6 +1,8 @@
 import type { StdStream } from "../../lib/runtime/mod.ts";
 import { statusLine } from "./status_line.ts";
 
+const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
+
 /** Sizes as people read them: `12.3 MB` (SI units, like curl's and browsers'). */
 export function formatBytes(bytes: number): string {
   const units = ["B", "kB", "MB", "GB", "TB"];
@@ -20,9 +22,17 @@ export function formatBytes(bytes: number): string {
  */
 export function withProgress(
   body: ReadableStream<Uint8Array>,
-  options: { label: string; total?: number; stderr: StdStream; now: () => number },
+  options: {
+    label: string;
+    total?: number;
+    stderr: StdStream;
+    now: () => number;
+    /** Turn a spinner in front when the size is unknown, so a stalled download shows. */
+    spinner?: boolean;
+  },
 ): ReadableStream<Uint8Array> {
   const { now, total, label } = options;
+  let frame = 0;
   if (!options.stderr.isTTY) return body;
   const line = statusLine(options.stderr);
   const started = now();
@@ -30,7 +40,8 @@ export function withProgress(
   let shown = -Infinity;
   const update = () => {
     const rate = received / Math.max((now() - started) / 1000, 0.001);
-    const parts = [`${label}: ${formatBytes(received)}`];
+    const spin = options.spinner && !total ? `${SPINNER[frame++ % SPINNER.length]} ` : "";
+    const parts = [`${spin}${label}: ${formatBytes(received)}`];
     if (total) {
       parts[0] += ` of ${formatBytes(total)} (${Math.floor((received / total) * 100)}%)`;
       if (rate > 0 && received < total) parts.push(`${Math.ceil((total - received) / rate)} s left`);

@@ -42,3 +42,12 @@ export {
 export { type Crdb, type CrdbTask, createCrdb, getCrdb, listCrdbs, listCrdbTasks } from "./crdbs.ts";
 export { type CertificateSummary, describeCertificate } from "./certificates.ts";
 export { listLogs, type LogEntry, type LogQuery } from "./logs.ts";
+export {
+  type DebuginfoDownload,
+  debuginfoPath,
+  downloadDebuginfo,
+  exactLength,
+  type PackageTarget,
+  type RouteFamily,
+  servesNewRoutes,
+} from "./debuginfo.ts";

@@ -27,5 +27,6 @@ export const runtime: Runtime = {
   fs: createFileSystem(denoFsOps),
   serve: denoServe,
   gzip: () => new CompressionStream("gzip"),
+  gunzip: () => new DecompressionStream("gzip"),
   createTransport: denoTransport,
 };

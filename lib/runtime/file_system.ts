@@ -23,6 +23,9 @@ export interface FsOps {
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
   mkdirAll(path: string): Promise<void>;
+  openRead(path: string): Promise<ReadableStream<Uint8Array<ArrayBuffer>>>;
+  /** Undefined when the runtime cannot tell. */
+  freeSpace(dir: string): Promise<number | undefined>;
 }
 
 const LOCK_TIMEOUT_MS = 10_000;
@@ -147,6 +150,8 @@ export function createFileSystem(ops: FsOps): FileSystem {
         throw error;
       }
     },
+    readStream: (path) => guard("read", path, () => ops.openRead(path)),
+    freeSpace: (dir) => ops.freeSpace(dir).catch(() => undefined),
     async checkWritableDirectory(dir) {
       const probe = joinPath(dir, `.${crypto.randomUUID().slice(0, 8)}.probe`);
       await guard("create files in", dir, async () => {

@@ -127,3 +127,28 @@ Deno.test("lock() serialises holders, and breaks a lock left by a process that d
     await held();
   });
 });
+
+Deno.test("readStream() streams a file's bytes; a missing file names the path", async () => {
+  await inTempDir(async (dir) => {
+    const data = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => i % 251);
+    await Deno.writeFile(`${dir}/data.bin`, data);
+    const read = await new Response(await fs.readStream(`${dir}/data.bin`)).bytes();
+    assertEquals(read.length, data.length);
+    assert(read.every((b, i) => b === data[i]), "the same bytes");
+    const error = await assertRejects(() => fs.readStream(`${dir}/missing.bin`));
+    assertMatch(error.message, /missing\.bin/);
+  });
+});
+
+Deno.test(
+  "freeSpace() reports the bytes df sees free on the directory's file system",
+  { ignore: missingTools("df") },
+  async () => {
+    const free = await fs.freeSpace(Deno.cwd());
+    assert(free !== undefined && free > 0, `free space ${free}`);
+    const df = new TextDecoder().decode((await new Deno.Command("df", { args: ["-Pk", Deno.cwd()] }).output()).stdout);
+    const kib = Number(df.trim().split("\n")[1].trim().split(/\s+/)[3]);
+    assert(Math.abs(free - kib * 1024) < 512 * 1024 * 1024, `${free} vs ${kib} KiB`); // others write meanwhile
+    assertEquals(await fs.freeSpace("/no/such/dir"), undefined);
+  },
+);

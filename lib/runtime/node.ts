@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import process from "node:process";
 import { createFileSystem } from "./file_system.ts";
 import { nodeFsOps } from "./node/fs.ts";
-import { nodeGzip } from "./node/gzip.ts";
+import { nodeGunzip, nodeGzip } from "./node/gzip.ts";
 import { onFirstTerminatingSignal } from "./signals.ts";
 import { nodeServe } from "./node/serve.ts";
 import { nodeStdin, nodeStdStream } from "./node/stdio.ts";
@@ -28,5 +28,6 @@ export const runtime: Runtime = {
   fs: createFileSystem(nodeFsOps),
   serve: nodeServe,
   gzip: nodeGzip,
+  gunzip: nodeGunzip,
   createTransport: nodeTransport,
 };

@@ -25,6 +25,8 @@ export interface Runtime {
   serve(options: ServeOptions): Promise<Listener>;
   /** A gzip transform that holds backpressure (Node's `CompressionStream` does not). */
   gzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+  /** A gunzip transform that holds backpressure (Node's `DecompressionStream` does not, and is slow). */
+  gunzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
   /** The cheapest HTTP transport that honours the TLS and proxy settings. */
   createTransport(options: TransportOptions): Promise<Transport>;
 }
@@ -102,6 +104,10 @@ export interface FileSystem {
    * anything else is refused. Never holds more than a chunk in memory.
    */
   writeStream(path: string, body: ReadableStream<Uint8Array>, options?: { mode?: number }): Promise<number>;
+  /** Streams a file's bytes, a chunk at a time. */
+  readStream(path: string): Promise<ReadableStream<Uint8Array<ArrayBuffer>>>;
+  /** Bytes an unprivileged user can still write on the file system of `dir`; undefined when unknown. */
+  freeSpace(dir: string): Promise<number | undefined>;
   /** Fails unless a file can be created in `dir` (tried for real, then removed). */
   checkWritableDirectory(dir: string): Promise<void>;
   /** Deletes the `.partial` files of writes in progress (when the process is interrupted). */

@@ -44,10 +44,13 @@ export class LogTail {
     this.#maxBytes = maxBytes;
   }
 
-  /** Adds the next chunk (copied: the caller's buffer may be reused). */
+  /**
+   * Adds the next chunk. It is kept as it is, not copied (stream chunks are never reused), so
+   * the scan of every log byte costs no copy.
+   */
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    const bytes = chunk.slice(); // aligned, which countNewlines needs to read words
+    const bytes = chunk as Uint8Array<ArrayBuffer>;
     const newlines = countNewlines(bytes);
     this.#totalNewlines += newlines;
     this.#lastByte = chunk[chunk.length - 1];

@@ -1,6 +1,6 @@
 /**
- * Support packages: shrinking a `tar.gz` as a stream (`createOptimizer`) and the rules it
- * applies to each entry's name.
+ * Support packages: default names, the JSON result, and shrinking a `tar.gz` as a stream
+ * (`createOptimizer`) with the rules it applies to each entry's name.
  *
  * @example
  * ```ts
@@ -25,3 +25,5 @@ export {
 } from "./optimize.ts";
 export { LogTail, MAX_TAIL_BYTES, type TailResult } from "./log_tail.ts";
 export { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
+export { defaultPackageName, packageTimestamp, packageType } from "./naming.ts";
+export { type PackageResult, packageResult, type ResultInput } from "./result.ts";

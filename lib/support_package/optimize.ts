@@ -1,4 +1,4 @@
-import { createTarDecoder, createTarPacker, type ParsedTarEntry, type TarHeader } from "modern-tar";
+import type { createTarPacker, ParsedTarEntry, TarHeader } from "modern-tar";
 import { LogTail } from "./log_tail.ts";
 import { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
 
@@ -94,9 +94,9 @@ export function createOptimizer(options: OptimizeOptions = {}): Optimizer {
     },
   });
   const gunzip = options.gunzip?.() ?? new DecompressionStream("gzip");
-  const entries = counter.readable.pipeThrough(gunzip).pipeThrough(createTarDecoder({ strict: true }));
-  const packer = createTarPacker();
   const gzip = options.gzip?.() ?? new CompressionStream("gzip");
+  // The tar library loads with the first optimization: ctl's other commands never need it.
+  const output = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>();
 
   let resolveStats!: (stats: OptimizeStats) => void;
   let rejectStats!: (error: unknown) => void;
@@ -108,6 +108,10 @@ export function createOptimizer(options: OptimizeOptions = {}): Optimizer {
 
   const run = new EntryRules(logLines, counts, options.onAction ?? (() => {}));
   (async () => {
+    const { createTarDecoder, createTarPacker } = await import("modern-tar");
+    const entries = counter.readable.pipeThrough(gunzip).pipeThrough(createTarDecoder({ strict: true }));
+    const packer = createTarPacker();
+    packer.readable.pipeThrough(gzip).pipeTo(output.writable).catch(() => {}); // errors reach the reader
     const reader = entries.getReader();
     try {
       for (let next = await reader.read(); !next.done; next = await reader.read()) {
@@ -119,9 +123,13 @@ export function createOptimizer(options: OptimizeOptions = {}): Optimizer {
       packer.controller.error(error);
       rejectStats(error);
     }
-  })();
+  })().catch((error) => {
+    output.writable.abort(error).catch(() => {});
+    counter.readable.cancel(error).catch(() => {});
+    rejectStats(error);
+  });
 
-  const readable = packer.readable.pipeThrough(gzip).pipeThrough(
+  const readable = output.readable.pipeThrough(
     new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
       transform(chunk, controller) {
         bytesAfter += chunk.length;

@@ -14,6 +14,10 @@ export default group(
     crdb: lazy("manage active-active databases", () => import("./crdb.ts")),
     "crdb-task": lazy("list active-active tasks", () => import("./crdb_task.ts")),
     log: lazy("list the cluster's event log", () => import("./log.ts")),
+    "support-package": lazy(
+      "download and shrink diagnostic support packages",
+      () => import("./support_package.ts"),
+    ),
   },
   `Manage an enterprise cluster through its REST API (HTTP Basic, paths under /v1), with the
 enterprise profile or the STORE_ENTERPRISE_* variables. Ids are numeric (crdbs: a guid) and are

@@ -47,4 +47,17 @@ export const denoFsOps: FsOps = {
   rename: (from, to) => Deno.rename(from, to),
   remove: (path) => Deno.remove(path),
   mkdirAll: (path) => Deno.mkdir(path, { recursive: true }),
+  openRead: async (path) => (await Deno.open(path, { read: true })).readable,
+  freeSpace,
 };
+
+/**
+ * Asks `df` (POSIX output, KiB blocks): Deno has no statfs, and its Node layer's costs the
+ * startup of every run.
+ */
+async function freeSpace(dir: string): Promise<number | undefined> {
+  const out = await new Deno.Command("df", { args: ["-Pk", "--", dir], stdout: "piped", stderr: "null" }).output();
+  const fields = new TextDecoder().decode(out.stdout).trim().split("\n")[1]?.trim().split(/\s+/);
+  const kib = Number(fields?.[3]);
+  return out.success && Number.isFinite(kib) ? kib * 1024 : undefined;
+}

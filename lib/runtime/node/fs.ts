@@ -1,6 +1,21 @@
 // Callbacks, not `node:fs/promises`: Node loads `node:fs` at start, the promise API costs a few
 // more milliseconds of every `ctl` run to load.
-import { close, lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat, type Stats, write } from "node:fs";
+import {
+  close,
+  lstat,
+  mkdir,
+  open,
+  read,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+  statfs,
+  type Stats,
+  write,
+} from "node:fs";
 import type { FsOps } from "../file_system.ts";
 import type { FileInfo } from "../types.ts";
 
@@ -56,4 +71,34 @@ export const nodeFsOps: FsOps = {
   rename: (from, to) => call((done) => rename(from, to, (error) => done(error, undefined))),
   remove: (path) => call((done) => rm(path, { force: false }, (error) => done(error, undefined))),
   mkdirAll: (path) => call((done) => mkdir(path, { recursive: true }, (error) => done(error, undefined))),
+  openRead,
+  freeSpace: async (dir) => {
+    const stats = await call<{ bavail: number; bsize: number }>((done) => statfs(dir, done));
+    return stats.bavail * stats.bsize;
+  },
 };
+
+const READ_CHUNK = 1024 * 1024;
+
+/** A file as a web stream, read as the consumer pulls. */
+async function openRead(path: string): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
+  const fd = await call<number>((done) => open(path, "r", done));
+  const closeFd = (): Promise<void> =>
+    call<void>((done) => close(fd, (error) => done(error, undefined))).catch(() => {});
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    async pull(controller) {
+      const buffer = new Uint8Array(READ_CHUNK);
+      try {
+        const n = await call<number>((done) => read(fd, buffer, 0, READ_CHUNK, null, done));
+        if (n === 0) {
+          await closeFd();
+          controller.close();
+        } else controller.enqueue(n === READ_CHUNK ? buffer : buffer.slice(0, n));
+      } catch (error) {
+        await closeFd();
+        controller.error(error);
+      }
+    },
+    cancel: closeFd,
+  }, { highWaterMark: 0 });
+}

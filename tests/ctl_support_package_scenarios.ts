@@ -1,0 +1,101 @@
+/**
+ * End-to-end scenarios of `ctl enterprise support-package …` against the emulator over TLS,
+ * added to `SCENARIOS` so that `ctl_deno_test.ts` and `ctl_node_test.ts` run them on Deno and on
+ * the Node bundle. They use the enterprise profile `e` of the shared scenarios.
+ *
+ * @module
+ */
+import { unpackTar } from "modern-tar";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { SCENARIOS, type World } from "./ctl_scenarios.ts";
+
+type Result = { code: number; stdout: string; stderr: string };
+
+function expectCode(r: Result, code: number): Result {
+  assertEquals(r.code, code, `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  return r;
+}
+
+/** Queues a fault on the emulator's enterprise side, or clears them all (no body). */
+async function fault({ emulator, caFile }: World, body?: Record<string, unknown>) {
+  const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(caFile)] });
+  try {
+    const response = await fetch(`${emulator.enterpriseUrl}/__emulator/faults`, {
+      method: body ? "POST" : "DELETE",
+      body: body && JSON.stringify(body),
+      client,
+    });
+    assertEquals(response.status, body ? 201 : 204, await response.text());
+  } finally {
+    client.close();
+  }
+}
+
+function names(dir: string, pattern: RegExp): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => pattern.test(n)).sort();
+}
+
+Object.assign(SCENARIOS, {
+  async "support-package cluster --optimize writes a smaller package and prints the JSON result"({ ctl, dir }: World) {
+    const r = expectCode(
+      await ctl(["enterprise", "support-package", "cluster", "--optimize", "-o", "json", "--file", "sp/c.tar.gz"]),
+      13, // sp/ does not exist: the pre-flight check refuses before any request
+    );
+    assertMatch(r.stderr, /sp/);
+    await Deno.mkdir(`${dir}/sp`);
+    const ok = expectCode(
+      await ctl(["enterprise", "support-package", "cluster", "--optimize", "-o", "json", "--file", "sp/c.tar.gz"]),
+      0,
+    );
+    const result = JSON.parse(ok.stdout);
+    assertEquals([result.success, result.package_type, result.file_path], [true, "cluster", `${dir}/sp/c.tar.gz`]);
+    assertEquals(result.file_size, (await Deno.stat(`${dir}/sp/c.tar.gz`)).size);
+    assert(result.optimization.size_after < result.optimization.size_before, JSON.stringify(result.optimization));
+    const entries = await unpackTar(
+      (await Deno.open(`${dir}/sp/c.tar.gz`)).readable.pipeThrough(new DecompressionStream("gzip")),
+    );
+    assert(entries.some((e) => e.header.name === "cluster/cluster_info.json"));
+    assertEquals(entries.filter((e) => e.header.name.endsWith(".gz")), []);
+    assertMatch(ok.stderr, /Next steps:/);
+
+    const optimized = expectCode(
+      await ctl(["enterprise", "support-package", "optimize", "sp/c.tar.gz", "--log-lines", "5", "-o", "json"]),
+      0,
+    );
+    assertEquals(JSON.parse(optimized.stdout).file_path, `${dir}/sp/c-optimized.tar.gz`);
+  },
+
+  async "support-package node: a dropped connection leaves no partial file and the old file as it was"(w: World) {
+    const { ctl, dir } = w;
+    await Deno.writeTextFile(`${dir}/node.tar.gz`, "old");
+    await fault(w, { kind: "drop", afterBytes: 200, path: "/v1/debuginfo/node" });
+    const r = expectCode(
+      await ctl(["enterprise", "support-package", "node", "1", "-o", "node.tar.gz", "--yes", "--use-old-api"]),
+      10,
+    );
+    assertMatch(r.stderr, /connection|broke/i);
+    assertEquals(names(dir, /^(\.|)node\.tar\.gz/), ["node.tar.gz"]);
+    assertEquals(await Deno.readTextFile(`${dir}/node.tar.gz`), "old");
+  },
+
+  async "support-package: --wait-timeout ends a stalled download with exit 11; SIGINT with 130"(w: World) {
+    const { ctl, spawn, dir } = w;
+    await fault(w, { kind: "stall", ms: 20_000, path: "/v1/debuginfo/all", count: 2 });
+    const started = Date.now();
+    const late = expectCode(
+      await ctl(["enterprise", "support-package", "cluster", "--use-old-api", "--wait-timeout", "2"]),
+      11,
+    );
+    assert(Date.now() - started < 15_000, "stopped near the limit");
+    assertMatch(late.stderr, /not complete within 2 s \(--wait-timeout\)/);
+    assertEquals(names(dir, /^support-package-cluster-|partial/), []);
+
+    const child = spawn(["enterprise", "support-package", "database", "1", "--use-old-api"]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill("SIGINT");
+    const out = await child.output();
+    assertEquals(out.code, 130, new TextDecoder().decode(out.stderr));
+    assertEquals(names(dir, /^support-package-database-|partial/), []);
+    await fault(w);
+  },
+});
