@@ -98,4 +98,35 @@ Object.assign(SCENARIOS, {
     assertEquals(names(dir, /^support-package-database-|partial/), []);
     await fault(w);
   },
+
+  async "support-package --upload --no-save streams to the file-transfer service, sending a failed part again"(
+    { ctl, emulator, dir }: World,
+  ) {
+    const origin = emulator.cloudUrl.replace(/\/v1$/, "");
+    const env = {
+      STORE_FILES_API_URL: `${origin}/files/api/rest/v1`,
+      STORE_ENTERPRISE_FILES_API_KEY: "demo-files-key",
+      STORE_FILES_PART_SIZE: "32768",
+    };
+    const queued = await fetch(`${origin}/__emulator/faults`, {
+      method: "POST",
+      body: JSON.stringify({ kind: "status", status: 500, count: 1, path: "/files/upload/" }),
+    });
+    assertEquals(queued.status, 201, await queued.text());
+    const r = expectCode(
+      await ctl(["enterprise", "support-package", "cluster", "--upload", "--no-save", "-o", "json"], { env }),
+      0,
+    );
+    assertMatch(r.stderr, /^--no-save: /);
+    assertMatch(r.stderr, /Part 1 failed .*HTTP 500.*; sending it again \(attempt 2\)/);
+    const result = JSON.parse(r.stdout);
+    assertEquals([result.success, result.file_path], [true, undefined]);
+    assertEquals(names(dir, /^support-package-cluster-/), []);
+    const listed = await fetch(`${origin}/files/api/rest/v1/folders/support-uploads`, {
+      headers: { "x-filesapi-key": "demo-files-key" },
+    });
+    const stored = (await listed.json()).find((f: { path: string }) => f.path === result.upload.remote_path);
+    assertEquals([stored?.size, stored?.sha256], [result.upload.size, result.upload.sha256]);
+    assert(result.upload.parts > 1, "several parts");
+  },
 });

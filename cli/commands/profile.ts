@@ -37,6 +37,7 @@ keyring:<name>. Comments in the file are not kept.`,
     username: flag.string("enterprise user name", { placeholder: "user" }),
     password: flag.string("enterprise password", { placeholder: "password" }),
     filesApiKey: flag.string("upload key for support packages", { placeholder: "key" }),
+    useKeyring: flag.boolean("keep the secrets given here in the system keyring; the file gets keyring:<entry>"),
   },
   examples: [
     `ctl profile set prod --deployment cloud --api-key "$KEY" --api-secret '\${PROD_SECRET}' --api-url https://api.example.com/v1`,
@@ -72,6 +73,7 @@ keyring:<name>. Comments in the file are not kept.`,
         fields.password ??= base.password;
       }
     }
+    const stored = flags.useKeyring ? await intoKeyring(f, name, fields) : [];
     const path = await f.updateConfig((doc) => {
       const type = flags.deployment ?? doc.profiles?.[name]?.deployment_type;
       const wrong = type === "cloud" ? ENTERPRISE_KEYS : type === "enterprise" ? CLOUD_KEYS : [];
@@ -82,8 +84,37 @@ keyring:<name>. Comments in the file are not kept.`,
       return setProfile(doc, name, fields);
     });
     f.ctx.stderr.write(`Saved profile '${name}' in ${path}\n`);
+    if (stored.length > 0) {
+      f.ctx.stderr.write(`Stored ${stored.join(", ")} in the system keyring (entries '${name}:<key>')\n`);
+    }
   },
 });
+
+/** Secrets `--use-keyring` moves into the keyring. */
+const KEYRING_KEYS = ["api_secret", "password", "files_api_key"] as const;
+
+/**
+ * Moves the secrets given on the command line into the keyring as `<profile>:<key>` and puts
+ * `keyring:<profile>:<key>` in their place; `${VAR}` and `keyring:` values stay as written.
+ */
+async function intoKeyring(f: Factory, profile: string, fields: ProfileRecord): Promise<string[]> {
+  const moved: string[] = [];
+  for (const key of KEYRING_KEYS) {
+    const value = fields[key];
+    if (typeof value !== "string" || resolvedWhenRead(value)) continue;
+    const entry = `${profile}:${key}`;
+    await f.ctx.keyring.set(entry, value);
+    fields[key] = `keyring:${entry}`;
+    moved.push(key);
+  }
+  if (moved.length === 0) {
+    throw new StoreCtlError(
+      "usage",
+      "--use-keyring needs a secret to store: --api-secret, --password or --files-api-key",
+    );
+  }
+  return moved;
+}
 
 /** `${VAR}` and `keyring:` values are checked when they are read, not when stored. */
 function resolvedWhenRead(value: string): boolean {

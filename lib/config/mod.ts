@@ -47,3 +47,4 @@ export {
   selectProfile,
 } from "./credentials.ts";
 export { type Keyring, systemKeyring } from "./keyring.ts";
+export { FILES_KEYRING_ENTRY, type FilesKey, resolveFilesKey } from "./files_key.ts";

@@ -27,3 +27,11 @@ export { LogTail, MAX_TAIL_BYTES, type TailResult } from "./log_tail.ts";
 export { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
 export { defaultPackageName, packageTimestamp, packageType } from "./naming.ts";
 export { type PackageResult, packageResult, type ResultInput } from "./result.ts";
+export {
+  DEFAULT_FILES_API_URL,
+  DEFAULT_FILES_FOLDER,
+  DEFAULT_PART_BYTES,
+  type UploadOptions,
+  uploadPackage,
+  type UploadResult,
+} from "./upload.ts";

@@ -6,7 +6,7 @@
  */
 import { loadRuntime, type Runtime, type ServeLog, type ServeOptions } from "../../lib/runtime/mod.ts";
 import { listenFailure } from "../listen_error.ts";
-import { createEmulator, generateSelfSignedCertificate } from "./mod.ts";
+import { createEmulator, FILES_API_KEY, generateSelfSignedCertificate } from "./mod.ts";
 import { parseEmulatorArgs } from "./options.ts";
 
 const runtime: Runtime = await loadRuntime();
@@ -51,6 +51,7 @@ console.log(`storectl emulator (seed ${launch.seed}, enterprise ${launch.softwar
   enterprise API: ${enterprise.url}/v1   user: ${launch.username}   password: ${launch.password}${
   tls ? `\n  certificate:    ${launch.caOut ?? "self-signed (use --ca-out <file> to save it)"}` : ""
 }
+  files API:      ${cloud.url}/files/api/rest/v1   X-FilesAPI-Key: ${FILES_API_KEY}
   faults:         POST {"kind":"status|drop|stall","count":N} to <api>/__emulator/faults
 Press Ctrl+C to stop.`);
 runtime.onTerminate(async () => {

@@ -18,10 +18,12 @@ import { bodyLimit } from "../body_limit.ts";
 import { cloudErrorBody, cloudRoutes } from "./cloud.ts";
 import { enterpriseErrorBody, enterpriseRoutes } from "./enterprise.ts";
 import { type ErrorBody, faultMiddleware, FaultPlan, faultRoutes } from "./faults.ts";
+import { filesRoutes, type StoredFile } from "./files.ts";
 import type { Gzip } from "./debuginfo/package.ts";
 
 export { generateSelfSignedCertificate } from "./self_signed_cert.ts";
 export { packageStream, planPackage } from "./debuginfo/package.ts";
+export { FILES_API_KEY, type StoredFile } from "./files.ts";
 
 /** Every setting of the emulator; the command-line options map onto these one to one. */
 export interface EmulatorOptions {
@@ -67,6 +69,8 @@ export interface Emulator {
   readonly cloud: Hono;
   readonly enterprise: Hono;
   readonly faults: { readonly cloud: FaultPlan; readonly enterprise: FaultPlan };
+  /** Files uploaded to the file-transfer service (served under `/files` of the cloud side). */
+  files(): StoredFile[];
   /** Restores the seeded fixture on both sides and clears queued faults. */
   reset(): void;
 }
@@ -77,7 +81,9 @@ export function createEmulator(options: EmulatorOptions): Emulator {
   const cloud = cloudRoutes({ ...options, now });
   const enterprise = enterpriseRoutes({ ...options, now });
   const faults = { cloud: new FaultPlan(), enterprise: new FaultPlan() };
+  const files = filesRoutes();
   const reset = () => {
+    files.reset();
     cloud.reset();
     enterprise.reset();
     faults.cloud.clear();
@@ -89,10 +95,13 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     log(`emulator: ${request} failed: ${error.message}${stack}`);
   };
   return {
-    cloud: side(faults.cloud, cloudErrorBody, options.bodyLimitBytes, reset, onError).route("/v1", cloud.app),
+    cloud: side(faults.cloud, cloudErrorBody, options.bodyLimitBytes, reset, onError)
+      .route("/v1", cloud.app)
+      .route("/files", files.app),
     enterprise: side(faults.enterprise, enterpriseErrorBody, options.bodyLimitBytes, reset, onError)
       .route("/", enterprise.app),
     faults,
+    files: files.files,
     reset,
   };
 }
@@ -107,7 +116,9 @@ function side(
   const app = new Hono({ strict: false });
   app.use("*", faultMiddleware(plan, errorBody));
   const tooLarge = `The request body is over ${maxBytes} bytes; send a smaller one`;
-  app.use("*", bodyLimit(maxBytes, (c) => c.json(errorBody(413, tooLarge, c.req.path), 413)));
+  const limit = bodyLimit(maxBytes, (c) => c.json(errorBody(413, tooLarge, c.req.path), 413));
+  // The file-transfer service takes parts of megabytes, which it hashes as they stream and never keeps.
+  app.use("*", (c, next) => c.req.path.startsWith("/files/") ? next() : limit(c, next));
   app.route("/__emulator", faultRoutes(plan));
   app.post("/__emulator/reset", (c) => {
     reset();

@@ -25,6 +25,8 @@ const GENERATE_FLAGS = {
   optimize: flag.boolean("shrink the package while it downloads (log tails, no nested archives, no duplicates)"),
   optimizeVerbose: flag.boolean("with --optimize: list each file cut, removed or linked on stderr"),
   logLines: LOG_LINES,
+  upload: flag.boolean("upload the package to the file-transfer service (key: ctl files-key)"),
+  noSave: flag.boolean("with --upload: keep no local copy, not even when the upload fails"),
   wait: flag.boolean("wait for the package (the default)"),
   waitTimeout: flag.number("give up after this many seconds, the whole operation", {
     min: 1,
@@ -54,6 +56,9 @@ function options(flags: GenerateFlags): GenerateOptions {
   const f = flags as unknown as GenerateOptions & { optimizeVerbose: boolean };
   if (f.useNewApi && f.useOldApi) {
     throw new StoreCtlError("usage", "Give --use-new-api or --use-old-api, not both");
+  }
+  if (f.noSave && !f.upload) {
+    throw new StoreCtlError("usage", "--no-save needs --upload: without it the package would go nowhere");
   }
   return { ...f, optimize: f.optimize || f.optimizeVerbose };
 }

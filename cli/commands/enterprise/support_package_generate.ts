@@ -22,6 +22,7 @@ import { withProgress } from "../../framework/progress.ts";
 import type { OutputTarget } from "../../framework/spec.ts";
 import { preflight, resultAsData } from "./support_package_common.ts";
 import { optimizeSummary, verboseAction } from "./support_package_optimize.ts";
+import { requireFilesKey, uploadBody } from "./support_package_upload.ts";
 
 /** The options of `support-package cluster|database|node`. */
 export interface GenerateOptions {
@@ -33,6 +34,8 @@ export interface GenerateOptions {
   readonly logLines: number;
   readonly waitTimeout: number;
   readonly yes: boolean;
+  readonly upload: boolean;
+  readonly noSave: boolean;
 }
 
 /** Where people upload packages by hand (rule 5); `STORE_SUPPORT_UPLOAD_URL` changes it. */
@@ -70,8 +73,15 @@ export async function generatePackage(
     { tips: ["Give it longer with --wait-timeout <seconds>: a package of several GB can take a while"] },
   );
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const upload: { result?: Record<string, unknown> } = {};
+  let saved: number | undefined;
   try {
-    if (!options.skipChecks) await preflight(f, path, options.yes);
+    const key = options.upload ? await requireFilesKey(f) : undefined;
+    if (options.noSave) {
+      f.ctx.stderr.write(
+        "--no-save: the package goes straight to the upload; no local copy is kept, even if it fails\n",
+      );
+    } else if (!options.skipChecks) await preflight(f, path, options.yes);
     timer = setTimeout(() => deadline.abort(timeout), options.waitTimeout * 1000);
     const signal = AbortSignal.any([f.ctx.interrupt, deadline.signal]);
     const client = await f.enterprise();
@@ -109,26 +119,48 @@ export async function generatePackage(
       stream = stream.pipeThrough(optimizer);
       stats = optimizer.stats;
     }
-    const size = await f.ctx.fs.writeStream(path, stream);
+    let size: number;
+    if (options.noSave) {
+      upload.result = await uploadBody(f, key!, stream, basename(path), { signal });
+      size = upload.result.size as number;
+    } else {
+      size = saved = await f.ctx.fs.writeStream(path, stream);
+      if (key) {
+        const file = await f.ctx.fs.readStream(path);
+        upload.result = await uploadBody(f, key, file.pipeThrough(stopOn(signal)), basename(path), { size, signal });
+      }
+    }
     const optimization = await stats;
     const result = packageResult({
       packageType: packageType(target),
       startedAt,
       finishedMs: finishedMs(),
-      filePath: path,
+      filePath: options.noSave ? undefined : path,
       fileSize: size,
       ...about,
-      message: `Support package saved to ${path}`,
+      message: upload.result
+        ? `Support package uploaded to ${upload.result.remote_path}${options.noSave ? "" : `, and saved to ${path}`}`
+        : `Support package saved to ${path}`,
       optimization,
+      upload: upload.result,
     });
     await report(f, result, asData, optimization);
   } catch (caught) {
-    const error = deadline.signal.aborted && !f.ctx.interrupt.aborted ? timeout : caught;
+    let error = deadline.signal.aborted && !f.ctx.interrupt.aborted ? timeout : caught;
+    if (saved !== undefined && error instanceof StoreCtlError) {
+      // The download worked; only the upload failed: say where the package is.
+      error = new StoreCtlError(error.code, `The upload failed: ${error.message}`, {
+        status: error.status,
+        cause: error,
+        tips: [...error.tips, `The package is saved at ${path}; upload it by hand (see the next steps) or run again`],
+      });
+    }
     if (asData) {
       const result = packageResult({
         packageType: packageType(target),
         startedAt,
         finishedMs: finishedMs(),
+        ...(saved !== undefined && { filePath: path, fileSize: saved }),
         ...about,
         message: "Support package generation failed",
         error: error instanceof Error ? error.message : String(error),
@@ -179,11 +211,17 @@ function lowestVersion(nodes: readonly Node[]): string | undefined {
 async function report(f: Factory, result: PackageResult, asData: boolean, stats: OptimizeStats | undefined) {
   if (asData) await writeResult(f, result, {}, { format: f.globals.output === "yaml" ? "yaml" : "json" });
   else {
-    const where = `to ${result.file_path}`;
+    const where = result.file_path ? `to ${result.file_path}` : "(not saved: --no-save)";
     f.ctx.stderr.write(
       `Saved the ${result.package_type} support package of ${result.cluster_name ?? "the cluster"} ` +
         `${where} (${result.file_size_display}) in ${result.elapsed_seconds} s\n`,
     );
+    if (result.upload) {
+      f.ctx.stderr.write(
+        `Uploaded ${result.upload.remote_path} (${result.upload.size} bytes, ${result.upload.parts} parts) ` +
+          `to ${result.upload.service}\n`,
+      );
+    }
     if (stats) f.ctx.stderr.write(`${optimizeSummary(stats)}\n`);
   }
   f.ctx.stderr.write(nextSteps(f, result));
@@ -192,7 +230,9 @@ async function report(f: Factory, result: PackageResult, asData: boolean, stats:
 /** Rule 5: what to do with the package. */
 export function nextSteps(f: Factory, result: PackageResult): string {
   const url = f.ctx.env.STORE_SUPPORT_UPLOAD_URL || DEFAULT_SUPPORT_UPLOAD_URL;
-  const first = `Upload ${result.file_path} to ${url}`;
+  const first = result.upload
+    ? `It is uploaded as ${result.upload.remote_path}; tell support at ${url}`
+    : `Upload ${result.file_path} to ${url} (or run again with --upload)`;
   const last = result.file_path ? [`Delete ${result.file_path} once support has it`] : [];
   const steps = [first, "Quote your support case number with the upload", ...last];
   return `Next steps:\n${steps.map((step, i) => `  ${i + 1}. ${step}\n`).join("")}`;

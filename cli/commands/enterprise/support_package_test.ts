@@ -61,7 +61,7 @@ Deno.test("support-package cluster: old routes below 7.4, the spec's default nam
   const path = `${ctl.dir}/${name}`;
   assertEquals(
     r.stderr,
-    `Next steps:\n  1. Upload ${path} to https://support.example.com/upload\n` +
+    `Next steps:\n  1. Upload ${path} to https://support.example.com/upload (or run again with --upload)\n` +
       `  2. Quote your support case number with the upload\n  3. Delete ${path} once support has it\n`,
   );
 });
