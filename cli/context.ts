@@ -27,6 +27,8 @@ export interface CliContext {
   readonly gzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
   /** The runtime's gunzip (on Node, `node:zlib`: faster and flat in memory); default `DecompressionStream`. */
   readonly gunzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+  /** Starts ctl again with `args` in the background (`--no-wait`); resolves with its pid. */
+  readonly launchDetached?: (args: readonly string[]) => Promise<number>;
 }
 
 /** The process was interrupted by a signal; it exits with 128 + the signal's number. */

@@ -40,6 +40,7 @@ export async function start(argv: readonly string[], runtime: Runtime): Promise<
     now: () => performance.now(),
     gzip: runtime.gzip,
     gunzip: runtime.gunzip,
+    launchDetached: runtime.launchDetached,
   };
   const code = await run(argv, ctx);
   await runtime.fs.removePartialFiles();

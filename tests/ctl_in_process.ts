@@ -72,6 +72,8 @@ export interface RunOptions {
   readonly interrupt?: AbortSignal;
   /** File-system calls to replace (e.g. a `freeSpace` that reports a full disk). */
   readonly fs?: Partial<FileSystem>;
+  /** What `--no-wait` starts in the background (e.g. the same harness, not awaited). */
+  readonly launchDetached?: (args: readonly string[]) => Promise<number>;
 }
 
 /** An in-process ctl bound to one emulator and one temporary directory (the cwd and config home). */
@@ -120,6 +122,7 @@ export async function inProcessCtl(
       stdout,
       stderr,
       fs: { ...runtime.fs, ...o.fs },
+      launchDetached: o.launchDetached,
       keyring,
       createTransport(options) {
         transports.push(options);

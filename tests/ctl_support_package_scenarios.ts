@@ -31,12 +31,23 @@ async function fault({ emulator, caFile }: World, body?: Record<string, unknown>
   }
 }
 
+/** The world with ctl's job state kept in the test directory, never in the user's home. */
+function isolated(w: World): World {
+  const state = { XDG_STATE_HOME: `${w.dir}/state` };
+  return {
+    ...w,
+    ctl: (args, options = {}) => w.ctl(args, { ...options, env: { ...state, ...options.env } }),
+    spawn: (args, options = {}) => w.spawn(args, { ...options, env: { ...state, ...options.env } }),
+  };
+}
+
 function names(dir: string, pattern: RegExp): string[] {
   return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => pattern.test(n)).sort();
 }
 
 Object.assign(SCENARIOS, {
-  async "support-package cluster --optimize writes a smaller package and prints the JSON result"({ ctl, dir }: World) {
+  async "support-package cluster --optimize writes a smaller package and prints the JSON result"(w: World) {
+    const { ctl, dir } = isolated(w);
     const r = expectCode(
       await ctl(["enterprise", "support-package", "cluster", "--optimize", "-o", "json", "--file", "sp/c.tar.gz"]),
       13, // sp/ does not exist: the pre-flight check refuses before any request
@@ -66,7 +77,7 @@ Object.assign(SCENARIOS, {
   },
 
   async "support-package node: a dropped connection leaves no partial file and the old file as it was"(w: World) {
-    const { ctl, dir } = w;
+    const { ctl, dir } = isolated(w);
     await Deno.writeTextFile(`${dir}/node.tar.gz`, "old");
     await fault(w, { kind: "drop", afterBytes: 200, path: "/v1/debuginfo/node" });
     const r = expectCode(
@@ -79,7 +90,7 @@ Object.assign(SCENARIOS, {
   },
 
   async "support-package: --wait-timeout ends a stalled download with exit 11; SIGINT with 130"(w: World) {
-    const { ctl, spawn, dir } = w;
+    const { ctl, spawn, dir } = isolated(w);
     await fault(w, { kind: "stall", ms: 20_000, path: "/v1/debuginfo/all", count: 2 });
     const started = Date.now();
     const late = expectCode(
@@ -100,8 +111,9 @@ Object.assign(SCENARIOS, {
   },
 
   async "support-package --upload --no-save streams to the file-transfer service, sending a failed part again"(
-    { ctl, emulator, dir }: World,
+    w: World,
   ) {
+    const { ctl, emulator, dir } = isolated(w);
     const origin = emulator.cloudUrl.replace(/\/v1$/, "");
     const env = {
       STORE_FILES_API_URL: `${origin}/files/api/rest/v1`,
@@ -128,5 +140,31 @@ Object.assign(SCENARIOS, {
     const stored = (await listed.json()).find((f: { path: string }) => f.path === result.upload.remote_path);
     assertEquals([stored?.size, stored?.sha256], [result.upload.size, result.upload.sha256]);
     assert(result.upload.parts > 1, "several parts");
+  },
+
+  async "support-package --no-wait runs in a detached process; status follows it to completed; list knows it"(
+    w: World,
+  ) {
+    const { ctl, dir } = isolated(w);
+    const started = JSON.parse(
+      expectCode(
+        await ctl(["enterprise", "support-package", "node", "2", "--no-wait", "-o", "json", "--file", "bg.tgz"]),
+        0,
+      )
+        .stdout,
+    );
+    assertMatch(started.task_id, /^sp-\d{8}T\d{6}-[0-9a-f]{4}$/);
+    assertEquals(started.status_command, `ctl enterprise support-package status ${started.task_id}`);
+    let job = { status: "in_progress", progress: 0, result: { file_size: 0 } };
+    for (let i = 0; i < 120 && job.status === "in_progress"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      job = JSON.parse(
+        expectCode(await ctl(["enterprise", "support-package", "status", started.task_id, "-o", "json"]), 0).stdout,
+      );
+    }
+    assertEquals([job.status, job.progress], ["completed", 100], JSON.stringify(job));
+    assertEquals(job.result.file_size, (await Deno.stat(`${dir}/bg.tgz`)).size);
+    const list = JSON.parse(expectCode(await ctl(["enterprise", "support-package", "list", "-o", "json"]), 0).stdout);
+    assert(list.some((j: { task_id: string }) => j.task_id === started.task_id));
   },
 });

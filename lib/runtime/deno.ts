@@ -6,6 +6,7 @@
  */
 import { createFileSystem } from "./file_system.ts";
 import { denoFsOps } from "./deno/fs.ts";
+import { denoLaunchDetached } from "./deno/launch.ts";
 import { onFirstTerminatingSignal } from "./signals.ts";
 import { denoServe } from "./deno/serve.ts";
 import { denoStdin, denoStdStream } from "./deno/stdio.ts";
@@ -28,5 +29,6 @@ export const runtime: Runtime = {
   serve: denoServe,
   gzip: () => new CompressionStream("gzip"),
   gunzip: () => new DecompressionStream("gzip"),
+  launchDetached: denoLaunchDetached,
   createTransport: denoTransport,
 };

@@ -8,6 +8,7 @@ import process from "node:process";
 import { createFileSystem } from "./file_system.ts";
 import { nodeFsOps } from "./node/fs.ts";
 import { nodeGunzip, nodeGzip } from "./node/gzip.ts";
+import { nodeLaunchDetached } from "./node/launch.ts";
 import { onFirstTerminatingSignal } from "./signals.ts";
 import { nodeServe } from "./node/serve.ts";
 import { nodeStdin, nodeStdStream } from "./node/stdio.ts";
@@ -29,5 +30,6 @@ export const runtime: Runtime = {
   serve: nodeServe,
   gzip: nodeGzip,
   gunzip: nodeGunzip,
+  launchDetached: nodeLaunchDetached,
   createTransport: nodeTransport,
 };

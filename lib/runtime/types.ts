@@ -27,6 +27,8 @@ export interface Runtime {
   gzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
   /** A gunzip transform that holds backpressure (Node's `DecompressionStream` does not, and is slow). */
   gunzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+  /** Starts this program again with `args`, detached (it outlives this one), stdio closed; resolves with its pid. */
+  launchDetached(args: readonly string[]): Promise<number>;
   /** The cheapest HTTP transport that honours the TLS and proxy settings. */
   createTransport(options: TransportOptions): Promise<Transport>;
 }

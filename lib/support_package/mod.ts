@@ -35,3 +35,4 @@ export {
   uploadPackage,
   type UploadResult,
 } from "./upload.ts";
+export { type JobRecord, jobsFile, type JobStore, jobStore, newJobId } from "./jobs.ts";

@@ -7,6 +7,7 @@ import { command, group, type OutputTarget } from "../../framework/spec.ts";
 import { uidArg } from "./common.ts";
 import { type GenerateOptions, generatePackage } from "./support_package_generate.ts";
 import { optimizeFile } from "./support_package_optimize.ts";
+import { describe, JOB_COLUMNS, jobs } from "./support_package_jobs.ts";
 
 const LOG_LINES = flag.number("lines kept per log file when optimizing", {
   min: 1,
@@ -28,6 +29,8 @@ const GENERATE_FLAGS = {
   upload: flag.boolean("upload the package to the file-transfer service (key: ctl files-key)"),
   noSave: flag.boolean("with --upload: keep no local copy, not even when the upload fails"),
   wait: flag.boolean("wait for the package (the default)"),
+  noWait: flag.boolean("start in the background and return at once, printing a task id for status"),
+  jobId: flag.string("the job a background run reports to (set by --no-wait)", { hidden: true, placeholder: "id" }),
   waitTimeout: flag.number("give up after this many seconds, the whole operation", {
     min: 1,
     max: 86_400,
@@ -53,10 +56,11 @@ terminal, --yes answers the questions. Routes: the old /v1/debuginfo ones unless
 the other family once. With -o json (or when piped) the result object is printed on stdout.`;
 
 function options(flags: GenerateFlags): GenerateOptions {
-  const f = flags as unknown as GenerateOptions & { optimizeVerbose: boolean };
+  const f = flags as unknown as GenerateOptions & { optimizeVerbose: boolean; wait: boolean };
   if (f.useNewApi && f.useOldApi) {
     throw new StoreCtlError("usage", "Give --use-new-api or --use-old-api, not both");
   }
+  if (f.wait && f.noWait) throw new StoreCtlError("usage", "Give --wait or --no-wait, not both");
   if (f.noSave && !f.upload) {
     throw new StoreCtlError("usage", "--no-save needs --upload: without it the package would go nowhere");
   }
@@ -130,5 +134,46 @@ exact rules). Writes <name>-optimized.tar.gz beside it unless -o/--file says whe
   },
 });
 
+const status = command({
+  summary: "show a package generation's status, progress and message",
+  description: `Show the status (in_progress, completed, failed), progress (percent, when the size is
+known) and message of a package generation started on this machine, e.g. with --no-wait. The
+jobs live in $XDG_STATE_HOME/storectl/support-packages.json (~/.local/state by default).`,
+  args: [arg.string("task_id", "the id --no-wait printed (see them with ctl enterprise support-package list)")],
+  output: { columns: JOB_COLUMNS },
+  examples: ["ctl enterprise support-package status sp-20260131T080509-3fa1"],
+  async run({ args: [id] }, f) {
+    const job = await jobs(f).get(id);
+    if (!job) {
+      throw new StoreCtlError("not_found", `No support-package task '${id}' on this machine`, {
+        tips: ["See the known ones with: ctl enterprise support-package list"],
+      });
+    }
+    return describe(job, Date.now());
+  },
+});
+
+const list = command({
+  summary: "list the packages and background jobs this machine knows",
+  description: `List the support packages generated on this machine and their background jobs, newest
+first (most cluster versions store no packages, so this list is local).`,
+  output: { columns: JOB_COLUMNS, empty: "No support packages generated on this machine yet" },
+  examples: [
+    "ctl enterprise support-package list",
+    "ctl enterprise support-package list -q '[?status==`completed`].file_path'",
+  ],
+  async run(_input, f) {
+    const now = Date.now();
+    return (await jobs(f).list()).map((job) => describe(job, now));
+  },
+});
+
 /** `ctl enterprise support-package …`: diagnostic packages of a cluster, a database or nodes. */
-export default group("download and shrink diagnostic support packages", { cluster, database, node, optimize });
+export default group("download and shrink diagnostic support packages", {
+  cluster,
+  database,
+  node,
+  status,
+  list,
+  optimize,
+});

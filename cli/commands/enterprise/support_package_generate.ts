@@ -23,6 +23,7 @@ import type { OutputTarget } from "../../framework/spec.ts";
 import { preflight, resultAsData } from "./support_package_common.ts";
 import { optimizeSummary, verboseAction } from "./support_package_optimize.ts";
 import { requireFilesKey, uploadBody } from "./support_package_upload.ts";
+import { jobReporter, startInBackground } from "./support_package_jobs.ts";
 
 /** The options of `support-package cluster|database|node`. */
 export interface GenerateOptions {
@@ -36,6 +37,10 @@ export interface GenerateOptions {
   readonly yes: boolean;
   readonly upload: boolean;
   readonly noSave: boolean;
+  /** Start in the background and return at once. */
+  readonly noWait: boolean;
+  /** Set in the background process: the job to report to. */
+  readonly jobId?: string;
 }
 
 /** Where people upload packages by hand (rule 5); `STORE_SUPPORT_UPLOAD_URL` changes it. */
@@ -75,6 +80,11 @@ export async function generatePackage(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const upload: { result?: Record<string, unknown> } = {};
   let saved: number | undefined;
+  const job = jobReporter(f, {
+    id: options.jobId,
+    packageType: packageType(target),
+    filePath: options.noSave ? undefined : path,
+  });
   try {
     const key = options.upload ? await requireFilesKey(f) : undefined;
     if (options.noSave) {
@@ -82,6 +92,7 @@ export async function generatePackage(
         "--no-save: the package goes straight to the upload; no local copy is kept, even if it fails\n",
       );
     } else if (!options.skipChecks) await preflight(f, path, options.yes);
+    if (options.noWait && options.jobId === undefined) return await startInBackground(f, target, options, path, asData);
     timer = setTimeout(() => deadline.abort(timeout), options.waitTimeout * 1000);
     const signal = AbortSignal.any([f.ctx.interrupt, deadline.signal]);
     const client = await f.enterprise();
@@ -100,7 +111,17 @@ export async function generatePackage(
     });
     signal.throwIfAborted();
     about.endpoint = download.path;
-    const body = withProgress(download.body.pipeThrough(stopOn(signal)), {
+    let received = 0;
+    const counted = download.body.pipeThrough(stopOn(signal)).pipeThrough(
+      new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+        transform(chunk, controller) {
+          received += chunk.length;
+          job.progress(received, download.length);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    const body = withProgress(counted, {
       label: `Downloading ${basename(path)}`,
       total: download.length,
       stderr: f.ctx.stderr,
@@ -144,6 +165,7 @@ export async function generatePackage(
       optimization,
       upload: upload.result,
     });
+    await job.done(result);
     await report(f, result, asData, optimization);
   } catch (caught) {
     let error = deadline.signal.aborted && !f.ctx.interrupt.aborted ? timeout : caught;
@@ -155,6 +177,7 @@ export async function generatePackage(
         tips: [...error.tips, `The package is saved at ${path}; upload it by hand (see the next steps) or run again`],
       });
     }
+    await job.failed(error);
     if (asData) {
       const result = packageResult({
         packageType: packageType(target),

@@ -10,7 +10,7 @@ const NAME = /^support-package-cluster-\d{8}T\d{6}\.tar\.gz$/;
 async function files(dir: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-  return names.filter((n) => n !== "config.toml").sort();
+  return names.filter((n) => n !== "config.toml" && n !== ".local").sort(); // .local: the job state
 }
 
 async function entryNames(path: string): Promise<string[]> {

@@ -11,7 +11,7 @@ const FILES = {
 async function files(dir: string): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-  return names.filter((n) => n !== "config.toml").sort();
+  return names.filter((n) => n !== "config.toml" && n !== ".local").sort(); // .local: the job state
 }
 
 /** The SHA-256 over the SHA-256s of `bytes` cut in parts, as the service computes it. */
