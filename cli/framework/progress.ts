@@ -3,6 +3,12 @@ import { statusLine } from "./status_line.ts";
 
 const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
 
+/** A 20-cell bar for a fraction done: `[██████░░░░░░░░░░░░░░]`. */
+function bar(fraction: number): string {
+  const full = Math.max(0, Math.min(20, Math.floor(fraction * 20)));
+  return `[${"█".repeat(full)}${"░".repeat(20 - full)}]`;
+}
+
 /** Sizes as people read them: `12.3 MB` (SI units, like curl's and browsers'). */
 export function formatBytes(bytes: number): string {
   const units = ["B", "kB", "MB", "GB", "TB"];
@@ -27,7 +33,10 @@ export function withProgress(
     total?: number;
     stderr: StdStream;
     now: () => number;
-    /** Turn a spinner in front when the size is unknown, so a stalled download shows. */
+    /**
+     * Show a bar in front when the size is known, else a turning spinner (so a stalled download
+     * shows).
+     */
     spinner?: boolean;
   },
 ): ReadableStream<Uint8Array> {
@@ -40,7 +49,7 @@ export function withProgress(
   let shown = -Infinity;
   const update = () => {
     const rate = received / Math.max((now() - started) / 1000, 0.001);
-    const spin = options.spinner && !total ? `${SPINNER[frame++ % SPINNER.length]} ` : "";
+    const spin = !options.spinner ? "" : total ? `${bar(received / total)} ` : `${SPINNER[frame++ % SPINNER.length]} `;
     const parts = [`${spin}${label}: ${formatBytes(received)}`];
     if (total) {
       parts[0] += ` of ${formatBytes(total)} (${Math.floor((received / total) * 100)}%)`;

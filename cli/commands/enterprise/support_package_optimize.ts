@@ -57,6 +57,7 @@ export async function optimizeFile(
     total: info?.size,
     stderr: f.ctx.stderr,
     now: f.ctx.now,
+    spinner: true,
   }) as ReadableStream<Uint8Array<ArrayBuffer>>;
   const size = await f.ctx.fs.writeStream(to, input.pipeThrough(optimizer));
   const stats = await optimizer.stats;

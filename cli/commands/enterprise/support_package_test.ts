@@ -260,3 +260,11 @@ Deno.test("support-package optimize <file>: writes <name>-optimized.tar.gz besid
   assert(bad.code !== 0, bad.stderr);
   assertEquals((await files(ctl.dir)).filter((n) => n.startsWith("bad")), ["bad.tar.gz"]);
 });
+
+Deno.test("support-package progress shows a bar with percent and time left when the size is known", async () => {
+  await using ctl = await inProcessCtl();
+  await Deno.writeTextFile(`${ctl.dir}/pkg.tar.gz`, "x".repeat(300_000));
+  const r = await ctl(["enterprise", "support-package", "optimize", "pkg.tar.gz"], { env, tty: { stderr: true } });
+  assert(r.code !== 0); // not a package; the progress still showed while it was read
+  assertMatch(r.stderr, /\[█*░*\] Optimizing pkg\.tar\.gz: [\d.]+ kB of 300\.0 kB \(\d+%\)/);
+});
