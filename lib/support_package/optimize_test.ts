@@ -1,5 +1,6 @@
 import { createTarPacker, packTar, type TarEntry, type TarHeader, unpackTar } from "modern-tar";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { missingTools, requireTool } from "../../tests/tools.ts";
 import { createOptimizer, type OptimizeAction, type OptimizeOptions, type OptimizeStats } from "./optimize.ts";
 
 const encoder = new TextEncoder();
@@ -207,5 +208,44 @@ Deno.test("createOptimizer() refuses a log line count below 1", () => {
     } catch (error) {
       assertMatch((error as Error).message, /logLines must be a whole number of at least 1/);
     }
+  }
+});
+
+Deno.test("createOptimizer() output extracts with GNU tar: links recreate duplicates, long names and modes stay", {
+  ignore: missingTools("tar"),
+}, async () => {
+  const longName = `deep/${"d".repeat(120)}/${"f".repeat(150)}.txt`;
+  const input = await gz(
+    await packTar([
+      { header: { name: "n1/", type: "directory", size: 0, mode: 0o750, mtime: MTIME } },
+      file("n1/a.json", '{"same":true}\n'),
+      file("n2/a.json", '{"same":true}\n'),
+      file("n1/run.sh", "#!/bin/sh\n", { mode: 0o755 }),
+      file(longName, "long"),
+      file("n1/app.log", "x\n".repeat(50)),
+      file("../evil", "no"),
+    ]),
+  );
+  const { output } = await optimize(input, { logLines: 5 });
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeFile(`${dir}/out.tar.gz`, output);
+    await Deno.mkdir(`${dir}/x`);
+    const tar = await new Deno.Command(requireTool("tar"), {
+      args: ["-xzf", `${dir}/out.tar.gz`, "-C", `${dir}/x`],
+      stderr: "piped",
+    }).output();
+    assertEquals(tar.code, 0, new TextDecoder().decode(tar.stderr));
+    assertEquals(await Deno.readTextFile(`${dir}/x/n2/a.json`), '{"same":true}\n');
+    assertEquals((await Deno.stat(`${dir}/x/n2/a.json`)).nlink, 2); // one copy of the bytes, two names
+    assertEquals((await Deno.stat(`${dir}/x/n1/run.sh`)).mode! & 0o777, 0o755);
+    assertEquals((await Deno.stat(`${dir}/x/n1`)).mode! & 0o777, 0o750);
+    assertEquals(await Deno.readTextFile(`${dir}/x/${longName}`), "long");
+    assertEquals((await Deno.stat(`${dir}/x/n1/run.sh`)).mtime?.getTime(), MTIME.getTime());
+    const log = (await Deno.readTextFile(`${dir}/x/n1/app.log`)).split("\n");
+    assertEquals(log[0], "[storectl optimize: 45 earlier lines cut, last 5 of 50 kept]");
+    assertEquals((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort(), ["out.tar.gz", "x"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
