@@ -30,6 +30,7 @@ async function sh(line: string, dir: string, ports: { cloud: string; enterprise:
       ...userEnv(),
       PATH: `${dir}/bin:${Deno.env.get("PATH")}`,
       STORE_CONFIG_FILE: `${dir}/config.toml`,
+      XDG_STATE_HOME: `${dir}/state`, // ctl's job state stays out of the user's home
     },
     clearEnv: true,
     stdout: "piped",
@@ -67,6 +68,24 @@ Deno.test("README: every ctl command of the try-it block runs against the emulat
     }
     const bytes = await Deno.readFile(`${dir}/debuginfo.tar.gz`);
     assertEquals([bytes[0], bytes[1]], [0x1f, 0x8b]);
+  });
+});
+
+Deno.test("README: the support-package block runs against the emulator as written", async () => {
+  await using emulator = await startEmulator(["--tls", "--debuginfo-mb", "2"]);
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/emulator-ca.pem`, emulator.caCert!);
+    const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
+    for (const line of await readmeCommands("support-package")) {
+      const r = await sh(line, dir, ports);
+      assertEquals(r.code, 0, `${line}\n${r.stderr}`);
+      if (line.includes("--optimize-verbose")) assertMatch(r.stderr, /truncated .*\.log: kept the last 200 of/);
+      if (line.includes(" list ")) assertMatch(r.stdout, /completed/);
+    }
+    const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
+    for (const name of ["db1.tar.gz", "db1-optimized.tar.gz", "result.json"]) assert(names.includes(name), name);
+    assert(names.some((n) => /^support-package-cluster-\d{8}T\d{6}\.tar\.gz$/.test(n)), names.join(" "));
+    assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/result.json`)).package_type, "nodes");
   });
 });
 
