@@ -77,8 +77,17 @@ export async function uploadPackage(options: UploadOptions): Promise<UploadResul
     authHeaders: { "x-filesapi-key": options.key },
     identity: "the file-transfer API key",
   });
-  // Part URLs may point elsewhere (object storage): they get no API key.
-  const parts = createHttpClient({ ...options.settings, baseUrl: "", authHeaders: {}, identity: "the upload URL" });
+  // Part URLs may point elsewhere (object storage): they get no API key, and their query (a
+  // presigned signature) never reaches logs or errors.
+  const logger = options.settings.logger;
+  const parts = createHttpClient({
+    ...options.settings,
+    baseUrl: "",
+    authHeaders: {},
+    identity: "the upload URL",
+    logger: logger &&
+      { enabled: logger.enabled, log: (level, module, text) => logger.log(level, module, redact(text)) },
+  });
   const post = async <T>(path: string, body: unknown): Promise<T> => {
     const response = await api.send({
       method: "POST",
@@ -155,7 +164,10 @@ async function sendPart(
       });
       await response.body?.cancel();
       return;
-    } catch (error) {
+    } catch (caught) {
+      const error = caught instanceof StoreCtlError
+        ? new StoreCtlError(caught.code, redact(caught.message), { status: caught.status, tips: caught.tips })
+        : caught;
       const retryable = error instanceof StoreCtlError &&
         (["network", "timeout", "rate_limited"].includes(error.code) || (error.status ?? 0) >= 500);
       if (!retryable || attempt >= PART_ATTEMPTS || options.signal?.aborted) throw error;
@@ -163,6 +175,11 @@ async function sendPart(
       target = await again();
     }
   }
+}
+
+/** Text with every URL's query replaced by `?…`: presigned upload URLs carry their signature there. */
+export function redact(text: string): string {
+  return text.replace(/(https?:\/\/[^\s?]+)\?[^\s)]*/g, "$1?…");
 }
 
 /** The stream cut into parts of `size` bytes (the last one shorter). */

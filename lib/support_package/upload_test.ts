@@ -1,0 +1,40 @@
+import { assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { fetchTransport } from "../http/mod.ts";
+import { createLogger } from "../output/mod.ts";
+import { redact, uploadPackage } from "./upload.ts";
+
+Deno.test("uploadPackage() never shows a presigned part URL's query, in errors or in -vv logs", async () => {
+  const lines: string[] = [];
+  const signed = "https://bucket.test/part-1?X-Amz-Signature=sig-0123456789&X-Amz-Expires=900";
+  const handler = (request: Request) => {
+    if (request.url.includes("begin_upload")) return Response.json([{ ref: "r1", upload_uri: signed }]);
+    return new Response("nope", { status: 500 });
+  };
+  const error = await assertRejects(() =>
+    uploadPackage({
+      baseUrl: "https://files.test/api/rest/v1",
+      key: "k",
+      folder: "up",
+      name: "p.tgz",
+      body: new Blob(["bytes"]).stream(),
+      settings: {
+        transport: fetchTransport((input, init) => Promise.resolve(handler(new Request(input, init)))),
+        timeoutMs: 5000,
+        retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
+        logger: createLogger({ verbosity: 2, write: (line) => lines.push(line) }),
+      },
+    })
+  );
+  assertMatch(error.message, /PUT https:\/\/bucket\.test\/part-1\?… failed with HTTP 500/);
+  assertEquals(error.message.includes("sig-0123456789"), false);
+  assertEquals(lines.some((line) => line.includes("bucket.test")), true);
+  assertEquals(lines.filter((line) => line.includes("sig-0123456789")), []);
+});
+
+Deno.test("redact() cuts the query of every URL and leaves other text alone", () => {
+  assertEquals(
+    redact("GET https://a.test/x?sig=1 → 500 (http://b.test/y?z)"),
+    "GET https://a.test/x?… → 500 (http://b.test/y?…)",
+  );
+  assertEquals(redact("no url? fine"), "no url? fine");
+});
