@@ -115,11 +115,10 @@ Object.assign(SCENARIOS, {
   ) {
     const { ctl, emulator, dir } = isolated(w);
     const origin = emulator.cloudUrl.replace(/\/v1$/, "");
-    const env = {
-      STORE_FILES_API_URL: `${origin}/files/api/rest/v1`,
-      STORE_ENTERPRISE_FILES_API_KEY: "demo-files-key",
-      STORE_FILES_PART_SIZE: "32768",
-    };
+    const env = { STORE_FILES_API_URL: `${origin}/files/api/rest/v1`, STORE_FILES_PART_SIZE: "32768" };
+    expectCode(await ctl(["files-key", "set", "-"], { stdin: "demo-files-key\n" }), 0);
+    const key = JSON.parse(expectCode(await ctl(["files-key", "get", "-o", "json"]), 0).stdout);
+    assertEquals(key, { key: "****", source: "global files_api_key" }); // short keys are masked whole
     const queued = await fetch(`${origin}/__emulator/faults`, {
       method: "POST",
       body: JSON.stringify({ kind: "status", status: 500, count: 1, path: "/files/upload/" }),
@@ -140,6 +139,7 @@ Object.assign(SCENARIOS, {
     const stored = (await listed.json()).find((f: { path: string }) => f.path === result.upload.remote_path);
     assertEquals([stored?.size, stored?.sha256], [result.upload.size, result.upload.sha256]);
     assert(result.upload.parts > 1, "several parts");
+    expectCode(await ctl(["files-key", "remove"]), 0);
   },
 
   async "support-package --no-wait runs in a detached process; status follows it to completed; list knows it"(
