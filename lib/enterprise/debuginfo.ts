@@ -71,7 +71,9 @@ export async function downloadDebuginfo(
       headers: { accept: "application/x-gzip, application/gzip, application/octet-stream" },
       signal: options.signal,
     });
-    const length = Number(response.headers.get("content-length")) || undefined;
+    // A transport that decodes a Content-Encoding delivers other bytes than the header counts.
+    const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+    const length = encoded ? undefined : Number(response.headers.get("content-length")) || undefined;
     const body = (response.body ?? new ReadableStream()).pipeThrough(exactLength(length, path));
     return { response, body, length, family, path };
   };
