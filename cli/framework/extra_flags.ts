@@ -27,7 +27,9 @@ export const WAIT_FLAGS = {
 export const ADDED_FLAGS: ExtraFlags = {
   global: GLOBAL_FLAGS as Record<string, Flag<unknown>>,
   forSpec: (spec) => ({
-    ...(spec.output?.writesFile && { file: flag.string("write the result to this file", { placeholder: "path" }) }),
+    ...(spec.output?.writesFile && {
+      file: flag.string(spec.output.fileBrief ?? "write the result to this file", { placeholder: "path" }),
+    }),
     ...(spec.confirm && { yes: flag.boolean("do not ask for confirmation", { alias: "y" }) }),
     ...(spec.wait && WAIT_FLAGS),
   }),

@@ -24,6 +24,8 @@ export interface OutputSpec {
   readonly empty?: string;
   /** The command can write its result to a file: `-o <path>` and `--file <path>` are accepted. */
   readonly writesFile?: boolean;
+  /** What `--file` writes, for help, when it is not the result (e.g. a downloaded package). */
+  readonly fileBrief?: string;
 }
 
 /** Where a command's result goes: a format, and a file when the command writes one. */

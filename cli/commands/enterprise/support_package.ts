@@ -78,7 +78,10 @@ function generator(
     description: DESCRIPTION,
     args,
     flags: GENERATE_FLAGS,
-    output: { writesFile: true },
+    output: {
+      writesFile: true,
+      fileBrief: "the package file, also -o <path> (default: support-package-<type>-<UTC time>.tar.gz here)",
+    },
     examples,
     async run({ args, flags, output }: { args: readonly unknown[]; flags: GenerateFlags; output: OutputTarget }, f) {
       await generatePackage(f as Factory, target(args), options(flags), output);
@@ -119,7 +122,7 @@ exact rules). Writes <name>-optimized.tar.gz beside it unless -o/--file says whe
     skipChecks: SKIP_CHECKS,
     yes: YES,
   },
-  output: { writesFile: true },
+  output: { writesFile: true, fileBrief: "the optimized package, also -o <path> (default: <name>-optimized.tar.gz)" },
   examples: [
     "ctl enterprise support-package optimize support-package-cluster-20260131T080509.tar.gz",
     "ctl enterprise support-package optimize pkg.tar.gz --log-lines 200 --optimize-verbose -o small.tar.gz",

@@ -268,3 +268,11 @@ Deno.test("support-package progress shows a bar with percent and time left when 
   assert(r.code !== 0); // not a package; the progress still showed while it was read
   assertMatch(r.stderr, /\[█*░*\] Optimizing pkg\.tar\.gz: [\d.]+ kB of 300\.0 kB \(\d+%\)/);
 });
+
+Deno.test("support-package --help says what --file writes", async () => {
+  await using ctl = await inProcessCtl();
+  const help = await ctl(["enterprise", "support-package", "cluster", "--help"], { columns: 200 });
+  assertMatch(help.stdout, /--file\]\s+the package file, also -o <path> \(default: support-package-<type>-<UTC time>/);
+  const optimize = await ctl(["enterprise", "support-package", "optimize", "--help"], { columns: 200 });
+  assertMatch(optimize.stdout, /--file\]\s+the optimized package/);
+});
