@@ -4,6 +4,7 @@ import { createMemoryStore, type Store } from "../lib/store/mod.ts";
 import { createApp } from "./mod.ts";
 
 const down: Store = {
+  ...createMemoryStore(),
   kind: "redis",
   ping: () => Promise.reject(new Error("connect ECONNREFUSED")),
   hitSlidingWindow: () => Promise.reject(new Error("connect ECONNREFUSED")),

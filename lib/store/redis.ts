@@ -1,6 +1,7 @@
 import { Redis, ReplyError } from "ioredis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { type Store, StoreUnavailableError } from "./store.ts";
+import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -59,6 +60,23 @@ export async function createRedisStore(url: string, options: { prefix?: string }
     }
   };
   const prefix = options.prefix ?? "";
+  const ports = createScriptedTaskPorts({
+    evalsha: (sha, keys, args) => call(() => client.evalsha(sha, keys.length, ...keys, ...args)),
+    eval: (lua, keys, args) => call(() => client.eval(lua, keys.length, ...keys, ...args)),
+  }, {
+    prefix,
+    follow: {
+      kind: "block",
+      reader: () => {
+        const reader = client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+        reader.on("error", () => {}); // the follower retries; the main connection reports
+        return {
+          read: (key, after, blockMs) => reader.xread("BLOCK", blockMs, "STREAMS", key, after),
+          close: () => reader.disconnect(),
+        };
+      },
+    },
+  });
   return {
     kind: "redis",
     async ping() {
@@ -68,7 +86,10 @@ export async function createRedisStore(url: string, options: { prefix?: string }
       const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
       return decisionFromReply(reply);
     },
+    tasks: ports.tasks,
+    events: ports.events,
     async close() {
+      await ports.close();
       await client.quit().catch(() => client.disconnect());
     },
   };
