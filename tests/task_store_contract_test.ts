@@ -200,6 +200,11 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     assertEquals(await store.events.append("x", "token", { task_id: "t", message: "c" }), 2);
     assertEquals(await store.events.append("x", "done", { task_id: "t", result: {} }), 3);
     assertEquals((await store.events.range("x", 1, 1)).map((e) => e.id), [2]);
+    assertEquals([await store.events.last("x"), await store.events.last("y"), await store.events.last("z")], [3, 1, 0]);
+    for (let i = 0; i < 300; i++) await store.events.append("capped", "token", { task_id: "t", i }, 100);
+    const kept = await store.events.range("capped", 0);
+    assert(kept.length >= 100 && kept.length < 300, `about 100 kept, not ${kept.length}`);
+    assertEquals(kept[kept.length - 1].id, 300);
     assertEquals((await store.events.range("x", 3)).length, 0);
     assertEquals(await store.events.range("nothing", 0), []);
     await store.close();

@@ -60,7 +60,8 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
     const c = channel(name);
     const id = ++c.seq;
     c.events.push({ id, kind, data: structuredClone(data) });
-    if (cap > 0 && c.events.length > cap) c.events.splice(0, c.events.length - cap);
+    // Trimmed in batches, like MAXLEN ~ on Redis: one splice per cap/16 appends.
+    if (cap > 0 && c.events.length > cap + (cap >> 4)) c.events.splice(0, c.events.length - cap);
     for (const wake of c.waiters) wake();
     c.waiters.clear();
     return id;
@@ -183,7 +184,8 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
   };
 
   const events: EventLog = {
-    append: (name, kind, data) => Promise.resolve(append(name, kind, data)),
+    append: (name, kind, data, maxLength) => Promise.resolve(append(name, kind, data, maxLength)),
+    last: (name) => Promise.resolve(channels.get(name)?.seq ?? 0),
     range(name, after, limit = Infinity) {
       const c = channels.get(name);
       return Promise.resolve(c ? eventsAfter(c, after, limit) : []);

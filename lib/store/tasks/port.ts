@@ -132,8 +132,10 @@ export const SHARED_CHANNEL_CAP = 10_000;
  * The `events` port: append-only channels with per-channel sequence ids.
  */
 export interface EventLog {
-  /** Appends an event and returns its id. */
-  append(channel: string, kind: string, data: Record<string, unknown>): Promise<number>;
+  /** Appends an event and returns its id; with `maxLength` the channel keeps about that many. */
+  append(channel: string, kind: string, data: Record<string, unknown>, maxLength?: number): Promise<number>;
+  /** The id of the channel's last event, 0 when it has none. */
+  last(channel: string): Promise<number>;
   /** Events with an id above `after`, oldest first, at most `limit`. */
   range(channel: string, after: number, limit?: number): Promise<StoredEvent[]>;
   /**

@@ -143,22 +143,30 @@ export function createScriptedTaskPorts(
 
   const range = async (channel: string, after: number, limit = 100_000): Promise<StoredEvent[]> =>
     toEvents(await run(RANGE_LUA, [channel, String(after), String(limit)]));
+  const last = async (channel: string) => toEvents(await run(LAST_LUA, [channel]))[0]?.id ?? 0;
   const hubs = new Map<string, Hub>();
   const events: EventLog = {
-    async append(channel, kind, data) {
-      const id = await run(APPEND_LUA, [channel, kind, JSON.stringify(data)]);
+    async append(channel, kind, data, maxLength = 0) {
+      const id = await run(APPEND_LUA, [channel, kind, JSON.stringify(data), String(maxLength)]);
       return sequence(String(id));
     },
+    last,
     range,
     follow(channel, after, signal) {
       if (options.follow.kind === "poll") return poll(range, channel, after, signal, options.follow.intervalMs);
       const mode = options.follow;
       let hub = hubs.get(channel);
       if (!hub) {
-        const last = async () => toEvents(await run(LAST_LUA, [channel]))[0]?.id ?? 0;
-        hub = new Hub(`${p}ev:${channel}`, range.bind(null, channel), last, mode.reader, mode.blockMs ?? 5_000, () => {
-          hubs.delete(channel);
-        });
+        hub = new Hub(
+          `${p}ev:${channel}`,
+          range.bind(null, channel),
+          () => last(channel),
+          mode.reader,
+          mode.blockMs ?? 5_000,
+          () => {
+            hubs.delete(channel);
+          },
+        );
         hubs.set(channel, hub);
       }
       return hub.follow(after, signal);

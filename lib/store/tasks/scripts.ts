@@ -182,8 +182,12 @@ end
 return out
 `;
 
-/** Appends one event. ARGV: prefix, channel, kind, data JSON. Returns the stream id. */
-export const APPEND_LUA = `return redis.call('XADD', ARGV[1] .. 'ev:' .. ARGV[2], '0-*', 'k', ARGV[3], 'd', ARGV[4])`;
+/** Appends one event. ARGV: prefix, channel, kind, data JSON, max length (0: all). Returns the stream id. */
+export const APPEND_LUA = `
+local k = ARGV[1] .. 'ev:' .. ARGV[2]
+if ARGV[5] ~= '0' then return redis.call('XADD', k, 'MAXLEN', '~', ARGV[5], '0-*', 'k', ARGV[3], 'd', ARGV[4]) end
+return redis.call('XADD', k, '0-*', 'k', ARGV[3], 'd', ARGV[4])
+`;
 
 /** Events after an id. ARGV: prefix, channel, after (n), count. Returns XRANGE's reply. */
 export const RANGE_LUA = `
