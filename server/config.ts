@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { StoreConfig } from "../lib/store/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
+import type { TaskApiConfig } from "./routes/tasks.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -9,6 +10,13 @@ export interface ServerConfig {
   readonly store: StoreConfig;
   readonly rateLimit: RateLimitConfig;
   readonly bodyLimitBytes: number;
+  readonly tasks: TaskServerConfig;
+}
+
+/** Task settings (issue 10): the API's defaults and the runner's. */
+export interface TaskServerConfig extends TaskApiConfig {
+  /** Root tasks one process runs at once (`TASK_CONCURRENCY`). */
+  readonly concurrency: number;
 }
 
 const whole = (name: string, min: number, max: number) =>
@@ -16,6 +24,9 @@ const whole = (name: string, min: number, max: number) =>
     (n) => n >= min && n <= max,
     `${name} must be from ${min} to ${max}`,
   );
+
+const bool = (name: string) =>
+  z.string().regex(/^(true|false|1|0)$/i, `${name} must be true or false`).transform((v) => /^(true|1)$/i.test(v));
 
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
@@ -29,6 +40,9 @@ const Env = z.object({
   RATE_LIMIT_WINDOW_SECONDS: whole("RATE_LIMIT_WINDOW_SECONDS", 1, 86_400).default(DEFAULT_RATE_LIMIT.windowMs / 1000),
   RATE_LIMIT_ROUTES: z.string().default(DEFAULT_RATE_LIMIT.routes.join(",")),
   BODY_LIMIT_BYTES: whole("BODY_LIMIT_BYTES", 1, 1024 ** 3).default(1024 * 1024),
+  // Tasks
+  CASCADE_CANCEL: bool("CASCADE_CANCEL").default(true),
+  TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(8),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 });
@@ -59,5 +73,6 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     },
     rateLimit: { routes, limit: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    tasks: { cascadeCancel: e.CASCADE_CANCEL, concurrency: e.TASK_CONCURRENCY },
   };
 }

@@ -46,3 +46,18 @@ Deno.test("loadServerConfig() lists every bad variable", () => {
     assertMatch((error as Error).message, /UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together/);
   }
 });
+
+Deno.test("loadServerConfig() reads and checks the task settings", () => {
+  assertEquals(loadServerConfig({}).tasks, { cascadeCancel: true, concurrency: 8 });
+  assertEquals(loadServerConfig({ CASCADE_CANCEL: "false", TASK_CONCURRENCY: "2" }).tasks, {
+    cascadeCancel: false,
+    concurrency: 2,
+  });
+  try {
+    loadServerConfig({ CASCADE_CANCEL: "sometimes", TASK_CONCURRENCY: "0" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /CASCADE_CANCEL must be true or false/);
+    assertMatch((error as Error).message, /TASK_CONCURRENCY must be from 1 to 10000/);
+  }
+});

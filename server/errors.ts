@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   401: "Unauthorized",
   404: "Not Found",
   405: "Method Not Allowed",
+  409: "Conflict",
   413: "Content Too Large",
   422: "Unprocessable Content",
   429: "Too Many Requests",

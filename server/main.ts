@@ -7,6 +7,7 @@
  */
 import { loadRuntime, type Runtime } from "../lib/runtime/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
+import { createTaskRuntime, demoTask } from "../lib/tasks/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
 import { createApp } from "./mod.ts";
@@ -24,7 +25,14 @@ const store = await openStore(config.store).catch((error: Error) => {
   console.error(`storectl server cannot start: ${error.message}`);
   return runtime.exit(1);
 });
-const app = createApp({ store, rateLimit: config.rateLimit, bodyLimitBytes: config.bodyLimitBytes });
+const tasks = createTaskRuntime({ store, definitions: [demoTask], concurrency: config.tasks.concurrency });
+const app = createApp({
+  store,
+  rateLimit: config.rateLimit,
+  bodyLimitBytes: config.bodyLimitBytes,
+  tasks,
+  taskApi: config.tasks,
+});
 const listener = await runtime.serve({ hostname: config.hostname, port: config.port, fetch: app.fetch }).catch(
   (error) => {
     const { hostname, port } = config;
@@ -37,6 +45,7 @@ const listener = await runtime.serve({ hostname: config.hostname, port: config.p
 console.log(`storectl server listening on ${listener.url} (store: ${store.kind})`);
 runtime.onTerminate(async () => {
   await listener.close();
+  await tasks.close();
   await store.close();
   runtime.exit(0);
 });

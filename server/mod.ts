@@ -11,15 +11,19 @@
  *
  * @module
  */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Env } from "hono";
 import { swaggerUI } from "@hono/swagger-ui";
 import type { Store } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
+import { createTaskRuntime, demoTask, type TaskRuntime } from "../lib/tasks/mod.ts";
+import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
+export { DEFAULT_TASK_API, type TaskApiConfig } from "./routes/tasks.ts";
 
 /** What the app is built from; entries build the real ones, tests their own. */
 export interface ServerDeps {
@@ -30,6 +34,9 @@ export interface ServerDeps {
   readonly bodyLimitBytes?: number;
   /** Where log lines go. Default: stderr. */
   readonly log?: (line: string) => void;
+  /** Runs tasks; default: an in-process runtime over `store` with the `demo` kind, made on first use. */
+  readonly tasks?: TaskRuntime;
+  readonly taskApi?: TaskApiConfig;
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -39,16 +46,15 @@ const Root = z.object({ name: z.string(), version: z.string(), docs: z.string() 
 /** Builds the service. */
 export function createApp(deps: ServerDeps): OpenAPIHono {
   const log = deps.log ?? ((line: string) => console.error(line));
-  const app = new OpenAPIHono({
-    defaultHook: (result, c) => {
-      if (result.success) return;
-      const errors: FieldError[] = result.error.issues.map((i) => ({
-        field: i.path.join(".") || "(body)",
-        message: i.message,
-      }));
-      return problem(c, 422, `${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, { errors });
-    },
-  });
+  const defaultHook: Hook<unknown, Env, string, unknown> = (result, c) => {
+    if (result.success) return;
+    const errors: FieldError[] = result.error.issues.map((i) => ({
+      field: i.path.join(".") || "(body)",
+      message: i.message,
+    }));
+    return problem(c, 422, `${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, { errors });
+  };
+  const app = new OpenAPIHono({ defaultHook });
 
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
   app.use("*", bodyLimit(maxBytes, (c) => problem(c, 413, `The request body is over ${maxBytes} bytes`)));
@@ -81,6 +87,10 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       }
     },
   );
+
+  let runtime = deps.tasks;
+  const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions: [demoTask], log });
+  app.route("/", taskRoutes(tasks, deps.store.tasks, deps.taskApi ?? DEFAULT_TASK_API, defaultHook));
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
