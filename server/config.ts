@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { StoreConfig } from "../lib/store/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 import type { TaskApiConfig } from "./routes/tasks.ts";
+import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -11,6 +12,7 @@ export interface ServerConfig {
   readonly rateLimit: RateLimitConfig;
   readonly bodyLimitBytes: number;
   readonly tasks: TaskServerConfig;
+  readonly streams: StreamConfig;
 }
 
 /** Task settings (issue 10): the API's defaults and the runner's. */
@@ -43,6 +45,13 @@ const Env = z.object({
   // Tasks
   CASCADE_CANCEL: bool("CASCADE_CANCEL").default(true),
   TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(8),
+  STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
+  CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
+    .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
+    .refine(
+      (scopes) => scopes.every((s) => ["TASK", "SESSION", "GLOBAL"].includes(s)),
+      "CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL",
+    ),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 });
@@ -74,5 +83,10 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     rateLimit: { routes, limit: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     tasks: { cascadeCancel: e.CASCADE_CANCEL, concurrency: e.TASK_CONCURRENCY },
+    streams: {
+      enabled: e.STREAMING_ENABLED,
+      scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],
+      heartbeatMs: DEFAULT_STREAMS.heartbeatMs,
+    },
   };
 }

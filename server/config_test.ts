@@ -61,3 +61,16 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
     assertMatch((error as Error).message, /TASK_CONCURRENCY must be from 1 to 10000/);
   }
 });
+
+Deno.test("loadServerConfig() reads and checks the streaming settings", () => {
+  assertEquals(loadServerConfig({}).streams, { enabled: true, scopes: ["TASK", "SESSION"], heartbeatMs: 15_000 });
+  const config = loadServerConfig({ STREAMING_ENABLED: "false", CHANNEL_SCOPES: "task, global,TASK" });
+  assertEquals([config.streams.enabled, config.streams.scopes], [false, ["TASK", "GLOBAL"]]);
+  try {
+    loadServerConfig({ STREAMING_ENABLED: "yes", CHANNEL_SCOPES: "TASK,USER" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /STREAMING_ENABLED must be true or false/);
+    assertMatch((error as Error).message, /CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL/);
+  }
+});

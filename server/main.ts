@@ -32,6 +32,7 @@ const app = createApp({
   bodyLimitBytes: config.bodyLimitBytes,
   tasks,
   taskApi: config.tasks,
+  streams: config.streams,
 });
 const listener = await runtime.serve({ hostname: config.hostname, port: config.port, fetch: app.fetch }).catch(
   (error) => {

@@ -21,9 +21,11 @@ import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { createTaskRuntime, demoTask, type TaskRuntime } from "../lib/tasks/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
+import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 export { DEFAULT_TASK_API, type TaskApiConfig } from "./routes/tasks.ts";
+export { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
 
 /** What the app is built from; entries build the real ones, tests their own. */
 export interface ServerDeps {
@@ -37,6 +39,7 @@ export interface ServerDeps {
   /** Runs tasks; default: an in-process runtime over `store` with the `demo` kind, made on first use. */
   readonly tasks?: TaskRuntime;
   readonly taskApi?: TaskApiConfig;
+  readonly streams?: StreamConfig;
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -91,6 +94,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   let runtime = deps.tasks;
   const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions: [demoTask], log });
   app.route("/", taskRoutes(tasks, deps.store.tasks, deps.taskApi ?? DEFAULT_TASK_API, defaultHook));
+  app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
