@@ -19,6 +19,8 @@ export interface ServerConfig {
 export interface TaskServerConfig extends TaskApiConfig {
   /** Root tasks one process runs at once (`TASK_CONCURRENCY`). */
   readonly concurrency: number;
+  /** How long a dead runner's task waits before another process takes it over (`TASK_LEASE_SECONDS`). */
+  readonly leaseMs: number;
 }
 
 const whole = (name: string, min: number, max: number) =>
@@ -45,6 +47,7 @@ const Env = z.object({
   // Tasks
   CASCADE_CANCEL: bool("CASCADE_CANCEL").default(true),
   TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(8),
+  TASK_LEASE_SECONDS: whole("TASK_LEASE_SECONDS", 1, 3_600).default(30),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
   CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
     .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
@@ -82,7 +85,7 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     },
     rateLimit: { routes, limit: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    tasks: { cascadeCancel: e.CASCADE_CANCEL, concurrency: e.TASK_CONCURRENCY },
+    tasks: { cascadeCancel: e.CASCADE_CANCEL, concurrency: e.TASK_CONCURRENCY, leaseMs: e.TASK_LEASE_SECONDS * 1000 },
     streams: {
       enabled: e.STREAMING_ENABLED,
       scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],

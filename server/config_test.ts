@@ -48,10 +48,11 @@ Deno.test("loadServerConfig() lists every bad variable", () => {
 });
 
 Deno.test("loadServerConfig() reads and checks the task settings", () => {
-  assertEquals(loadServerConfig({}).tasks, { cascadeCancel: true, concurrency: 8 });
-  assertEquals(loadServerConfig({ CASCADE_CANCEL: "false", TASK_CONCURRENCY: "2" }).tasks, {
+  assertEquals(loadServerConfig({}).tasks, { cascadeCancel: true, concurrency: 8, leaseMs: 30_000 });
+  assertEquals(loadServerConfig({ CASCADE_CANCEL: "false", TASK_CONCURRENCY: "2", TASK_LEASE_SECONDS: "5" }).tasks, {
     cascadeCancel: false,
     concurrency: 2,
+    leaseMs: 5_000,
   });
   try {
     loadServerConfig({ CASCADE_CANCEL: "sometimes", TASK_CONCURRENCY: "0" });

@@ -25,7 +25,12 @@ const store = await openStore(config.store).catch((error: Error) => {
   console.error(`storectl server cannot start: ${error.message}`);
   return runtime.exit(1);
 });
-const tasks = createTaskRuntime({ store, definitions: [demoTask], concurrency: config.tasks.concurrency });
+const tasks = createTaskRuntime({
+  store,
+  definitions: [demoTask],
+  concurrency: config.tasks.concurrency,
+  leaseMs: config.tasks.leaseMs,
+});
 const app = createApp({
   store,
   rateLimit: config.rateLimit,

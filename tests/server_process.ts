@@ -14,6 +14,8 @@
 export interface ServerProcess extends AsyncDisposable {
   readonly url: string;
   stop(): Promise<number>;
+  /** Kills it with SIGKILL, as a crash would (no shutdown of its own). */
+  kill(): Promise<void>;
   /** With `captureStderr`: everything it wrote to stderr, once it has stopped. */
   stderr(): Promise<string>;
 }
@@ -51,6 +53,15 @@ export async function startServer(
   return {
     url: output.match(/listening on (\S+)/)![1],
     stop,
+    async kill() {
+      stopped ??= (async () => {
+        child.kill("SIGKILL");
+        const { code } = await child.status;
+        await child.stdout.cancel().catch(() => {});
+        return code;
+      })();
+      await stopped;
+    },
     stderr: () => stderr,
     [Symbol.asyncDispose]: async () => void await stop(),
   };

@@ -12,6 +12,7 @@ const task = (id: string, extra: { parent_id?: string; spawn_key?: string; sessi
   input: { steps: 1, tokens: [] },
   ...extra,
 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
 
 /** Collects what a follower yields until `count` events arrived. */
@@ -190,6 +191,42 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     assertEquals((await store.tasks.children("root")).map((c) => c.task_id), ["b"]);
     assertEquals((await store.tasks.list({ limit: 10 })).tasks.map((x) => x.task_id), ["root", "b"]);
     assertEquals(await store.tasks.remove("a"), []);
+    await store.close();
+  });
+
+  await t.step("queue: jobs in order, one consumer each; ack removes; an expired lease is reclaimed", async () => {
+    const store = await fresh();
+    assertEquals(await store.queue.take("a", 60_000), undefined);
+    await store.queue.push("t1");
+    await store.queue.push("t2", 3);
+    const j1 = await store.queue.take("a", 60_000);
+    const j2 = await store.queue.take("b", 60_000);
+    assertEquals([j1?.taskId, j1?.attempt, j1?.reclaimed], ["t1", 1, false]);
+    assertEquals([j2?.taskId, j2?.attempt, j2?.reclaimed], ["t2", 3, false]);
+    assertEquals(await store.queue.take("c", 60_000), undefined, "both are leased");
+    await store.queue.ack(j1!.id);
+    await sleep(250);
+    await store.queue.renew("b", j2!.id);
+    assertEquals(await store.queue.take("c", 200), undefined, "a renewed lease is not reclaimed");
+    await sleep(250);
+    const reclaimed = await store.queue.take("c", 200);
+    assertEquals([reclaimed?.id, reclaimed?.taskId, reclaimed?.reclaimed], [j2!.id, "t2", true]);
+    await store.queue.ack(reclaimed!.id);
+    assertEquals(await store.queue.take("c", 0), undefined, "acknowledged jobs are gone");
+    await store.close();
+  });
+
+  await t.step("queue: a released job is reclaimable at once; requeue replaces it with the next attempt", async () => {
+    const store = await fresh();
+    await store.queue.push("t1");
+    const job = await store.queue.take("a", 60_000);
+    await store.queue.release("a", job!.id);
+    const next = await store.queue.take("b", 60_000);
+    assertEquals([next?.taskId, next?.reclaimed], ["t1", true]);
+    await store.queue.requeue(next!.id, "t1", 2);
+    const again = await store.queue.take("c", 60_000);
+    assertEquals([again?.taskId, again?.attempt, again?.reclaimed], ["t1", 2, false]);
+    assertEquals(await store.queue.take("d", 60_000), undefined, "the requeued job replaced the old one");
     await store.close();
   });
 

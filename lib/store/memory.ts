@@ -21,6 +21,7 @@ export function createMemoryStore(options: { now?: () => number; prefix?: string
     hitSlidingWindow: (key, limit, windowMs) => Promise.resolve(log.hit(prefix + key, limit, windowMs)),
     tasks: ports.tasks,
     events: ports.events,
+    queue: ports.queue,
     close: () => ports.close(),
   };
 }

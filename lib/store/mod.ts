@@ -19,6 +19,7 @@ export {
   type EventLog,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
+  type Job,
   type NewTask,
   sessionChannel,
   type StepOutcome,
@@ -33,4 +34,5 @@ export {
   type TaskStep,
   type TaskStore,
   type TaskUpdate,
+  type WorkQueue,
 } from "./tasks/port.ts";

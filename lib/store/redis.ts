@@ -88,6 +88,7 @@ export async function createRedisStore(url: string, options: { prefix?: string }
     },
     tasks: ports.tasks,
     events: ports.events,
+    queue: ports.queue,
     async close() {
       await ports.close();
       await client.quit().catch(() => client.disconnect());

@@ -1,6 +1,6 @@
 import type { WindowDecision } from "../ratelimit/mod.ts";
 import { StoreCtlError } from "../errors/mod.ts";
-import type { EventLog, TaskStore } from "./tasks/port.ts";
+import type { EventLog, TaskStore, WorkQueue } from "./tasks/port.ts";
 
 /**
  * The key-value store port the service runs on: small and domain-shaped. It grows operations
@@ -20,6 +20,8 @@ export interface Store {
   readonly tasks: TaskStore;
   /** Event channels (`lib/store/tasks/port.ts`). */
   readonly events: EventLog;
+  /** The work queue of root tasks (`lib/store/tasks/port.ts`). */
+  readonly queue: WorkQueue;
   /** Releases connections. */
   close(): Promise<void>;
 }

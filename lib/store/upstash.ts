@@ -40,6 +40,7 @@ export function createUpstashStore(options: { url: string; token: string; prefix
     },
     tasks: ports.tasks,
     events: ports.events,
+    queue: ports.queue,
     close: () => ports.close(),
   };
 }

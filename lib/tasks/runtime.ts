@@ -1,4 +1,12 @@
-import type { EventLog, StepOutcome, TaskRecord, TaskStore } from "../store/mod.ts";
+import {
+  type EventLog,
+  FINAL_STATUSES,
+  type Job,
+  type StepOutcome,
+  type TaskRecord,
+  type TaskStore,
+  type WorkQueue,
+} from "../store/mod.ts";
 import {
   type SpawnedTask,
   TaskCancelledError,
@@ -23,12 +31,21 @@ export interface SubmitRequest {
 
 /** What a runtime is built from. */
 export interface TaskRuntimeOptions {
-  readonly store: { readonly tasks: TaskStore; readonly events: EventLog };
+  readonly store: { readonly tasks: TaskStore; readonly events: EventLog; readonly queue: WorkQueue };
   readonly definitions: readonly TaskDefinition[];
   /** Root tasks run at once in this process; children run within their root's slot. Default 8. */
   readonly concurrency?: number;
   readonly newId?: () => string;
   readonly log?: (line: string) => void;
+  /**
+   * How long a runner holds a root task without renewing (renewed every third of it while the task
+   * runs). When its process dies, another takes the task over after this long. Default 30 s.
+   */
+  readonly leaseMs?: number;
+  /** Runs of one task before it fails as lost (a hand-back or a reclaim starts the next). Default 3. */
+  readonly maxAttempts?: number;
+  /** How often an idle runner looks for work queued elsewhere or left by a dead runner. Default 1 s. */
+  readonly pollMs?: number;
 }
 
 /** Submits, cancels, answers and removes tasks, and runs them in this process. */
@@ -43,7 +60,10 @@ export interface TaskRuntime {
   input(taskId: string, answer: unknown): Promise<StepOutcome>;
   /** Cancels, then removes the task, its descendants and their events; false when unknown. */
   remove(taskId: string): Promise<boolean>;
-  /** Stops taking work and ends the runtime's own followers. */
+  /**
+   * Stops taking work, hands the root tasks it runs back to the queue (another runner restarts
+   * them at once), and ends its followers.
+   */
   close(): Promise<void>;
 }
 
@@ -59,18 +79,22 @@ export interface TaskRuntime {
  * ```
  */
 export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
-  const { tasks, events } = options.store;
+  const { tasks, events, queue } = options.store;
   const definitions = new Map(options.definitions.map((d) => [d.kind, d]));
   const concurrency = options.concurrency ?? 8;
   const newId = options.newId ?? (() => crypto.randomUUID());
   const log = options.log ?? ((line: string) => console.error(line));
+  const leaseMs = options.leaseMs ?? 30_000;
+  const maxAttempts = options.maxAttempts ?? 3;
+  const consumer = `runner-${newId()}`;
   const local = new Map<string, AbortController>();
   const inputWaiters = new Map<string, () => void>();
-  const pending: string[] = [];
+  const jobs = new Set<Promise<void>>();
   let running = 0;
   let closed = false;
+  let pumping = false;
+  let again = false;
   const control = new AbortController();
-
   const validate = (kind: string, input: unknown, field = "input"): TaskDefinition => {
     const definition = definitions.get(kind);
     if (!definition) {
@@ -90,37 +114,107 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     return definition;
   };
 
-  const pump = () => {
-    while (!closed && running < concurrency && pending.length > 0) {
-      const id = pending.shift()!;
-      running++;
-      void execute(id).finally(() => {
-        running--;
-        pump();
-      });
+  /** Takes jobs while there is room. */
+  const pump = async () => {
+    if (pumping) return void (again = true);
+    pumping = true;
+    try {
+      do {
+        again = false;
+        while (!closed && running < concurrency) {
+          const job = await queue.take(consumer, leaseMs).catch((error) => {
+            log(`task queue: cannot take work: ${(error as Error).message}`);
+            return undefined;
+          });
+          if (!job) break;
+          running++;
+          const done = runJob(job).finally(() => {
+            running--;
+            jobs.delete(done);
+            void pump();
+          });
+          jobs.add(done);
+        }
+      } while (again && !closed);
+    } finally {
+      pumping = false;
     }
   };
 
-  /** Runs a stored task to a final state (unless cancelled or handed back). */
-  const execute = async (taskId: string): Promise<void> => {
-    const record = await tasks.get(taskId).catch((error) => {
-      log(`task ${taskId}: cannot read it: ${(error as Error).message}`);
-      return undefined;
-    });
-    if (!record || record.status !== "in_progress") return; // cancelled while queued
+  const runJob = async (job: Job): Promise<void> => {
+    try {
+      if (job.reclaimed) return await reclaim(job);
+      const renew = setInterval(() => {
+        queue.renew(consumer, job.id).catch((e) =>
+          log(`task ${job.taskId}: lease not renewed: ${(e as Error).message}`)
+        );
+      }, Math.max(10, leaseMs / 3));
+      let finished: boolean;
+      try {
+        finished = await startRoot(job);
+      } finally {
+        clearInterval(renew);
+      }
+      if (!finished && closed) await queue.release(consumer, job.id); // handed back for another runner
+      else await queue.ack(job.id);
+    } catch (error) {
+      log(`task ${job.taskId}: ${(error as Error).message}`);
+    }
+  };
+
+  /** A job whose runner stopped: queue the next attempt, or fail the task when it had enough. */
+  const reclaim = async (job: Job) => {
+    const record = await tasks.get(job.taskId);
+    if (!record || FINAL_STATUSES.has(record.status)) return await queue.ack(job.id);
+    if (job.attempt >= maxAttempts) {
+      const error = `The task's runner stopped ${job.attempt} times; giving up`;
+      for (const child of await tasks.children(job.taskId)) await tasks.cancel(child.task_id, true);
+      await tasks.step(job.taskId, { to: "failed", error, event: { kind: "failed", payload: { error } } });
+      return await queue.ack(job.id);
+    }
+    log(`task ${job.taskId}: its runner stopped; queued attempt ${job.attempt + 1}`);
+    await queue.requeue(job.id, job.taskId, job.attempt + 1);
+    again = true;
+  };
+
+  /** Runs a root task; false when it stopped without finishing (cancelled, or handed back). */
+  const startRoot = async (job: Job): Promise<boolean> => {
+    const record = await tasks.get(job.taskId);
+    if (!record || FINAL_STATUSES.has(record.status)) return true;
+    if (job.attempt > 1) {
+      // The last attempt's children died with its runner: this attempt spawns its own.
+      for (const child of await tasks.children(job.taskId)) await tasks.remove(child.task_id);
+      if (record.status === "input_required") {
+        await tasks.step(job.taskId, { to: "in_progress", from: ["input_required"], prompt: null });
+      }
+      const message = `restarted (attempt ${job.attempt}): the runner that had it stopped`;
+      await tasks.step(job.taskId, {
+        update: { message, update_type: "retry" },
+        event: { kind: "update", payload: { message, update_type: "retry" } },
+      });
+    }
+    return await execute(job.taskId);
+  };
+
+  /** Runs a stored task to a final state; false when it stopped without one (cancelled, handed back). */
+  const execute = async (taskId: string): Promise<boolean> => {
+    const record = await tasks.get(taskId);
+    if (!record || record.status !== "in_progress") return true;
     const controller = new AbortController();
     local.set(taskId, controller);
     try {
       const definition = validate(record.kind, record.input);
       const value = await definition.run(context(record, controller), definition.input.parse(record.input ?? {}));
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return false;
       const result = toResult(value);
       await tasks.step(taskId, { to: "done", result, event: { kind: "done", payload: { result } } });
+      return true;
     } catch (error) {
-      if (controller.signal.aborted || error instanceof TaskCancelledError) return;
+      if (controller.signal.aborted || error instanceof TaskCancelledError) return false;
       const message = error instanceof Error ? error.message : String(error);
       await tasks.step(taskId, { to: "failed", error: message, event: { kind: "failed", payload: { error: message } } })
         .catch((e) => log(`task ${taskId}: cannot record its failure (${message}): ${(e as Error).message}`));
+      return true;
     } finally {
       local.delete(taskId);
     }
@@ -203,7 +297,9 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     };
   };
 
-  // Cancels and answers given to another process reach this one through the control channel.
+  const poll = setInterval(() => void pump(), options.pollMs ?? 1_000);
+
+  // Cancels, answers and new work given to another process reach this one through the control channel.
   void (async () => {
     while (!control.signal.aborted) {
       try {
@@ -213,6 +309,8 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
             for (const id of event.data.task_ids as string[]) local.get(id)?.abort();
           } else if (event.kind === "input") {
             inputWaiters.get(String(event.data.task_id))?.();
+          } else if (event.kind === "queued") {
+            void pump();
           }
         }
       } catch (error) {
@@ -245,8 +343,10 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
         input: request.input ?? {},
       });
       const record = (await tasks.get(taskId))!;
-      pending.push(taskId);
-      pump();
+      await queue.push(taskId);
+      void pump();
+      // Runners in other processes learn of it now rather than at their next poll.
+      await events.append(CONTROL_CHANNEL, "queued", { task_id: taskId }, 1_000);
       return record;
     },
     cancel,
@@ -271,10 +371,13 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       await tasks.remove(taskId);
       return true;
     },
-    close() {
+    async close() {
+      if (closed) return;
       closed = true;
+      clearInterval(poll);
+      for (const controller of local.values()) controller.abort();
+      await Promise.allSettled([...jobs]);
       control.abort();
-      return Promise.resolve();
     },
   };
 }

@@ -124,12 +124,14 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
           await ctx.spawn("demo", { steps: 0, fail: "child broke" }, { key: "worker" });
         },
       });
-      const second = createTaskRuntime({ store, definitions: [demoTask, failing], log: () => {} });
+      const other = await open(); // runners of one store share the queue, so all know the same kinds
+      const second = createTaskRuntime({ store: other, definitions: [demoTask, failing], log: () => {} });
       const parent = await second.submit({ kind: "parent" });
-      const last = (await eventsOf(store, parent.task_id)).at(-1);
+      const last = (await eventsOf(other, parent.task_id)).at(-1);
       assertEquals(last?.kind, "failed");
       assert(/^Sub-task worker \(.+\) failed: child broke$/.test(String(last?.data.error)), String(last?.data.error));
       await second.close();
+      await other.close();
     });
   });
 
@@ -192,6 +194,53 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
       assertEquals(await runtime.remove(task.task_id), false);
       assertEquals((await store.tasks.list({ limit: 10 })).total, 0);
     });
+  });
+
+  await t.step("close() hands running root tasks back: another runner restarts them at once", async () => {
+    const store = await open();
+    const a = createTaskRuntime({ store, definitions: [demoTask], log: () => {}, pollMs: 50 });
+    const task = await a.submit({ kind: "demo", input: { steps: 100, delay_ms: 20, tokens: ["z"], children: 1 } });
+    await eventsOf(store, task.task_id, (e) => e.kind === "subtask_spawned");
+    const [oldChild] = await store.tasks.children(task.task_id);
+    await a.close();
+    const b = createTaskRuntime({ store, definitions: [demoTask], log: () => {}, pollMs: 50 });
+    try {
+      const started = Date.now();
+      const events = await eventsOf(store, task.task_id, (e) => e.data.update_type === "retry");
+      assert(Date.now() - started < 2_000, "taken over long before the 30 s lease ran out");
+      assertEquals(events.at(-1)?.data.message, "restarted (attempt 2): the runner that had it stopped");
+      await b.cancel(task.task_id, true);
+      assertEquals(await store.tasks.get(oldChild.task_id), undefined, "the first attempt's child is gone");
+      assertEquals((await store.tasks.children(task.task_id)).map((c) => c.spawn_key), ["child-0"]);
+    } finally {
+      await b.close();
+      await store.close();
+    }
+  });
+
+  await t.step("a task whose runner stopped too often fails as lost, its descendants cancelled", async () => {
+    const store = await open();
+    await store.tasks.create({ task_id: "lost", kind: "demo", session_id: "s", metadata: {}, input: {} });
+    await store.tasks.create({
+      task_id: "lost-child",
+      kind: "demo",
+      session_id: "s",
+      metadata: {},
+      input: {},
+      parent_id: "lost",
+      spawn_key: "child-0",
+    });
+    await store.queue.push("lost", 3);
+    await store.queue.take("a-dead-runner", 60_000);
+    const runtime = createTaskRuntime({ store, definitions: [demoTask], log: () => {}, leaseMs: 100, pollMs: 50 });
+    try {
+      const events = await eventsOf(store, "lost");
+      assertEquals(events.at(-1)?.data, { task_id: "lost", error: "The task's runner stopped 3 times; giving up" });
+      assertEquals((await store.tasks.get("lost-child"))?.status, "cancelled");
+    } finally {
+      await runtime.close();
+      await store.close();
+    }
   });
 }
 

@@ -3,6 +3,7 @@ import {
   type EventLog,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
+  type Job,
   type NewTask,
   sessionChannel,
   SHARED_CHANNEL_CAP,
@@ -18,6 +19,7 @@ import {
   type TaskStep,
   type TaskStore,
   type TaskUpdate,
+  type WorkQueue,
 } from "./port.ts";
 
 interface Channel {
@@ -215,7 +217,7 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
       }
     },
   };
-  return { tasks: store, events, close: () => Promise.resolve() };
+  return { tasks: store, events, queue: createMemoryQueue(options.now ?? Date.now), close: () => Promise.resolve() };
 }
 
 /** The events above `after`, found by binary search (ids only grow). */
@@ -227,4 +229,55 @@ function eventsAfter(c: Channel, after: number, limit: number): StoredEvent[] {
     else hi = mid;
   }
   return c.events.slice(lo, Number.isFinite(limit) ? lo + limit : undefined);
+}
+
+/** The memory twin of the Redis work queue (one process, so a lease only runs out in tests). */
+function createMemoryQueue(now: () => number): WorkQueue {
+  interface Entry {
+    readonly id: string;
+    readonly taskId: string;
+    readonly attempt: number;
+    owner?: string;
+    idleSince: number;
+  }
+  const entries: Entry[] = [];
+  let seq = 0;
+  const find = (id: string) => entries.findIndex((e) => e.id === id);
+  return {
+    push(taskId, attempt = 1) {
+      entries.push({ id: `0-${++seq}`, taskId, attempt, idleSince: now() });
+      return Promise.resolve();
+    },
+    take(consumer, leaseMs) {
+      const t = now();
+      const stale = entries.find((e) => e.owner !== undefined && t - e.idleSince >= leaseMs);
+      const entry = stale ?? entries.find((e) => e.owner === undefined);
+      if (!entry) return Promise.resolve(undefined);
+      entry.owner = consumer;
+      entry.idleSince = t;
+      const job: Job = { id: entry.id, taskId: entry.taskId, attempt: entry.attempt, reclaimed: stale !== undefined };
+      return Promise.resolve(job);
+    },
+    renew(consumer, jobId) {
+      const entry = entries[find(jobId)];
+      if (entry?.owner === consumer) entry.idleSince = now();
+      return Promise.resolve();
+    },
+    ack(jobId) {
+      const i = find(jobId);
+      if (i !== -1) entries.splice(i, 1);
+      return Promise.resolve();
+    },
+    requeue(jobId, taskId, attempt) {
+      const i = find(jobId);
+      if (i !== -1) entries.splice(i, 1);
+      entries.push({ id: `0-${++seq}`, taskId, attempt, idleSince: now() });
+      return Promise.resolve();
+    },
+    release(_consumer, jobId) {
+      const entry = entries[find(jobId)];
+      if (entry) entry.idleSince = -Infinity;
+      return Promise.resolve();
+    },
+  };
 }

@@ -145,10 +145,41 @@ export interface EventLog {
   follow(channel: string, after: number, signal: AbortSignal): AsyncIterable<StoredEvent>;
 }
 
+/** A queued root task, leased to one runner at a time. */
+export interface Job {
+  readonly id: string;
+  readonly taskId: string;
+  /** 1 for the first run; each hand-back or reclaim queues the next attempt. */
+  readonly attempt: number;
+  /** True when taken over from a runner whose lease ran out (or that handed it back). */
+  readonly reclaimed: boolean;
+}
+
+/**
+ * The work queue of root tasks, shared by every runner process (a Redis stream with the
+ * consumer group `runners`): a runner takes a job under a lease, renews it while it runs,
+ * and acknowledges it when done. A job whose lease ran out (its runner died) is taken over by
+ * the next `take` (XAUTOCLAIM); `release` hands one back at once (graceful shutdown).
+ */
+export interface WorkQueue {
+  push(taskId: string, attempt?: number): Promise<void>;
+  /** A reclaimable job first, else a new one; undefined when there is none. Never blocks. */
+  take(consumer: string, leaseMs: number): Promise<Job | undefined>;
+  /** Keeps the lease of a job this consumer holds. */
+  renew(consumer: string, jobId: string): Promise<void>;
+  /** The job is finished: removes it. */
+  ack(jobId: string): Promise<void>;
+  /** Finishes the job and queues the task's next attempt, in one atomic step. */
+  requeue(jobId: string, taskId: string, attempt: number): Promise<void>;
+  /** Makes the job reclaimable now. */
+  release(consumer: string, jobId: string): Promise<void>;
+}
+
 /** The task ports of one store, and what they hold open. */
 export interface TaskPorts {
   readonly tasks: TaskStore;
   readonly events: EventLog;
+  readonly queue: WorkQueue;
   /** Ends followers and their connections. */
   close(): Promise<void>;
 }

@@ -11,8 +11,10 @@ import {
   type TaskStep,
   type TaskStore,
   type TaskUpdate,
+  type WorkQueue,
 } from "./port.ts";
 import {
+  ACK_LUA,
   APPEND_LUA,
   CANCEL_LUA,
   CHILDREN_LUA,
@@ -20,9 +22,14 @@ import {
   GET_LUA,
   LAST_LUA,
   LIST_LUA,
+  PUSH_LUA,
   RANGE_LUA,
+  RELEASE_LUA,
   REMOVE_LUA,
+  RENEW_LUA,
+  REQUEUE_LUA,
   STEP_LUA,
+  TAKE_LUA,
 } from "./scripts.ts";
 
 /** What the scripted ports need from a Redis client: scripts by hash, with a full fallback. */
@@ -172,9 +179,34 @@ export function createScriptedTaskPorts(
       return hub.follow(after, signal);
     },
   };
+  const queue: WorkQueue = {
+    async push(taskId, attempt = 1) {
+      await run(PUSH_LUA, [taskId, String(attempt)]);
+    },
+    async take(consumer, leaseMs) {
+      const reply = await run(TAKE_LUA, [consumer, String(leaseMs)]) as [string, number, string[]] | null;
+      if (!reply) return undefined;
+      const f: Record<string, string> = {};
+      for (let i = 0; i < reply[2].length; i += 2) f[String(reply[2][i])] = String(reply[2][i + 1]);
+      return { id: String(reply[0]), taskId: f.task, attempt: Number(f.attempt), reclaimed: Number(reply[1]) === 1 };
+    },
+    async renew(consumer, jobId) {
+      await run(RENEW_LUA, [consumer, jobId]);
+    },
+    async ack(jobId) {
+      await run(ACK_LUA, [jobId]);
+    },
+    async requeue(jobId, taskId, attempt) {
+      await run(REQUEUE_LUA, [jobId, taskId, String(attempt)]);
+    },
+    async release(consumer, jobId) {
+      await run(RELEASE_LUA, [consumer, jobId]);
+    },
+  };
   return {
     tasks,
     events,
+    queue,
     close: () => {
       for (const hub of hubs.values()) hub.stop();
       hubs.clear();

@@ -196,3 +196,50 @@ return redis.call('XRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '(0-' .. ARGV[3], '+', 
 
 /** The channel's last event. ARGV: prefix, channel. Returns XREVRANGE's reply (0 or 1 entry). */
 export const LAST_LUA = `return redis.call('XREVRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '+', '-', 'COUNT', 1)`;
+
+/** Queues a root task. ARGV: prefix, task id, attempt. */
+export const PUSH_LUA = `
+local q = ARGV[1] .. 'queue'
+redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
+return redis.call('XADD', q, '*', 'task', ARGV[2], 'attempt', ARGV[3])
+`;
+
+/**
+ * Takes a job: one whose lease ran out (XAUTOCLAIM) first, else a new one (XREADGROUP, which
+ * never blocks inside a script). ARGV: prefix, consumer, lease ms. Returns {id, reclaimed, fields} or false.
+ */
+export const TAKE_LUA = `
+local q = ARGV[1] .. 'queue'
+redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
+local claimed = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)
+local e = claimed[2][1]
+if e then return { e[1], 1, e[2] } end
+local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', q, '>')
+if fresh and fresh[1][2][1] then
+  e = fresh[1][2][1]
+  return { e[1], 0, e[2] }
+end
+return false
+`;
+
+/** Renews a lease (resets the entry's idle time). ARGV: prefix, consumer, job id. */
+export const RENEW_LUA = `return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'JUSTID')`;
+
+/** Finishes a job. ARGV: prefix, job id. */
+export const ACK_LUA = `
+redis.call('XACK', ARGV[1] .. 'queue', 'runners', ARGV[2])
+return redis.call('XDEL', ARGV[1] .. 'queue', ARGV[2])
+`;
+
+/** Hands a job back: an idle time far past any lease makes the next take reclaim it. ARGV: prefix, consumer, job id. */
+export const RELEASE_LUA = `
+return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'IDLE', 100000000000, 'JUSTID')
+`;
+
+/** Finishes a job and queues the task's next attempt, atomically. ARGV: prefix, job id, task id, attempt. */
+export const REQUEUE_LUA = `
+local q = ARGV[1] .. 'queue'
+redis.call('XACK', q, 'runners', ARGV[2])
+redis.call('XDEL', q, ARGV[2])
+return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
+`;
