@@ -21,6 +21,8 @@ export interface TaskServerConfig extends TaskApiConfig {
   readonly concurrency: number;
   /** How long a dead runner's task waits before another process takes it over (`TASK_LEASE_SECONDS`). */
   readonly leaseMs: number;
+  /** Finished root tasks, their trees and events go this long after they end; 0 keeps them (`TASK_RETENTION_SECONDS`). */
+  readonly retentionMs: number;
 }
 
 const whole = (name: string, min: number, max: number) =>
@@ -48,6 +50,7 @@ const Env = z.object({
   CASCADE_CANCEL: bool("CASCADE_CANCEL").default(true),
   TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(8),
   TASK_LEASE_SECONDS: whole("TASK_LEASE_SECONDS", 1, 3_600).default(30),
+  TASK_RETENTION_SECONDS: whole("TASK_RETENTION_SECONDS", 0, 365 * 86_400).default(86_400),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
   CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
     .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
@@ -85,7 +88,12 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     },
     rateLimit: { routes, limit: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    tasks: { cascadeCancel: e.CASCADE_CANCEL, concurrency: e.TASK_CONCURRENCY, leaseMs: e.TASK_LEASE_SECONDS * 1000 },
+    tasks: {
+      cascadeCancel: e.CASCADE_CANCEL,
+      concurrency: e.TASK_CONCURRENCY,
+      leaseMs: e.TASK_LEASE_SECONDS * 1000,
+      retentionMs: e.TASK_RETENTION_SECONDS * 1000,
+    },
     streams: {
       enabled: e.STREAMING_ENABLED,
       scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],

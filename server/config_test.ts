@@ -48,18 +48,28 @@ Deno.test("loadServerConfig() lists every bad variable", () => {
 });
 
 Deno.test("loadServerConfig() reads and checks the task settings", () => {
-  assertEquals(loadServerConfig({}).tasks, { cascadeCancel: true, concurrency: 8, leaseMs: 30_000 });
-  assertEquals(loadServerConfig({ CASCADE_CANCEL: "false", TASK_CONCURRENCY: "2", TASK_LEASE_SECONDS: "5" }).tasks, {
-    cascadeCancel: false,
-    concurrency: 2,
-    leaseMs: 5_000,
+  assertEquals(loadServerConfig({}).tasks, {
+    cascadeCancel: true,
+    concurrency: 8,
+    leaseMs: 30_000,
+    retentionMs: 86_400_000,
   });
+  assertEquals(
+    loadServerConfig({
+      CASCADE_CANCEL: "false",
+      TASK_CONCURRENCY: "2",
+      TASK_LEASE_SECONDS: "5",
+      TASK_RETENTION_SECONDS: "0",
+    }).tasks,
+    { cascadeCancel: false, concurrency: 2, leaseMs: 5_000, retentionMs: 0 },
+  );
   try {
-    loadServerConfig({ CASCADE_CANCEL: "sometimes", TASK_CONCURRENCY: "0" });
+    loadServerConfig({ CASCADE_CANCEL: "sometimes", TASK_CONCURRENCY: "0", TASK_RETENTION_SECONDS: "-1" });
     throw new Error("expected a failure");
   } catch (error) {
     assertMatch((error as Error).message, /CASCADE_CANCEL must be true or false/);
     assertMatch((error as Error).message, /TASK_CONCURRENCY must be from 1 to 10000/);
+    assertMatch((error as Error).message, /TASK_RETENTION_SECONDS must be a whole number/);
   }
 });
 

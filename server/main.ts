@@ -25,6 +25,7 @@ const store = await openStore(config.store).catch((error: Error) => {
   console.error(`storectl server cannot start: ${error.message}`);
   return runtime.exit(1);
 });
+store.tasks.retain(config.tasks.retentionMs);
 const tasks = createTaskRuntime({
   store,
   definitions: [demoTask],

@@ -194,6 +194,30 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     await store.close();
   });
 
+  await t.step(
+    "tasks: retention removes a finished root's tree after it; running and unfinished roots stay",
+    async () => {
+      const store = await fresh();
+      store.tasks.retain(300);
+      await store.tasks.create(task("old"));
+      await store.tasks.create(task("old-child", { parent_id: "old", spawn_key: "child-0" }));
+      await store.tasks.create(task("running"));
+      await store.tasks.step("old", { to: "done", event: { kind: "done", payload: { result: {} } } });
+      await store.tasks.step("old-child", { to: "done" });
+      assertEquals((await store.tasks.list({ limit: 10 })).total, 3, "kept until the retention has passed");
+      await sleep(450);
+      const page = await store.tasks.list({ limit: 10 });
+      assertEquals([page.total, page.tasks.map((x) => x.task_id)], [1, ["running"]]);
+      assertEquals([await store.tasks.get("old"), await store.tasks.get("old-child")], [undefined, undefined]);
+      assertEquals(await store.events.range("task:old", 0), []);
+      store.tasks.retain(0);
+      await store.tasks.step("running", { to: "failed" });
+      await sleep(400);
+      assertEquals((await store.tasks.list({ limit: 10 })).total, 1, "retention 0 keeps them");
+      await store.close();
+    },
+  );
+
   await t.step("queue: jobs in order, one consumer each; ack removes; an expired lease is reclaimed", async () => {
     const store = await fresh();
     assertEquals(await store.queue.take("a", 60_000), undefined);

@@ -120,27 +120,26 @@ export function streamRoutes<E extends Env>(
     return streamSSE(c, async (out) => {
       const controller = new AbortController();
       out.onAbort(() => controller.abort());
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const ping = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          out.write(": ping\n\n").then(ping, () => controller.abort());
-        }, config.heartbeatMs);
-      };
+      // One timer per stream (not one per frame): a ping once nothing was sent for 2/3 of the period.
+      let lastWrite = Date.now();
+      const timer = setInterval(() => {
+        if (Date.now() - lastWrite < (config.heartbeatMs * 2) / 3) return;
+        lastWrite = Date.now();
+        out.write(": ping\n\n").catch(() => controller.abort());
+      }, config.heartbeatMs / 3);
       try {
         await out.write("retry: 1000\n\n"); // sends the headers now, and reconnects come back within a second
-        ping();
         for await (const event of events.follow(channel, after, controller.signal)) {
           if (!filter || filter.has(event.kind)) {
             await out.write(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
-            ping();
+            lastWrite = Date.now();
           }
           if (endsWithTask !== undefined && FINAL_KINDS.has(event.kind) && event.data.task_id === endsWithTask) break;
         }
       } catch (error) {
         if (!controller.signal.aborted && !out.aborted) throw error; // a write to a gone client is no error
       } finally {
-        clearTimeout(timer);
+        clearInterval(timer);
         controller.abort(); // releases the follower (and its store connection share)
       }
     });

@@ -52,16 +52,21 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
   const channels = new Map<string, Channel>();
   const tasks = new Map<string, Entry>();
   let seq = 0;
+  let retentionMs = 0;
+  /** When finished roots go, by id: the twin of the `expiry` sorted set. */
+  const expiry = new Map<string, number>();
+  const clock = options.now ?? Date.now;
 
   const channel = (name: string) => {
     let c = channels.get(name);
     if (!c) channels.set(name, c = { events: [], seq: 0, waiters: new Set() });
     return c;
   };
+  /** Appends `data` as it is: callers pass a copy of their own. */
   const append = (name: string, kind: string, data: Record<string, unknown>, cap = 0) => {
     const c = channel(name);
     const id = ++c.seq;
-    c.events.push({ id, kind, data: structuredClone(data) });
+    c.events.push({ id, kind, data });
     // Trimmed in batches, like MAXLEN ~ on Redis: one splice per cap/16 appends.
     if (cap > 0 && c.events.length > cap + (cap >> 4)) c.events.splice(0, c.events.length - cap);
     for (const wake of c.waiters) wake();
@@ -70,15 +75,36 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
   };
   const fanOut = (record: Entry["record"], kind: string, payload: Record<string, unknown> = {}) => {
     if (kind !== "spawned") {
-      const data = eventData(record.task_id, payload);
+      const data = structuredClone(eventData(record.task_id, payload)); // one copy, shared by the three channels
       append(taskChannel(record.task_id), kind, data);
       append(sessionChannel(record.session_id), kind, data, SHARED_CHANNEL_CAP);
       append(GLOBAL_CHANNEL, kind, data, SHARED_CHANNEL_CAP);
     }
     if (record.parent_id && SUBTASK_KINDS.has(kind)) {
       const sub = { subtask_id: record.task_id, spawn_key: record.spawn_key, ...payload };
-      append(taskChannel(record.parent_id), `subtask_${kind}`, eventData(record.parent_id, sub));
+      append(taskChannel(record.parent_id), `subtask_${kind}`, structuredClone(eventData(record.parent_id, sub)));
     }
+  };
+  const scheduleExpiry = (r: Entry["record"]) => {
+    if (retentionMs > 0 && r.parent_id === undefined) expiry.set(r.task_id, clock() + retentionMs);
+  };
+  const removeTree = (taskId: string): string[] => {
+    const ids = descendants(taskId);
+    const parentId = tasks.get(taskId)?.record.parent_id;
+    const parent = parentId === undefined ? undefined : tasks.get(parentId);
+    if (parent) parent.children.splice(parent.children.indexOf(taskId), 1);
+    for (const id of ids) {
+      tasks.delete(id);
+      expiry.delete(id);
+      const c = channels.get(taskChannel(id));
+      channels.delete(taskChannel(id));
+      for (const wake of c?.waiters ?? []) wake();
+    }
+    return ids;
+  };
+  const sweep = () => {
+    const t = clock();
+    for (const [id, at] of expiry) if (at <= t) removeTree(id);
   };
   const snapshot = (entry: Entry, withUpdates: boolean): TaskRecord =>
     structuredClone({ ...entry.record, updates: withUpdates ? entry.updates : [] });
@@ -97,6 +123,7 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
 
   const store: TaskStore = {
     create(task: NewTask) {
+      sweep();
       if (tasks.has(task.task_id)) return Promise.resolve(false);
       const parent = task.parent_id === undefined ? undefined : tasks.get(task.parent_id);
       if (task.parent_id !== undefined && !parent) return Promise.resolve(false);
@@ -118,6 +145,7 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
       return Promise.resolve(entry && snapshot(entry, true));
     },
     list(query: TaskQuery): Promise<TaskPage> {
+      sweep();
       const after = query.cursor === undefined ? 0 : Number(query.cursor);
       const matching = [...tasks.values()].filter((e) =>
         (query.status === undefined || e.record.status === query.status) &&
@@ -145,7 +173,10 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
         return Promise.resolve({ ok: false, status });
       }
       const r = entry.record;
-      if (step.to) r.status = step.to;
+      if (step.to) {
+        r.status = step.to;
+        if (FINAL_STATUSES.has(step.to)) scheduleExpiry(r);
+      }
       if (step.result !== undefined) r.result = structuredClone(step.result);
       if (step.error !== undefined) r.error = step.error;
       if (step.prompt === null) delete r.prompt;
@@ -164,29 +195,21 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
         const r = tasks.get(id)!.record;
         if (FINAL_STATUSES.has(r.status)) continue;
         r.status = "cancelled" satisfies TaskStatus;
+        scheduleExpiry(r);
         r.updated_at = now();
         fanOut(r, "cancelled");
         cancelled.push(id);
       }
       return Promise.resolve({ found: true, cancelled });
     },
-    remove(taskId) {
-      const ids = descendants(taskId);
-      const parentId = tasks.get(taskId)?.record.parent_id;
-      const parent = parentId === undefined ? undefined : tasks.get(parentId);
-      if (parent) parent.children.splice(parent.children.indexOf(taskId), 1);
-      for (const id of ids) {
-        tasks.delete(id);
-        const c = channels.get(taskChannel(id));
-        channels.delete(taskChannel(id));
-        for (const wake of c?.waiters ?? []) wake();
-      }
-      return Promise.resolve(ids);
+    remove: (taskId) => Promise.resolve(removeTree(taskId)),
+    retain(ms) {
+      retentionMs = Math.max(0, Math.round(ms));
     },
   };
 
   const events: EventLog = {
-    append: (name, kind, data, maxLength) => Promise.resolve(append(name, kind, data, maxLength)),
+    append: (name, kind, data, maxLength) => Promise.resolve(append(name, kind, structuredClone(data), maxLength)),
     last: (name) => Promise.resolve(channels.get(name)?.seq ?? 0),
     range(name, after, limit = Infinity) {
       const c = channels.get(name);

@@ -109,6 +109,12 @@ export interface TaskStore {
   cancel(taskId: string, cascade: boolean): Promise<{ found: boolean; cancelled: string[] }>;
   /** Removes the task, its descendants and their task channels; returns the removed ids. */
   remove(taskId: string): Promise<string[]>;
+  /**
+   * Sets the retention: a root task that reaches a final state from now on is removed with its
+   * tree and task channels this long after (swept by later `create` and `list` calls). 0, the
+   * default, keeps tasks until they are deleted.
+   */
+  retain(ms: number): void;
 }
 
 /** An event as stored on a channel; `data` always carries `task_id`. */

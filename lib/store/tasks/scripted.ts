@@ -80,7 +80,9 @@ export function createScriptedTaskPorts(
       return await host.eval(script, slotKey, [p, ...args]);
     }
   };
-  const write = (script: string, args: string[]) => run(script, [now(), String(SHARED_CHANNEL_CAP), ...args]);
+  let retentionMs = 0;
+  const write = (script: string, args: string[]) =>
+    run(script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), ...args]);
 
   const tasks: TaskStore = {
     async create(task: NewTask) {
@@ -145,6 +147,9 @@ export function createScriptedTaskPorts(
     },
     async remove(taskId) {
       return (await write(REMOVE_LUA, [taskId]) as string[]).map(String);
+    },
+    retain(ms) {
+      retentionMs = Math.max(0, Math.round(ms));
     },
   };
 

@@ -13,11 +13,58 @@
  * @module
  */
 
+/**
+ * Tree walking, removal and the retention sweep; needs only ARGV[1] (the prefix). Roots that
+ * finished more than the retention ago (sorted set `expiry`, scored by when they go) are
+ * removed with their tree, at most 50 per call, by the scripts that create and list tasks.
+ */
+const TREE = `
+local TP = ARGV[1]
+local function tree(id)
+  local out, i = { id }, 1
+  while i <= #out do
+    local kids = redis.call('LRANGE', TP .. 'task:' .. out[i] .. ':children', 0, -1)
+    for _, kid in ipairs(kids) do out[#out + 1] = kid end
+    i = i + 1
+  end
+  return out
+end
+local function remove_tree(id)
+  local k = TP .. 'task:' .. id
+  if redis.call('EXISTS', k) == 0 then return {} end
+  local parent = redis.call('HGET', k, 'parent_id')
+  if parent then redis.call('LREM', TP .. 'task:' .. parent .. ':children', 1, id) end
+  local ids = tree(id)
+  for _, t in ipairs(ids) do
+    local tk = TP .. 'task:' .. t
+    local h = redis.call('HMGET', tk, 'status', 'session_id')
+    if h[1] then
+      redis.call('ZREM', TP .. 'idx:all', t)
+      redis.call('ZREM', TP .. 'idx:status:' .. h[1], t)
+      redis.call('ZREM', TP .. 'idx:session:' .. h[2], t)
+      redis.call('ZREM', TP .. 'idx:session:' .. h[2] .. ':status:' .. h[1], t)
+    end
+    redis.call('ZREM', TP .. 'expiry', t)
+    redis.call('DEL', tk, tk .. ':updates', tk .. ':children', TP .. 'ev:task:' .. t)
+  end
+  return ids
+end
+local function sweep()
+  local t = redis.call('TIME')
+  local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', TP .. 'expiry', '-inf', now_ms, 'LIMIT', 0, 50)) do
+    remove_tree(id)
+    redis.call('ZREM', TP .. 'expiry', id)
+  end
+end
+`;
+
 /** Helpers shared by the writing scripts: event fan-out and index upkeep. */
 const PRELUDE = `
 local P = ARGV[1]
 local NOW = ARGV[2]
 local CAP = tonumber(ARGV[3])
+local TTL = tonumber(ARGV[4])
 local FINAL = { done = true, failed = true, cancelled = true }
 local SUB = { spawned = true, done = true, failed = true, input_required = true }
 local function emit(channel, kind, data, cap)
@@ -48,38 +95,34 @@ local function fan_out(id, kind, payload)
 end
 local function set_status(id, to)
   local k = P .. 'task:' .. id
-  local h = redis.call('HMGET', k, 'status', 'seq', 'session_id')
+  local h = redis.call('HMGET', k, 'status', 'seq', 'session_id', 'parent_id')
+  if FINAL[to] and TTL > 0 and not h[4] then
+    local t = redis.call('TIME')
+    redis.call('ZADD', P .. 'expiry', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + TTL, id)
+  end
   redis.call('ZREM', P .. 'idx:status:' .. h[1], id)
   redis.call('ZREM', P .. 'idx:session:' .. h[3] .. ':status:' .. h[1], id)
   redis.call('ZADD', P .. 'idx:status:' .. to, h[2], id)
   redis.call('ZADD', P .. 'idx:session:' .. h[3] .. ':status:' .. to, h[2], id)
   redis.call('HSET', k, 'status', to, 'updated_at', NOW)
 end
-local function tree(id)
-  local out, i = { id }, 1
-  while i <= #out do
-    local kids = redis.call('LRANGE', P .. 'task:' .. out[i] .. ':children', 0, -1)
-    for _, kid in ipairs(kids) do out[#out + 1] = kid end
-    i = i + 1
-  end
-  return out
-end
-`;
+` + TREE;
 
 /**
- * Creates a task. ARGV: prefix, now, cap, id, kind, session_id, metadata JSON, input JSON,
+ * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), id, kind, session_id, metadata JSON, input JSON,
  * parent id or '', spawn key or ''. Returns 1, or 0 when the id exists or the parent does not.
  */
 export const CREATE_LUA = PRELUDE + `
-local id, session, parent = ARGV[4], ARGV[6], ARGV[9]
+sweep()
+local id, session, parent = ARGV[5], ARGV[7], ARGV[10]
 local k = P .. 'task:' .. id
 if redis.call('EXISTS', k) == 1 then return 0 end
 if parent ~= '' and redis.call('EXISTS', P .. 'task:' .. parent) == 0 then return 0 end
 local seq = redis.call('INCR', P .. 'seq')
-redis.call('HSET', k, 'task_id', id, 'kind', ARGV[5], 'session_id', session, 'status', 'in_progress',
-  'metadata', ARGV[7], 'input', ARGV[8], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
+redis.call('HSET', k, 'task_id', id, 'kind', ARGV[6], 'session_id', session, 'status', 'in_progress',
+  'metadata', ARGV[8], 'input', ARGV[9], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
 if parent ~= '' then
-  redis.call('HSET', k, 'parent_id', parent, 'spawn_key', ARGV[10])
+  redis.call('HSET', k, 'parent_id', parent, 'spawn_key', ARGV[11])
   redis.call('RPUSH', P .. 'task:' .. parent .. ':children', id)
 end
 redis.call('ZADD', P .. 'idx:all', seq, id)
@@ -91,35 +134,35 @@ return 1
 `;
 
 /**
- * One step. ARGV: prefix, now, cap, id, to or '', allowed from (comma list) or '', field
+ * One step. ARGV: prefix, now, cap, retention ms (0: keep), id, to or '', allowed from (comma list) or '', field
  * count n, then n field/value pairs (an empty value deletes the field), update JSON or '',
  * event kind or '', event payload JSON. Returns {1} or {0, current status or ''}.
  */
 export const STEP_LUA = PRELUDE + `
-local id, to, from = ARGV[4], ARGV[5], ARGV[6]
+local id, to, from = ARGV[5], ARGV[6], ARGV[7]
 local k = P .. 'task:' .. id
 local status = redis.call('HGET', k, 'status')
 if not status then return {0, ''} end
 if FINAL[status] then return {0, status} end
 if from ~= '' and not string.find(',' .. from .. ',', ',' .. status .. ',', 1, true) then return {0, status} end
 if to ~= '' then set_status(id, to) else redis.call('HSET', k, 'updated_at', NOW) end
-local n = tonumber(ARGV[7])
+local n = tonumber(ARGV[8])
 for i = 0, n - 1 do
-  local f, v = ARGV[8 + 2 * i], ARGV[9 + 2 * i]
+  local f, v = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
   if v == '' then redis.call('HDEL', k, f) else redis.call('HSET', k, f, v) end
 end
-local rest = 8 + 2 * n
+local rest = 9 + 2 * n
 if ARGV[rest] ~= '' then redis.call('RPUSH', k .. ':updates', ARGV[rest]) end
 if ARGV[rest + 1] ~= '' then fan_out(id, ARGV[rest + 1], ARGV[rest + 2]) end
 return {1}
 `;
 
-/** Cancels. ARGV: prefix, now, cap, id, '1' to cascade. Returns {found, moved ids…}. */
+/** Cancels. ARGV: prefix, now, cap, retention ms (0: keep), id, '1' to cascade. Returns {found, moved ids…}. */
 export const CANCEL_LUA = PRELUDE + `
-local id = ARGV[4]
+local id = ARGV[5]
 if redis.call('EXISTS', P .. 'task:' .. id) == 0 then return {0} end
 local ids = { id }
-if ARGV[5] == '1' then ids = tree(id) end
+if ARGV[6] == '1' then ids = tree(id) end
 local out = { 1 }
 for _, t in ipairs(ids) do
   local status = redis.call('HGET', P .. 'task:' .. t, 'status')
@@ -132,24 +175,9 @@ end
 return out
 `;
 
-/** Removes a task tree. ARGV: prefix, now, cap, id. Returns the removed ids. */
+/** Removes a task tree. ARGV: prefix, now, cap, retention ms (0: keep), id. Returns the removed ids. */
 export const REMOVE_LUA = PRELUDE + `
-local id = ARGV[4]
-local k = P .. 'task:' .. id
-if redis.call('EXISTS', k) == 0 then return {} end
-local parent = redis.call('HGET', k, 'parent_id')
-if parent then redis.call('LREM', P .. 'task:' .. parent .. ':children', 1, id) end
-local ids = tree(id)
-for _, t in ipairs(ids) do
-  local tk = P .. 'task:' .. t
-  local h = redis.call('HMGET', tk, 'status', 'session_id')
-  redis.call('ZREM', P .. 'idx:all', t)
-  redis.call('ZREM', P .. 'idx:status:' .. h[1], t)
-  redis.call('ZREM', P .. 'idx:session:' .. h[2], t)
-  redis.call('ZREM', P .. 'idx:session:' .. h[2] .. ':status:' .. h[1], t)
-  redis.call('DEL', tk, tk .. ':updates', tk .. ':children', P .. 'ev:task:' .. t)
-end
-return ids
+return remove_tree(ARGV[5])
 `;
 
 /** Reads a task. ARGV: prefix, id. Returns {hash fields…, {updates…}} or {}. */
@@ -164,7 +192,8 @@ return { h, redis.call('LRANGE', k .. ':updates', 0, -1) }
  * A page. ARGV: prefix, index name, cursor seq or '0', limit. Returns {total, hash, hash, …}
  * with one more hash than `limit` when there is a next page.
  */
-export const LIST_LUA = `
+export const LIST_LUA = TREE + `
+sweep()
 local idx = ARGV[1] .. ARGV[2]
 local ids = redis.call('ZRANGEBYSCORE', idx, '(' .. ARGV[3], '+inf', 'LIMIT', 0, tonumber(ARGV[4]) + 1)
 local out = { redis.call('ZCARD', idx) }
