@@ -6,6 +6,7 @@ import {
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   sessionChannel,
+  type StoredEvent,
   taskChannel,
   type TaskStatus,
   type TaskStore,
@@ -42,6 +43,16 @@ export const EVENT_KINDS = [
 ] as const;
 
 const FINAL_KINDS: ReadonlySet<string> = new Set(["done", "failed", "cancelled"]);
+
+// Followers of one channel share the event objects: each frame is serialised once, not once per subscriber.
+const frames = new WeakMap<StoredEvent, string>();
+function frame(event: StoredEvent): string {
+  let text = frames.get(event);
+  if (text === undefined) {
+    frames.set(event, text = `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
+  }
+  return text;
+}
 
 const StreamQuery = z.object({
   replay: z.enum(["true", "false"]).transform((v) => v === "true").optional().openapi({
@@ -131,7 +142,7 @@ export function streamRoutes<E extends Env>(
         await out.write("retry: 1000\n\n"); // sends the headers now, and reconnects come back within a second
         for await (const event of events.follow(channel, after, controller.signal)) {
           if (!filter || filter.has(event.kind)) {
-            await out.write(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
+            await out.write(frame(event));
             lastWrite = Date.now();
           }
           if (endsWithTask !== undefined && FINAL_KINDS.has(event.kind) && event.data.task_id === endsWithTask) break;
