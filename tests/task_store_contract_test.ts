@@ -291,6 +291,28 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     },
   );
 
+  await t.step("events: followBatches gives non-empty batches covering every id once, in order", async () => {
+    const store = await fresh();
+    for (let i = 0; i < 20; i++) await store.events.append("b", "token", { task_id: "t", i });
+    const controller = new AbortController();
+    const seen: number[] = [];
+    let batches = 0;
+    const reading = (async () => {
+      for await (const batch of store.events.followBatches("b", 5, controller.signal)) {
+        assert(batch.length > 0, "no empty batch");
+        batches++;
+        seen.push(...batch.map((e) => e.id));
+        if (seen.length === 195) break;
+      }
+      controller.abort();
+    })();
+    for (let i = 20; i < 200; i++) await store.events.append("b", "token", { task_id: "t", i });
+    await reading;
+    assertEquals(seen, Array.from({ length: 195 }, (_, i) => i + 6));
+    assert(batches <= 195, `${batches} batches`);
+    await store.close();
+  });
+
   await t.step("events: an aborted follower ends and releases its wait", async () => {
     const store = await fresh();
     const controller = new AbortController();

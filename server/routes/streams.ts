@@ -140,12 +140,21 @@ export function streamRoutes<E extends Env>(
       }, config.heartbeatMs / 3);
       try {
         await out.write("retry: 1000\n\n"); // sends the headers now, and reconnects come back within a second
-        for await (const event of events.follow(channel, after, controller.signal)) {
-          if (!filter || filter.has(event.kind)) {
-            await out.write(frame(event));
+        for await (const batch of events.followBatches(channel, after, controller.signal)) {
+          let text = "";
+          let ended = false;
+          for (const event of batch) {
+            if (!filter || filter.has(event.kind)) text += frame(event);
+            if (endsWithTask !== undefined && FINAL_KINDS.has(event.kind) && event.data.task_id === endsWithTask) {
+              ended = true;
+              break;
+            }
+          }
+          if (text) {
+            await out.write(text); // one write per batch: a lagging client catches up in few writes
             lastWrite = Date.now();
           }
-          if (endsWithTask !== undefined && FINAL_KINDS.has(event.kind) && event.data.task_id === endsWithTask) break;
+          if (ended) break;
         }
       } catch (error) {
         if (!controller.signal.aborted && !out.aborted) throw error; // a write to a gone client is no error

@@ -1,4 +1,5 @@
 import {
+  eachEvent,
   eventData,
   type EventLog,
   FINAL_STATUSES,
@@ -215,7 +216,8 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
       const c = channels.get(name);
       return Promise.resolve(c ? eventsAfter(c, after, limit) : []);
     },
-    async *follow(name, after, signal) {
+    follow: (name, after, signal) => eachEvent(events.followBatches(name, after, signal)),
+    async *followBatches(name, after, signal) {
       let last = after;
       while (!signal.aborted) {
         const c = channel(name);
@@ -232,11 +234,8 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
           });
           continue;
         }
-        for (const event of batch) {
-          if (signal.aborted) return;
-          last = event.id;
-          yield event;
-        }
+        last = batch[batch.length - 1].id;
+        yield batch;
       }
     },
   };

@@ -149,6 +149,16 @@ export interface EventLog {
    * gap and no duplicate, until `signal` aborts (which releases everything the follower holds).
    */
   follow(channel: string, after: number, signal: AbortSignal): AsyncIterable<StoredEvent>;
+  /**
+   * `follow` in batches: whatever has arrived since the last batch, in order and never empty.
+   * A slow consumer gets fewer, larger batches (one write per batch keeps fan-out cheap).
+   */
+  followBatches(channel: string, after: number, signal: AbortSignal): AsyncIterable<StoredEvent[]>;
+}
+
+/** The events of `batches` one by one: `follow` from `followBatches`. */
+export async function* eachEvent(batches: AsyncIterable<StoredEvent[]>): AsyncGenerator<StoredEvent> {
+  for await (const batch of batches) yield* batch;
 }
 
 /** A queued root task, leased to one runner at a time. */

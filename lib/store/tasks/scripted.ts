@@ -1,4 +1,5 @@
 import {
+  eachEvent,
   type EventLog,
   type NewTask,
   SHARED_CHANNEL_CAP,
@@ -164,7 +165,8 @@ export function createScriptedTaskPorts(
     },
     last,
     range,
-    follow(channel, after, signal) {
+    follow: (channel, after, signal) => eachEvent(events.followBatches(channel, after, signal)),
+    followBatches(channel, after, signal) {
       if (options.follow.kind === "poll") return poll(range, channel, after, signal, options.follow.intervalMs);
       const mode = options.follow;
       let hub = hubs.get(channel);
@@ -227,16 +229,14 @@ async function* poll(
   after: number,
   signal: AbortSignal,
   intervalMs: number,
-): AsyncGenerator<StoredEvent> {
+): AsyncGenerator<StoredEvent[]> {
   let last = after;
   while (!signal.aborted) {
     const batch = await range(channel, last);
-    for (const event of batch) {
-      if (signal.aborted) return;
-      last = event.id;
-      yield event;
-    }
-    if (batch.length === 0) await sleep(intervalMs, signal);
+    if (batch.length > 0 && !signal.aborted) {
+      last = batch[batch.length - 1].id;
+      yield batch;
+    } else await sleep(intervalMs, signal);
   }
 }
 
@@ -277,12 +277,12 @@ class Hub {
     this.#onIdle = onIdle;
   }
 
-  async *follow(after: number, signal: AbortSignal): AsyncGenerator<StoredEvent> {
-    const queue: StoredEvent[] = [];
+  async *follow(after: number, signal: AbortSignal): AsyncGenerator<StoredEvent[]> {
+    let queue: StoredEvent[] = [];
     let wake: (() => void) | undefined;
     const follower: Follower = {
       push(events) {
-        queue.push(...events);
+        if (events.length > 0) queue = queue.length === 0 ? events : queue.concat(events);
         wake?.();
       },
     };
@@ -292,21 +292,22 @@ class Hub {
     try {
       await this.#start();
       let last = after;
-      for (const event of await this.#range(after)) {
-        if (signal.aborted) return;
-        last = event.id;
-        yield event;
+      const history = await this.#range(after);
+      if (history.length > 0 && !signal.aborted) {
+        last = history[history.length - 1].id;
+        yield history;
       }
       while (!signal.aborted && !this.#stopped) {
-        const event = queue.shift();
-        if (event === undefined) {
+        if (queue.length === 0) {
           await new Promise<void>((resolve) => wake = resolve);
           wake = undefined;
           continue;
         }
-        if (event.id <= last) continue;
-        last = event.id;
-        yield event;
+        const batch = queue.filter((e) => e.id > last); // the history may already hold the first live ones
+        queue = [];
+        if (batch.length === 0) continue;
+        last = batch[batch.length - 1].id;
+        yield batch;
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
