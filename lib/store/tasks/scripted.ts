@@ -282,7 +282,7 @@ class Hub {
     let wake: (() => void) | undefined;
     const follower: Follower = {
       push(events) {
-        if (events.length > 0) queue = queue.length === 0 ? events : queue.concat(events);
+        for (const event of events) queue.push(event); // amortised O(1): a lagging follower's queue is not copied
         wake?.();
       },
     };
