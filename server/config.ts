@@ -2,6 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type StoreConfig } from "../lib/store/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
+import type { TaskApiConfig } from "./routes/tasks.ts";
+import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -12,6 +14,18 @@ export interface ServerConfig {
   readonly bodyLimitBytes: number;
   /** Connection ceiling, client timeouts and shutdown deadline of the listener. */
   readonly limits: ServeLimits;
+  readonly tasks: TaskServerConfig;
+  readonly streams: StreamConfig;
+}
+
+/** Task settings (issue 10): the API's defaults and the runner's. */
+export interface TaskServerConfig extends TaskApiConfig {
+  /** Root tasks one process runs at once (`TASK_CONCURRENCY`). */
+  readonly concurrency: number;
+  /** How long a dead runner's task waits before another process takes it over (`TASK_LEASE_SECONDS`). */
+  readonly leaseMs: number;
+  /** Finished root tasks, their trees and events go this long after they end; 0 keeps them (`TASK_RETENTION_SECONDS`). */
+  readonly retentionMs: number;
 }
 
 const whole = (name: string, min: number, max: number) =>
@@ -21,6 +35,8 @@ const whole = (name: string, min: number, max: number) =>
   );
 
 const HOUR_MS = 3_600_000;
+const bool = (name: string) =>
+  z.string().regex(/^(true|false|1|0)$/i, `${name} must be true or false`).transform((v) => /^(true|1)$/i.test(v));
 
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
@@ -40,6 +56,18 @@ const Env = z.object({
   BODY_TIMEOUT_MS: whole("BODY_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.bodyTimeoutMs),
   SHUTDOWN_TIMEOUT_MS: whole("SHUTDOWN_TIMEOUT_MS", 0, HOUR_MS).default(DEFAULT_SERVE_LIMITS.shutdownTimeoutMs),
   STORE_TIMEOUT_MS: whole("STORE_TIMEOUT_MS", 1, 60_000).default(DEFAULT_STORE_TIMEOUT_MS),
+  // Tasks
+  CASCADE_CANCEL: bool("CASCADE_CANCEL").default(true),
+  TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(8),
+  TASK_LEASE_SECONDS: whole("TASK_LEASE_SECONDS", 1, 3_600).default(30),
+  TASK_RETENTION_SECONDS: whole("TASK_RETENTION_SECONDS", 0, 365 * 86_400).default(86_400),
+  STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
+  CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
+    .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
+    .refine(
+      (scopes) => scopes.every((s) => ["TASK", "SESSION", "GLOBAL"].includes(s)),
+      "CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL",
+    ),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 });
@@ -77,6 +105,17 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       bodyTimeoutMs: e.BODY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
+    tasks: {
+      cascadeCancel: e.CASCADE_CANCEL,
+      concurrency: e.TASK_CONCURRENCY,
+      leaseMs: e.TASK_LEASE_SECONDS * 1000,
+      retentionMs: e.TASK_RETENTION_SECONDS * 1000,
+    },
+    streams: {
+      enabled: e.STREAMING_ENABLED,
+      scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],
+      heartbeatMs: DEFAULT_STREAMS.heartbeatMs,
     },
   };
 }

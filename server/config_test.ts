@@ -90,3 +90,42 @@ Deno.test("loadServerConfig() rejects connection and timeout settings out of ran
     assertMatch(message, /SHUTDOWN_TIMEOUT_MS must be from 0 to 3600000/);
   }
 });
+
+Deno.test("loadServerConfig() reads and checks the task settings", () => {
+  assertEquals(loadServerConfig({}).tasks, {
+    cascadeCancel: true,
+    concurrency: 8,
+    leaseMs: 30_000,
+    retentionMs: 86_400_000,
+  });
+  assertEquals(
+    loadServerConfig({
+      CASCADE_CANCEL: "false",
+      TASK_CONCURRENCY: "2",
+      TASK_LEASE_SECONDS: "5",
+      TASK_RETENTION_SECONDS: "0",
+    }).tasks,
+    { cascadeCancel: false, concurrency: 2, leaseMs: 5_000, retentionMs: 0 },
+  );
+  try {
+    loadServerConfig({ CASCADE_CANCEL: "sometimes", TASK_CONCURRENCY: "0", TASK_RETENTION_SECONDS: "-1" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /CASCADE_CANCEL must be true or false/);
+    assertMatch((error as Error).message, /TASK_CONCURRENCY must be from 1 to 10000/);
+    assertMatch((error as Error).message, /TASK_RETENTION_SECONDS must be a whole number/);
+  }
+});
+
+Deno.test("loadServerConfig() reads and checks the streaming settings", () => {
+  assertEquals(loadServerConfig({}).streams, { enabled: true, scopes: ["TASK", "SESSION"], heartbeatMs: 15_000 });
+  const config = loadServerConfig({ STREAMING_ENABLED: "false", CHANNEL_SCOPES: "task, global,TASK" });
+  assertEquals([config.streams.enabled, config.streams.scopes], [false, ["TASK", "GLOBAL"]]);
+  try {
+    loadServerConfig({ STREAMING_ENABLED: "yes", CHANNEL_SCOPES: "TASK,USER" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /STREAMING_ENABLED must be true or false/);
+    assertMatch((error as Error).message, /CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL/);
+  }
+});

@@ -13,6 +13,7 @@ const TITLES: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   408: "Request Timeout",
+  409: "Conflict",
   413: "Content Too Large",
   422: "Unprocessable Content",
   429: "Too Many Requests",

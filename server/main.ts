@@ -7,6 +7,7 @@
  */
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
+import { createTaskRuntime, demoTask } from "../lib/tasks/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
 import { createApp } from "./mod.ts";
@@ -27,7 +28,22 @@ const store = await openStore(config.store).catch((error: Error) => {
 const env = runtime.env();
 const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? ""); // as ctl and the emulator read it
 const debugLine = debug ? (line: string) => console.error(`storectl server: ${line}`) : undefined;
-const app = createApp({ store, rateLimit: config.rateLimit, bodyLimitBytes: config.bodyLimitBytes, debug: debugLine });
+store.tasks.retain(config.tasks.retentionMs);
+const tasks = createTaskRuntime({
+  store,
+  definitions: [demoTask],
+  concurrency: config.tasks.concurrency,
+  leaseMs: config.tasks.leaseMs,
+});
+const app = createApp({
+  store,
+  rateLimit: config.rateLimit,
+  bodyLimitBytes: config.bodyLimitBytes,
+  debug: debugLine,
+  tasks,
+  taskApi: config.tasks,
+  streams: config.streams,
+});
 const log: ServeLog = (level, line) =>
   level === "debug" ? debugLine?.(line) : console.error(`storectl server: ${line}`);
 const { hostname, port, limits } = config;
@@ -43,6 +59,7 @@ console.log(`storectl server listening on ${listener.url} (store: ${store.kind})
 // Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
   await listener.close();
+  await tasks.close();
   await store.close();
   runtime.exit(0);
 });

@@ -11,7 +11,8 @@
  *
  * @module
  */
-import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Env } from "hono";
 import { swaggerUI } from "@hono/swagger-ui";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import type { Store } from "../lib/store/mod.ts";
@@ -20,8 +21,13 @@ import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { storeOutage } from "./store_outage.ts";
+import { createTaskRuntime, demoTask, type TaskRuntime } from "../lib/tasks/mod.ts";
+import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
+import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
+export { DEFAULT_TASK_API, type TaskApiConfig } from "./routes/tasks.ts";
+export { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
 
 /** What the app is built from; entries build the real ones, tests their own. */
 export interface ServerDeps {
@@ -36,6 +42,10 @@ export interface ServerDeps {
   readonly debug?: (line: string) => void;
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
   readonly now?: () => number;
+  /** Runs tasks; default: an in-process runtime over `store` with the `demo` kind, made on first use. */
+  readonly tasks?: TaskRuntime;
+  readonly taskApi?: TaskApiConfig;
+  readonly streams?: StreamConfig;
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -45,16 +55,15 @@ const Root = z.object({ name: z.string(), version: z.string(), docs: z.string() 
 /** Builds the service. */
 export function createApp(deps: ServerDeps): OpenAPIHono {
   const log = deps.log ?? ((line: string) => console.error(line));
-  const app = new OpenAPIHono({
-    defaultHook: (result, c) => {
-      if (result.success) return;
-      const errors: FieldError[] = result.error.issues.map((i) => ({
-        field: i.path.join(".") || "(body)",
-        message: i.message,
-      }));
-      return problem(c, 422, `${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, { errors });
-    },
-  });
+  const defaultHook: Hook<unknown, Env, string, unknown> = (result, c) => {
+    if (result.success) return;
+    const errors: FieldError[] = result.error.issues.map((i) => ({
+      field: i.path.join(".") || "(body)",
+      message: i.message,
+    }));
+    return problem(c, 422, `${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, { errors });
+  };
+  const app = new OpenAPIHono({ defaultHook });
 
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
   app.use("*", bodyLimit(maxBytes, (c) => problem(c, 413, `The request body is over ${maxBytes} bytes`)));
@@ -90,6 +99,11 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       }
     },
   );
+
+  let runtime = deps.tasks;
+  const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions: [demoTask], log });
+  app.route("/", taskRoutes(tasks, deps.store.tasks, deps.taskApi ?? DEFAULT_TASK_API, defaultHook));
+  app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -5,6 +5,7 @@ import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { createApp } from "./mod.ts";
 
 const down: Store = {
+  ...createMemoryStore(),
   kind: "redis",
   ping: () => Promise.reject(new Error("connect ECONNREFUSED")),
   hitSlidingWindow: () => Promise.reject(new Error("connect ECONNREFUSED")),

@@ -12,6 +12,7 @@ function switchable(): Store & { down: boolean } {
       new StoreUnavailableError("Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying"),
     );
   const store = {
+    ...memory,
     kind: "redis" as const,
     down: false,
     ping: () => store.down ? failure() : memory.ping(),

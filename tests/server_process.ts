@@ -15,7 +15,7 @@ export interface ServerProcess extends AsyncDisposable {
   readonly url: string;
   readonly pid: number;
   stop(): Promise<number>;
-  /** Ends it with SIGKILL (when `stop()` did not), resolving once it has gone. */
+  /** Kills it with SIGKILL, as a crash would (no shutdown of its own). */
   kill(): Promise<void>;
   /** With `captureStderr`: everything it wrote to stderr, once it has stopped. */
   stderr(): Promise<string>;
@@ -55,11 +55,14 @@ export async function startServer(
     url: output.match(/listening on (\S+)/)![1],
     pid: child.pid,
     stop,
-    kill: async () => {
-      try {
+    async kill() {
+      stopped ??= (async () => {
         child.kill("SIGKILL");
-      } catch { /* gone already */ }
-      await child.status;
+        const { code } = await child.status;
+        await child.stdout.cancel().catch(() => {});
+        return code;
+      })();
+      await stopped;
     },
     stderr: () => stderr,
     [Symbol.asyncDispose]: async () => void await stop(),

@@ -1,5 +1,6 @@
 import { SlidingWindowLog } from "../ratelimit/mod.ts";
 import type { Store } from "./store.ts";
+import { createMemoryTaskPorts } from "./tasks/memory.ts";
 
 /**
  * The embedded in-process store, the default: nothing to install or run, and exact.
@@ -13,10 +14,14 @@ import type { Store } from "./store.ts";
 export function createMemoryStore(options: { now?: () => number; prefix?: string } = {}): Store {
   const log = new SlidingWindowLog(options.now ?? Date.now);
   const prefix = options.prefix ?? "";
+  const ports = createMemoryTaskPorts({ now: options.now });
   return {
     kind: "memory",
     ping: () => Promise.resolve(),
     hitSlidingWindow: (key, limit, windowMs) => Promise.resolve(log.hit(prefix + key, limit, windowMs)),
-    close: () => Promise.resolve(),
+    tasks: ports.tasks,
+    events: ports.events,
+    queue: ports.queue,
+    close: () => ports.close(),
   };
 }

@@ -14,3 +14,25 @@
 export { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 export { createMemoryStore } from "./memory.ts";
 export { openStore, type StoreConfig } from "./create.ts";
+export { createMemoryTaskPorts } from "./tasks/memory.ts";
+export {
+  type EventLog,
+  FINAL_STATUSES,
+  GLOBAL_CHANNEL,
+  type Job,
+  type NewTask,
+  sessionChannel,
+  type StepOutcome,
+  type StoredEvent,
+  TASK_STATUSES,
+  taskChannel,
+  type TaskPage,
+  type TaskPorts,
+  type TaskQuery,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStep,
+  type TaskStore,
+  type TaskUpdate,
+  type WorkQueue,
+} from "./tasks/port.ts";

@@ -1,6 +1,7 @@
 import { Redis, ReplyError } from "ioredis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
+import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -87,6 +88,23 @@ export async function createRedisStore(
     }
   };
   const prefix = options.prefix ?? "";
+  const ports = createScriptedTaskPorts({
+    evalsha: (sha, keys, args) => call(() => client.evalsha(sha, keys.length, ...keys, ...args)),
+    eval: (lua, keys, args) => call(() => client.eval(lua, keys.length, ...keys, ...args)),
+  }, {
+    prefix,
+    follow: {
+      kind: "block",
+      reader: () => {
+        const reader = client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+        reader.on("error", () => {}); // the follower retries; the main connection reports
+        return {
+          read: (key, after, blockMs) => reader.xread("BLOCK", blockMs, "STREAMS", key, after),
+          close: () => reader.disconnect(),
+        };
+      },
+    },
+  });
   return {
     kind: "redis",
     async ping() {
@@ -96,7 +114,11 @@ export async function createRedisStore(
       const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
       return decisionFromReply(reply);
     },
+    tasks: ports.tasks,
+    events: ports.events,
+    queue: ports.queue,
     async close() {
+      await ports.close();
       await client.quit().catch(() => client.disconnect());
     },
   };

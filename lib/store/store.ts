@@ -1,5 +1,6 @@
 import type { WindowDecision } from "../ratelimit/mod.ts";
 import { StoreCtlError } from "../errors/mod.ts";
+import type { EventLog, TaskStore, WorkQueue } from "./tasks/port.ts";
 
 /**
  * The key-value store port the service runs on: small and domain-shaped. It grows operations
@@ -15,6 +16,12 @@ export interface Store {
    * than `limit` remain, record this request and set the key to expire after `windowMs`.
    */
   hitSlidingWindow(key: string, limit: number, windowMs: number): Promise<WindowDecision>;
+  /** Task records, links and indexes (`lib/store/tasks/port.ts`). */
+  readonly tasks: TaskStore;
+  /** Event channels (`lib/store/tasks/port.ts`). */
+  readonly events: EventLog;
+  /** The work queue of root tasks (`lib/store/tasks/port.ts`). */
+  readonly queue: WorkQueue;
   /** Releases connections. */
   close(): Promise<void>;
 }

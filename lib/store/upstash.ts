@@ -1,6 +1,7 @@
 import { Redis } from "@upstash/redis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
+import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 
 /**
  * Redis over Upstash's REST API, for edge runtimes without TCP. The script runs with EVALSHA,
@@ -15,7 +16,7 @@ import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./s
  * ```
  */
 export function createUpstashStore(
-  options: { url: string; token: string; prefix?: string; timeoutMs?: number },
+  options: { url: string; token: string; prefix?: string; timeoutMs?: number; pollMs?: number },
 ): Store {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const redis = new Redis({
@@ -45,6 +46,19 @@ export function createUpstashStore(
       throw new StoreUnavailableError(`${where} is not reachable (${message})`, { cause: error });
     }
   };
+  // Task scripts return JSON text that must stay text.
+  const raw = new Redis({
+    url: options.url,
+    token: options.token,
+    enableTelemetry: false,
+    retry: false,
+    automaticDeserialization: false,
+    signal: () => AbortSignal.timeout(timeoutMs),
+  });
+  const ports = createScriptedTaskPorts({
+    evalsha: (sha, keys, args) => call(() => raw.evalsha(sha, keys, args)),
+    eval: (lua, keys, args) => call(() => raw.eval(lua, keys, args)),
+  }, { prefix, follow: { kind: "poll", intervalMs: options.pollMs ?? 250 } });
   return {
     kind: "upstash",
     async ping() {
@@ -56,7 +70,10 @@ export function createUpstashStore(
       );
       return decisionFromReply(reply);
     },
-    close: () => Promise.resolve(),
+    tasks: ports.tasks,
+    events: ports.events,
+    queue: ports.queue,
+    close: () => ports.close(),
   };
 }
 

@@ -98,6 +98,7 @@ Deno.test("rate-limited route: 200 concurrent requests for one identity give exa
 
 Deno.test("rate-limited route: an unreachable store is a 503 problem, never a 200", async () => {
   const down: Store = {
+    ...createMemoryStore(),
     kind: "redis",
     ping: () => Promise.reject(new Error("down")),
     hitSlidingWindow: () => Promise.reject(new Error("connect ECONNREFUSED")),
@@ -110,6 +111,7 @@ Deno.test("rate-limited route: an unreachable store is a 503 problem, never a 20
 
 Deno.test("rate-limited route: a StoreUnavailableError's message is the 503 detail; other errors stay in the log", async () => {
   const failing = (error: Error): Store => ({
+    ...createMemoryStore(),
     kind: "redis",
     ping: () => Promise.reject(error),
     hitSlidingWindow: () => Promise.reject(error),

@@ -1,0 +1,194 @@
+/**
+ * SSE fan-out: N subscribers on one task receiving M token events (delivery latency p50/p99 and
+ * the server's peak RSS), and the RSS of idle streams, on the memory store and on Redis.
+ * `deno run -A bench/stream_bench.ts [--subscribers 1000] [--tokens 10000] [--rate 1000] [--idle 10000]`
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { startRedis } from "../tests/redis_server.ts";
+import { toolPath } from "../tests/tools.ts";
+
+const { values } = parseArgs({
+  options: {
+    subscribers: { type: "string", default: "1000" },
+    tokens: { type: "string", default: "10000" },
+    rate: { type: "string", default: "1000" },
+    idle: { type: "string", default: "10000" },
+    backends: { type: "string", default: "floor,memory,redis" },
+  },
+});
+const SUBSCRIBERS = Number(values.subscribers), TOKENS = Number(values.tokens), RATE = Number(values.rate);
+const IDLE = Number(values.idle);
+const SERVER = new URL("./stream_server.ts", import.meta.url).pathname;
+const FLOOR = new URL("./idle_floor_server.ts", import.meta.url).pathname;
+
+function rssKb(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(status.match(/VmRSS:\s+(\d+)/)![1]);
+}
+
+async function startBenchServer(env: Record<string, string>, entry = SERVER) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", entry],
+    env: { PORT: "0", ...env },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!/listening on (\S+)/.test(out)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`bench server exited: ${out}`);
+    out += value;
+  }
+  reader.releaseLock();
+  return {
+    url: out.match(/listening on (\S+)/)![1],
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
+const post = async (url: string, body: unknown) =>
+  await (await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  }))
+    .json();
+
+/** Latencies in 0.1 ms buckets up to 60 s. */
+class Histogram {
+  readonly buckets = new Uint32Array(600_000);
+  count = 0;
+  add(ms: number) {
+    this.buckets[Math.min(this.buckets.length - 1, Math.max(0, Math.round(ms * 10)))]++;
+    this.count++;
+  }
+  quantile(q: number): number {
+    let seen = 0;
+    const target = q * this.count;
+    for (let i = 0; i < this.buckets.length; i++) {
+      seen += this.buckets[i];
+      if (seen >= target) return i / 10;
+    }
+    return Infinity;
+  }
+}
+
+async function fanOut(backend: string, env: Record<string, string>) {
+  const server = await startBenchServer(env);
+  try {
+    const task = await post(`${server.url}/tasks`, { kind: "ticker", input: { count: TOKENS, per_second: RATE } });
+    const idleRss = rssKb(server.pid);
+    const histogram = new Histogram();
+    let ready = 0;
+    let allReady!: () => void;
+    const readyAll = new Promise<void>((r) => allReady = r);
+    const decoder = new TextDecoder();
+    const subscriber = async () => {
+      const res = await fetch(`${server.url}/tasks/${task.task_id}/stream?events=token,input_required,done`);
+      let buffer = "";
+      let counted = false;
+      let got = 0;
+      for await (const chunk of res.body!) {
+        const now = performance.timeOrigin + performance.now();
+        buffer += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (frame.includes("event: token")) {
+            const ts = Number(frame.slice(frame.indexOf('"message":"') + 11, frame.lastIndexOf('"')));
+            histogram.add(now - ts);
+            got++;
+          } else if (!counted && frame.includes("event: input_required")) {
+            counted = true;
+            if (++ready === SUBSCRIBERS) allReady();
+          }
+        }
+      }
+      return got;
+    };
+    const started = performance.now();
+    const subs = Array.from({ length: SUBSCRIBERS }, subscriber);
+    await readyAll;
+    const connectMs = performance.now() - started;
+    let peak = rssKb(server.pid);
+    const sampler = setInterval(() => peak = Math.max(peak, rssKb(server.pid)), 100);
+    const t0 = performance.now();
+    await post(`${server.url}/tasks/${task.task_id}/input`, { input: "go" });
+    const counts = await Promise.all(subs);
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    const delivered = counts.reduce((a, b) => a + b, 0);
+    console.log(
+      `${backend}: ${SUBSCRIBERS} subscribers × ${TOKENS} tokens at ${RATE}/s: delivered ${delivered} ` +
+        `(${delivered === SUBSCRIBERS * TOKENS ? "all" : "MISSING SOME"}) in ${seconds.toFixed(1)} s; ` +
+        `latency p50 ${histogram.quantile(0.5).toFixed(1)} ms, p99 ${histogram.quantile(0.99).toFixed(1)} ms; ` +
+        `server RSS ${(idleRss / 1024).toFixed(0)} MB before, peak ${(peak / 1024).toFixed(0)} MB; ` +
+        `subscribers connected in ${connectMs.toFixed(0)} ms`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+async function idleStreams(backend: string, env: Record<string, string>, entry = SERVER) {
+  if (IDLE === 0) return;
+  const server = await startBenchServer(env, entry);
+  try {
+    const task = await post(`${server.url}/tasks`, { kind: "ticker", input: { count: 1, per_second: 1 } });
+    // warm up the route and the follower machinery, then measure from there
+    const warm = await Promise.all(
+      Array.from({ length: 100 }, () => fetch(`${server.url}/tasks/${task.task_id}/stream`)),
+    );
+    for (const res of warm) await res.body!.cancel();
+    await new Promise((r) => setTimeout(r, 500));
+    const before = rssKb(server.pid);
+    const controllers: AbortController[] = [];
+    const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+    for (let i = 0; i < IDLE; i += 500) {
+      const batch = await Promise.all(Array.from({ length: Math.min(500, IDLE - i) }, async () => {
+        const controller = new AbortController();
+        controllers.push(controller);
+        const res = await fetch(`${server.url}/tasks/${task.task_id}/stream`, { signal: controller.signal });
+        const reader = res.body!.getReader();
+        await reader.read(); // retry frame
+        return reader;
+      }));
+      readers.push(...batch);
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    const after = rssKb(server.pid);
+    console.log(
+      `${backend}: ${IDLE} idle streams: server RSS ${(before / 1024).toFixed(0)} → ${(after / 1024).toFixed(0)} MB, ` +
+        `${((after - before) / IDLE).toFixed(1)} KB per stream`,
+    );
+    for (const reader of readers) await reader.cancel().catch(() => {});
+  } finally {
+    await server.stop();
+  }
+}
+
+for (const backend of values.backends.split(",")) {
+  if (backend === "floor") {
+    await idleStreams("floor (bare Deno.serve, no Hono or store)", {}, FLOOR);
+  } else if (backend === "memory") {
+    await fanOut("memory", { STORE_URL: "memory:" });
+    await idleStreams("memory", { STORE_URL: "memory:" });
+  } else if (backend === "redis") {
+    if (!toolPath("redis-server")) {
+      console.log("redis: skipped (redis-server is not installed)");
+      continue;
+    }
+    await using redis = await startRedis();
+    await fanOut("redis", { STORE_URL: redis.url });
+    await idleStreams("redis", { STORE_URL: redis.url });
+  }
+}

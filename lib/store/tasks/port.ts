@@ -1,0 +1,209 @@
+/** A task's state; `done`, `failed` and `cancelled` are final: nothing leaves them. */
+export type TaskStatus = "in_progress" | "done" | "failed" | "cancelled" | "input_required";
+
+/** Every task state, in the order the API documents them. */
+export const TASK_STATUSES: readonly TaskStatus[] = ["in_progress", "input_required", "done", "failed", "cancelled"];
+
+/** The states nothing leaves. */
+export const FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatus>(["done", "failed", "cancelled"]);
+
+/** One progress message of a task, as `GET /tasks/{id}` lists them. */
+export interface TaskUpdate {
+  readonly message: string;
+  readonly update_type: string;
+}
+
+/** A task as stored. */
+export interface TaskRecord {
+  readonly task_id: string;
+  readonly kind: string;
+  readonly session_id: string;
+  readonly status: TaskStatus;
+  readonly metadata: Record<string, unknown>;
+  readonly input: unknown;
+  readonly result?: Record<string, unknown>;
+  readonly error?: string;
+  /** The question of an `input_required` task. */
+  readonly prompt?: string;
+  /** The answer given to the last question, until the task takes it. */
+  readonly answer?: unknown;
+  readonly parent_id?: string;
+  readonly spawn_key?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** Creation order, unique per store; list cursors are built from it. */
+  readonly seq: number;
+  /** Only `get()` fills it; lists leave it empty. */
+  readonly updates: readonly TaskUpdate[];
+}
+
+/** What `create()` needs; the task starts `in_progress`. */
+export interface NewTask {
+  readonly task_id: string;
+  readonly kind: string;
+  readonly session_id: string;
+  readonly metadata: Record<string, unknown>;
+  readonly input: unknown;
+  readonly parent_id?: string;
+  readonly spawn_key?: string;
+}
+
+/**
+ * One atomic step on a task: an optional status change (refused when the task is final, or is
+ * not in one of `from`), fields to set, an update to append, and the event it emits.
+ */
+export interface TaskStep {
+  readonly to?: TaskStatus;
+  readonly from?: readonly TaskStatus[];
+  readonly result?: Record<string, unknown>;
+  readonly error?: string;
+  /** A string sets the question; `null` clears it. */
+  readonly prompt?: string | null;
+  /** A value sets the answer; `null` clears it. */
+  readonly answer?: unknown;
+  readonly update?: TaskUpdate;
+  /** The event, published on the task's channel, its session's and the global one. */
+  readonly event?: { readonly kind: string; readonly payload?: Record<string, unknown> };
+}
+
+/** Whether a step applied; when not, the status that refused it (undefined: no such task). */
+export type StepOutcome = { readonly ok: true } | { readonly ok: false; readonly status?: TaskStatus };
+
+/** A page of tasks, oldest first. */
+export interface TaskPage {
+  readonly tasks: readonly TaskRecord[];
+  readonly total: number;
+  /** Pass it back as `cursor` for the next page; absent on the last one. */
+  readonly next_cursor?: string;
+}
+
+/** Filters and paging of `list()`. */
+export interface TaskQuery {
+  readonly status?: TaskStatus;
+  readonly session_id?: string;
+  readonly limit: number;
+  readonly cursor?: string;
+}
+
+/**
+ * The `tasks` port: records, parent/child links in spawn order, a status index and a session
+ * index. Every state change emits its event in the same atomic step (see {@link EventLog} for
+ * the channels); a child's `done`, `failed` and `input_required` also reach its parent's channel
+ * as `subtask_done`, `subtask_failed`, `subtask_input_required`, and its creation as
+ * `subtask_spawned`, each with `subtask_id` and `spawn_key`.
+ */
+export interface TaskStore {
+  /** Stores a new `in_progress` task and links it under its parent; false when the id exists or the parent does not. */
+  create(task: NewTask): Promise<boolean>;
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  list(query: TaskQuery): Promise<TaskPage>;
+  /** Direct children in spawn order. */
+  children(taskId: string): Promise<TaskRecord[]>;
+  /** One atomic step; see {@link TaskStep}. */
+  step(taskId: string, step: TaskStep): Promise<StepOutcome>;
+  /**
+   * Moves the task (and with `cascade` all its descendants) that are not final to `cancelled`,
+   * each emitting `cancelled`, in one atomic step. Returns the ids actually moved; `found` is
+   * false when there is no such task.
+   */
+  cancel(taskId: string, cascade: boolean): Promise<{ found: boolean; cancelled: string[] }>;
+  /** Removes the task, its descendants and their task channels; returns the removed ids. */
+  remove(taskId: string): Promise<string[]>;
+  /**
+   * Sets the retention: a root task that reaches a final state from now on is removed with its
+   * tree and task channels this long after (swept by later `create` and `list` calls). 0, the
+   * default, keeps tasks until they are deleted.
+   */
+  retain(ms: number): void;
+}
+
+/** An event as stored on a channel; `data` always carries `task_id`. */
+export interface StoredEvent {
+  /** Sequence number within its channel, from 1: usable as `Last-Event-ID`. */
+  readonly id: number;
+  readonly kind: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** The channel of one task's events. */
+export const taskChannel = (taskId: string): string => `task:${taskId}`;
+/** The channel of every task event of a session. */
+export const sessionChannel = (sessionId: string): string => `session:${sessionId}`;
+/** The channel of every task event. */
+export const GLOBAL_CHANNEL = "global";
+/** Session and global channels keep about this many recent events; task channels keep all. */
+export const SHARED_CHANNEL_CAP = 10_000;
+
+/**
+ * The `events` port: append-only channels with per-channel sequence ids.
+ */
+export interface EventLog {
+  /** Appends an event and returns its id; with `maxLength` the channel keeps about that many. */
+  append(channel: string, kind: string, data: Record<string, unknown>, maxLength?: number): Promise<number>;
+  /** The id of the channel's last event, 0 when it has none. */
+  last(channel: string): Promise<number>;
+  /** Events with an id above `after`, oldest first, at most `limit`. */
+  range(channel: string, after: number, limit?: number): Promise<StoredEvent[]>;
+  /**
+   * Events with an id above `after`: those stored, then new ones as they are appended, with no
+   * gap and no duplicate, until `signal` aborts (which releases everything the follower holds).
+   */
+  follow(channel: string, after: number, signal: AbortSignal): AsyncIterable<StoredEvent>;
+  /**
+   * `follow` in batches: whatever has arrived since the last batch, in order and never empty.
+   * A slow consumer gets fewer, larger batches (one write per batch keeps fan-out cheap).
+   */
+  followBatches(channel: string, after: number, signal: AbortSignal): AsyncIterable<StoredEvent[]>;
+}
+
+/** The events of `batches` one by one: `follow` from `followBatches`. */
+export async function* eachEvent(batches: AsyncIterable<StoredEvent[]>): AsyncGenerator<StoredEvent> {
+  for await (const batch of batches) yield* batch;
+}
+
+/** A queued root task, leased to one runner at a time. */
+export interface Job {
+  readonly id: string;
+  readonly taskId: string;
+  /** 1 for the first run; each hand-back or reclaim queues the next attempt. */
+  readonly attempt: number;
+  /** True when taken over from a runner whose lease ran out (or that handed it back). */
+  readonly reclaimed: boolean;
+}
+
+/**
+ * The work queue of root tasks, shared by every runner process (a Redis stream with the
+ * consumer group `runners`): a runner takes a job under a lease, renews it while it runs,
+ * and acknowledges it when done. A job whose lease ran out (its runner died) is taken over by
+ * the next `take` (XAUTOCLAIM); `release` hands one back at once (graceful shutdown).
+ */
+export interface WorkQueue {
+  push(taskId: string, attempt?: number): Promise<void>;
+  /** A reclaimable job first, else a new one; undefined when there is none. Never blocks. */
+  take(consumer: string, leaseMs: number): Promise<Job | undefined>;
+  /** Keeps the lease of a job this consumer holds. */
+  renew(consumer: string, jobId: string): Promise<void>;
+  /** The job is finished: removes it. */
+  ack(jobId: string): Promise<void>;
+  /** Finishes the job and queues the task's next attempt, in one atomic step. */
+  requeue(jobId: string, taskId: string, attempt: number): Promise<void>;
+  /** Makes the job reclaimable now. */
+  release(consumer: string, jobId: string): Promise<void>;
+}
+
+/** The task ports of one store, and what they hold open. */
+export interface TaskPorts {
+  readonly tasks: TaskStore;
+  readonly events: EventLog;
+  readonly queue: WorkQueue;
+  /** Ends followers and their connections. */
+  close(): Promise<void>;
+}
+
+/** The payload of a task event, with its `task_id` first. */
+export function eventData(taskId: string, payload: Record<string, unknown> = {}): Record<string, unknown> {
+  return { task_id: taskId, ...payload };
+}
+
+/** Kinds of a child's events that its parent's channel also gets, as `subtask_<kind>`. */
+export const SUBTASK_KINDS: ReadonlySet<string> = new Set(["spawned", "done", "failed", "input_required"]);

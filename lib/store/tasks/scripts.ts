@@ -1,0 +1,274 @@
+/**
+ * The task and event scripts for Redis (and Upstash, which runs the same Lua). Every key is
+ * `<prefix>{t}:…`: the `{t}` hash tag puts them all in one slot, so each script is valid on
+ * Redis Cluster (ARGV[1] is that key prefix; KEYS[1] names a key of the slot). The price is
+ * that one cluster node holds all tasks; sharding by session is the next step when one node
+ * is not enough.
+ *
+ * Keys: `task:<id>` hash, `task:<id>:updates` list, `task:<id>:children` list (spawn order),
+ * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence), `idx:all`,
+ * `idx:status:<s>`, `idx:session:<sid>`, `idx:session:<sid>:status:<s>` sorted sets scored by
+ * creation order (`seq`).
+ *
+ * @module
+ */
+
+/**
+ * Tree walking, removal and the retention sweep; needs only ARGV[1] (the prefix). Roots that
+ * finished more than the retention ago (sorted set `expiry`, scored by when they go) are
+ * removed with their tree, at most 50 per call, by the scripts that create and list tasks.
+ */
+const TREE = `
+local TP = ARGV[1]
+local function tree(id)
+  local out, i = { id }, 1
+  while i <= #out do
+    local kids = redis.call('LRANGE', TP .. 'task:' .. out[i] .. ':children', 0, -1)
+    for _, kid in ipairs(kids) do out[#out + 1] = kid end
+    i = i + 1
+  end
+  return out
+end
+local function remove_tree(id)
+  local k = TP .. 'task:' .. id
+  if redis.call('EXISTS', k) == 0 then return {} end
+  local parent = redis.call('HGET', k, 'parent_id')
+  if parent then redis.call('LREM', TP .. 'task:' .. parent .. ':children', 1, id) end
+  local ids = tree(id)
+  for _, t in ipairs(ids) do
+    local tk = TP .. 'task:' .. t
+    local h = redis.call('HMGET', tk, 'status', 'session_id')
+    if h[1] then
+      redis.call('ZREM', TP .. 'idx:all', t)
+      redis.call('ZREM', TP .. 'idx:status:' .. h[1], t)
+      redis.call('ZREM', TP .. 'idx:session:' .. h[2], t)
+      redis.call('ZREM', TP .. 'idx:session:' .. h[2] .. ':status:' .. h[1], t)
+    end
+    redis.call('ZREM', TP .. 'expiry', t)
+    redis.call('DEL', tk, tk .. ':updates', tk .. ':children', TP .. 'ev:task:' .. t)
+  end
+  return ids
+end
+local function sweep()
+  local t = redis.call('TIME')
+  local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', TP .. 'expiry', '-inf', now_ms, 'LIMIT', 0, 50)) do
+    remove_tree(id)
+    redis.call('ZREM', TP .. 'expiry', id)
+  end
+end
+`;
+
+/** Helpers shared by the writing scripts: event fan-out and index upkeep. */
+const PRELUDE = `
+local P = ARGV[1]
+local NOW = ARGV[2]
+local CAP = tonumber(ARGV[3])
+local TTL = tonumber(ARGV[4])
+local FINAL = { done = true, failed = true, cancelled = true }
+local SUB = { spawned = true, done = true, failed = true, input_required = true }
+local function emit(channel, kind, data, cap)
+  if cap > 0 then
+    redis.call('XADD', P .. 'ev:' .. channel, 'MAXLEN', '~', cap, '0-*', 'k', kind, 'd', data)
+  else
+    redis.call('XADD', P .. 'ev:' .. channel, '0-*', 'k', kind, 'd', data)
+  end
+end
+-- payload is a JSON object text from the caller; the task id goes first
+local function with_id(id, payload)
+  if payload == '{}' then return '{"task_id":' .. cjson.encode(id) .. '}' end
+  return '{"task_id":' .. cjson.encode(id) .. ',' .. string.sub(payload, 2)
+end
+local function fan_out(id, kind, payload)
+  local t = redis.call('HMGET', P .. 'task:' .. id, 'session_id', 'parent_id', 'spawn_key')
+  if kind ~= 'spawned' then
+    local data = with_id(id, payload)
+    emit('task:' .. id, kind, data, 0)
+    emit('session:' .. t[1], kind, data, CAP)
+    emit('global', kind, data, CAP)
+  end
+  if t[2] and SUB[kind] then
+    local sub = '{"subtask_id":' .. cjson.encode(id) .. ',"spawn_key":' .. cjson.encode(t[3] or '')
+    if payload == '{}' then sub = sub .. '}' else sub = sub .. ',' .. string.sub(payload, 2) end
+    emit('task:' .. t[2], 'subtask_' .. kind, with_id(t[2], sub), 0)
+  end
+end
+local function set_status(id, to)
+  local k = P .. 'task:' .. id
+  local h = redis.call('HMGET', k, 'status', 'seq', 'session_id', 'parent_id')
+  if FINAL[to] and TTL > 0 and not h[4] then
+    local t = redis.call('TIME')
+    redis.call('ZADD', P .. 'expiry', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + TTL, id)
+  end
+  redis.call('ZREM', P .. 'idx:status:' .. h[1], id)
+  redis.call('ZREM', P .. 'idx:session:' .. h[3] .. ':status:' .. h[1], id)
+  redis.call('ZADD', P .. 'idx:status:' .. to, h[2], id)
+  redis.call('ZADD', P .. 'idx:session:' .. h[3] .. ':status:' .. to, h[2], id)
+  redis.call('HSET', k, 'status', to, 'updated_at', NOW)
+end
+` + TREE;
+
+/**
+ * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), id, kind, session_id, metadata JSON, input JSON,
+ * parent id or '', spawn key or ''. Returns 1, or 0 when the id exists or the parent does not.
+ */
+export const CREATE_LUA = PRELUDE + `
+sweep()
+local id, session, parent = ARGV[5], ARGV[7], ARGV[10]
+local k = P .. 'task:' .. id
+if redis.call('EXISTS', k) == 1 then return 0 end
+if parent ~= '' and redis.call('EXISTS', P .. 'task:' .. parent) == 0 then return 0 end
+local seq = redis.call('INCR', P .. 'seq')
+redis.call('HSET', k, 'task_id', id, 'kind', ARGV[6], 'session_id', session, 'status', 'in_progress',
+  'metadata', ARGV[8], 'input', ARGV[9], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
+if parent ~= '' then
+  redis.call('HSET', k, 'parent_id', parent, 'spawn_key', ARGV[11])
+  redis.call('RPUSH', P .. 'task:' .. parent .. ':children', id)
+end
+redis.call('ZADD', P .. 'idx:all', seq, id)
+redis.call('ZADD', P .. 'idx:status:in_progress', seq, id)
+redis.call('ZADD', P .. 'idx:session:' .. session, seq, id)
+redis.call('ZADD', P .. 'idx:session:' .. session .. ':status:in_progress', seq, id)
+fan_out(id, 'spawned', '{}')
+return 1
+`;
+
+/**
+ * One step. ARGV: prefix, now, cap, retention ms (0: keep), id, to or '', allowed from (comma list) or '', field
+ * count n, then n field/value pairs (an empty value deletes the field), update JSON or '',
+ * event kind or '', event payload JSON. Returns {1} or {0, current status or ''}.
+ */
+export const STEP_LUA = PRELUDE + `
+local id, to, from = ARGV[5], ARGV[6], ARGV[7]
+local k = P .. 'task:' .. id
+local status = redis.call('HGET', k, 'status')
+if not status then return {0, ''} end
+if FINAL[status] then return {0, status} end
+if from ~= '' and not string.find(',' .. from .. ',', ',' .. status .. ',', 1, true) then return {0, status} end
+if to ~= '' then set_status(id, to) else redis.call('HSET', k, 'updated_at', NOW) end
+local n = tonumber(ARGV[8])
+for i = 0, n - 1 do
+  local f, v = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
+  if v == '' then redis.call('HDEL', k, f) else redis.call('HSET', k, f, v) end
+end
+local rest = 9 + 2 * n
+if ARGV[rest] ~= '' then redis.call('RPUSH', k .. ':updates', ARGV[rest]) end
+if ARGV[rest + 1] ~= '' then fan_out(id, ARGV[rest + 1], ARGV[rest + 2]) end
+return {1}
+`;
+
+/** Cancels. ARGV: prefix, now, cap, retention ms (0: keep), id, '1' to cascade. Returns {found, moved ids…}. */
+export const CANCEL_LUA = PRELUDE + `
+local id = ARGV[5]
+if redis.call('EXISTS', P .. 'task:' .. id) == 0 then return {0} end
+local ids = { id }
+if ARGV[6] == '1' then ids = tree(id) end
+local out = { 1 }
+for _, t in ipairs(ids) do
+  local status = redis.call('HGET', P .. 'task:' .. t, 'status')
+  if status and not FINAL[status] then
+    set_status(t, 'cancelled')
+    fan_out(t, 'cancelled', '{}')
+    out[#out + 1] = t
+  end
+end
+return out
+`;
+
+/** Removes a task tree. ARGV: prefix, now, cap, retention ms (0: keep), id. Returns the removed ids. */
+export const REMOVE_LUA = PRELUDE + `
+return remove_tree(ARGV[5])
+`;
+
+/** Reads a task. ARGV: prefix, id. Returns {hash fields…, {updates…}} or {}. */
+export const GET_LUA = `
+local k = ARGV[1] .. 'task:' .. ARGV[2]
+local h = redis.call('HGETALL', k)
+if #h == 0 then return {} end
+return { h, redis.call('LRANGE', k .. ':updates', 0, -1) }
+`;
+
+/**
+ * A page. ARGV: prefix, index name, cursor seq or '0', limit. Returns {total, hash, hash, …}
+ * with one more hash than `limit` when there is a next page.
+ */
+export const LIST_LUA = TREE + `
+sweep()
+local idx = ARGV[1] .. ARGV[2]
+local ids = redis.call('ZRANGEBYSCORE', idx, '(' .. ARGV[3], '+inf', 'LIMIT', 0, tonumber(ARGV[4]) + 1)
+local out = { redis.call('ZCARD', idx) }
+for _, id in ipairs(ids) do out[#out + 1] = redis.call('HGETALL', ARGV[1] .. 'task:' .. id) end
+return out
+`;
+
+/** Direct children. ARGV: prefix, id. Returns their hashes in spawn order. */
+export const CHILDREN_LUA = `
+local out = {}
+for _, id in ipairs(redis.call('LRANGE', ARGV[1] .. 'task:' .. ARGV[2] .. ':children', 0, -1)) do
+  local h = redis.call('HGETALL', ARGV[1] .. 'task:' .. id)
+  if #h > 0 then out[#out + 1] = h end
+end
+return out
+`;
+
+/** Appends one event. ARGV: prefix, channel, kind, data JSON, max length (0: all). Returns the stream id. */
+export const APPEND_LUA = `
+local k = ARGV[1] .. 'ev:' .. ARGV[2]
+if ARGV[5] ~= '0' then return redis.call('XADD', k, 'MAXLEN', '~', ARGV[5], '0-*', 'k', ARGV[3], 'd', ARGV[4]) end
+return redis.call('XADD', k, '0-*', 'k', ARGV[3], 'd', ARGV[4])
+`;
+
+/** Events after an id. ARGV: prefix, channel, after (n), count. Returns XRANGE's reply. */
+export const RANGE_LUA = `
+return redis.call('XRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '(0-' .. ARGV[3], '+', 'COUNT', ARGV[4])
+`;
+
+/** The channel's last event. ARGV: prefix, channel. Returns XREVRANGE's reply (0 or 1 entry). */
+export const LAST_LUA = `return redis.call('XREVRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '+', '-', 'COUNT', 1)`;
+
+/** Queues a root task. ARGV: prefix, task id, attempt. */
+export const PUSH_LUA = `
+local q = ARGV[1] .. 'queue'
+redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
+return redis.call('XADD', q, '*', 'task', ARGV[2], 'attempt', ARGV[3])
+`;
+
+/**
+ * Takes a job: one whose lease ran out (XAUTOCLAIM) first, else a new one (XREADGROUP, which
+ * never blocks inside a script). ARGV: prefix, consumer, lease ms. Returns {id, reclaimed, fields} or false.
+ */
+export const TAKE_LUA = `
+local q = ARGV[1] .. 'queue'
+redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
+local claimed = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)
+local e = claimed[2][1]
+if e then return { e[1], 1, e[2] } end
+local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', q, '>')
+if fresh and fresh[1][2][1] then
+  e = fresh[1][2][1]
+  return { e[1], 0, e[2] }
+end
+return false
+`;
+
+/** Renews a lease (resets the entry's idle time). ARGV: prefix, consumer, job id. */
+export const RENEW_LUA = `return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'JUSTID')`;
+
+/** Finishes a job. ARGV: prefix, job id. */
+export const ACK_LUA = `
+redis.call('XACK', ARGV[1] .. 'queue', 'runners', ARGV[2])
+return redis.call('XDEL', ARGV[1] .. 'queue', ARGV[2])
+`;
+
+/** Hands a job back: an idle time far past any lease makes the next take reclaim it. ARGV: prefix, consumer, job id. */
+export const RELEASE_LUA = `
+return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'IDLE', 100000000000, 'JUSTID')
+`;
+
+/** Finishes a job and queues the task's next attempt, atomically. ARGV: prefix, job id, task id, attempt. */
+export const REQUEUE_LUA = `
+local q = ARGV[1] .. 'queue'
+redis.call('XACK', q, 'runners', ARGV[2])
+redis.call('XDEL', q, ARGV[2])
+return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
+`;

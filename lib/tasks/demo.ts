@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { defineTask, TaskCancelledError } from "./define.ts";
+
+/** The input of the built-in `demo` kind (part of the API). */
+export const DemoInput = z.object({
+  steps: z.number().int().min(0).max(1_000).default(3),
+  delay_ms: z.number().int().min(0).max(60_000).default(100),
+  tokens: z.array(z.string()).max(100_000).default([]),
+  children: z.number().int().min(0).max(10).default(0),
+  depth: z.number().int().min(1).max(3).default(1),
+  ask: z.string().min(1).optional(),
+  fail: z.string().min(1).optional(),
+}).strict();
+
+/**
+ * The built-in `demo` kind, exercising every feature: it spawns `children` demo children
+ * (`child-0`, `child-1`, … with the same `steps`, `delay_ms` and `tokens`, `depth - 1` levels
+ * below them), emits `steps` updates `delay_ms` apart, one `token` per element of `tokens`,
+ * waits for its children, asks `ask` when given (the answer goes into `result.input`), fails
+ * with `fail` when given, else answers the tokens joined.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from "../store/mod.ts";
+ * import { createTaskRuntime } from "./runtime.ts";
+ * const runtime = createTaskRuntime({ store: createMemoryStore(), definitions: [demoTask] });
+ * await runtime.submit({ kind: "demo", input: { steps: 2, tokens: ["a", "b"], children: 2 } });
+ * ```
+ */
+export const demoTask = defineTask({
+  kind: "demo",
+  input: DemoInput,
+  async run(ctx, input) {
+    const below = input.depth - 1;
+    const children = Array.from({ length: input.children }, () =>
+      ctx.spawn("demo", {
+        steps: input.steps,
+        delay_ms: input.delay_ms,
+        tokens: input.tokens,
+        children: below > 0 ? input.children : 0,
+        depth: Math.max(1, below),
+      }));
+    for (let i = 0; i < input.steps; i++) {
+      if (i > 0) await sleep(input.delay_ms, ctx.signal, ctx.taskId);
+      await ctx.update(`step ${i + 1} of ${input.steps}`);
+    }
+    for (const token of input.tokens) await ctx.token(token);
+    await Promise.race([Promise.all(children), sleep(Infinity, ctx.signal, ctx.taskId)]);
+    const answer = input.tokens.join("");
+    const given = input.ask === undefined ? undefined : await ctx.requestInput(input.ask);
+    if (input.fail !== undefined) throw new Error(input.fail);
+    return { answer, ...(input.ask !== undefined && { input: given }) };
+  },
+});
+
+/** Waits `ms` (forever with `Infinity`) or rejects when the task is cancelled. */
+function sleep(ms: number, signal: AbortSignal, taskId: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new TaskCancelledError(taskId));
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+    function done() {
+      signal.removeEventListener("abort", abort);
+      resolve();
+    }
+    const abort = () => {
+      clearTimeout(timer);
+      reject(new TaskCancelledError(taskId));
+    };
+    signal.addEventListener("abort", abort, { once: true });
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Agent tasks: definitions (`defineTask`), the in-process runtime that runs them over the
+ * store's `tasks` and `events` ports, and the built-in `demo` kind.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from "../store/mod.ts";
+ * import { createTaskRuntime, demoTask } from "./mod.ts";
+ * const store = createMemoryStore();
+ * const runtime = createTaskRuntime({ store, definitions: [demoTask], concurrency: 4 });
+ * const task = await runtime.submit({ kind: "demo", input: { tokens: ["Hi"], children: 2 } });
+ * for await (const event of store.events.follow(`task:${task.task_id}`, 0, AbortSignal.timeout(5_000))) {
+ *   if (event.kind === "done") break;
+ * }
+ * ```
+ *
+ * @module
+ */
+export {
+  defineTask,
+  type SpawnedTask,
+  TaskCancelledError,
+  type TaskContext,
+  type TaskDefinition,
+  TaskFailedError,
+  type TaskFieldError,
+  TaskInputError,
+  toResult,
+} from "./define.ts";
+export { DemoInput, demoTask } from "./demo.ts";
+export {
+  CONTROL_CHANNEL,
+  createTaskRuntime,
+  type SubmitRequest,
+  type TaskRuntime,
+  type TaskRuntimeOptions,
+} from "./runtime.ts";

@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { startRedis } from "../../tests/redis_server.ts";
+import { missingTools } from "../../tests/tools.ts";
+import { createMemoryStore, openStore, type Store, type StoredEvent } from "../store/mod.ts";
+import { createTaskRuntime, defineTask, demoTask, TaskInputError, type TaskRuntime } from "./mod.ts";
+
+const FINAL = new Set(["done", "failed", "cancelled"]);
+
+/** The task's events until its final one (or `until` returns true). */
+async function eventsOf(store: Store, taskId: string, until?: (e: StoredEvent) => boolean): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  try {
+    for await (const event of store.events.follow(`task:${taskId}`, 0, controller.signal)) {
+      out.push(event);
+      if (until ? until(event) : FINAL.has(event.kind)) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return out;
+}
+
+async function withRuntime(
+  store: Store,
+  fn: (runtime: TaskRuntime) => Promise<void>,
+  concurrency = 8,
+) {
+  const slow = defineTask({
+    kind: "slow",
+    input: z.object({ ms: z.number() }),
+    async run(ctx, input) {
+      await ctx.update("started");
+      await new Promise((r) => setTimeout(r, input.ms));
+      return "slept";
+    },
+  });
+  const runtime = createTaskRuntime({ store, definitions: [demoTask, slow], concurrency, log: () => {} });
+  try {
+    await fn(runtime);
+  } finally {
+    await runtime.close();
+    await new Promise((r) => setTimeout(r, 50)); // let aborted followers finish
+    await store.close();
+  }
+}
+
+async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
+  await t.step("demo: steps, tokens, done with the tokens joined; updates on the record", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const task = await runtime.submit({ kind: "demo", input: { steps: 2, delay_ms: 5, tokens: ["Hel", "lo"] } });
+      assertEquals([task.status, task.kind, task.metadata], ["in_progress", "demo", { message: "demo task" }]);
+      const events = await eventsOf(store, task.task_id);
+      assertEquals(events.map((e) => [e.kind, e.data]), [
+        ["update", { task_id: task.task_id, message: "step 1 of 2", update_type: "info" }],
+        ["update", { task_id: task.task_id, message: "step 2 of 2", update_type: "info" }],
+        ["token", { task_id: task.task_id, message: "Hel" }],
+        ["token", { task_id: task.task_id, message: "lo" }],
+        ["done", { task_id: task.task_id, result: { answer: "Hello" } }],
+      ]);
+      const record = await store.tasks.get(task.task_id);
+      assertEquals([record?.status, record?.result], ["done", { answer: "Hello" }]);
+      assertEquals(record?.updates.map((u) => u.message), ["step 1 of 2", "step 2 of 2"]);
+    });
+  });
+
+  await t.step("demo: children and depth build the tree with spawn keys, run concurrently", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const started = Date.now();
+      const task = await runtime.submit({ kind: "demo", input: { steps: 3, delay_ms: 100, children: 2, depth: 2 } });
+      const events = await eventsOf(store, task.task_id);
+      const elapsed = Date.now() - started;
+      // 7 tasks of 200 ms each: concurrent, so well under 7 × 200 ms
+      assert(elapsed < 1_000, `took ${elapsed} ms`);
+      assertEquals(events.at(-1)?.kind, "done");
+      const kinds = events.map((e) => e.kind);
+      assertEquals(kinds.filter((k) => k === "subtask_spawned").length, 2);
+      assertEquals(kinds.filter((k) => k === "subtask_done").length, 2);
+      const children = await store.tasks.children(task.task_id);
+      assertEquals(children.map((c) => [c.spawn_key, c.status]), [["child-0", "done"], ["child-1", "done"]]);
+      for (const child of children) {
+        const grandchildren = await store.tasks.children(child.task_id);
+        assertEquals(grandchildren.map((c) => [c.spawn_key, c.status, c.session_id]), [
+          ["child-0", "done", task.session_id],
+          ["child-1", "done", task.session_id],
+        ]);
+        assertEquals((await store.tasks.children(grandchildren[0].task_id)).length, 0);
+      }
+    });
+  });
+
+  await t.step("demo: ask waits in input_required; the answer resumes it into the result", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const task = await runtime.submit({ kind: "demo", input: { steps: 0, tokens: ["x"], ask: "Your name?" } });
+      const asked = await eventsOf(store, task.task_id, (e) => e.kind === "input_required");
+      assertEquals(asked.at(-1)?.data, { task_id: task.task_id, prompt: "Your name?" });
+      assertEquals((await store.tasks.get(task.task_id))?.status, "input_required");
+      assertEquals(await runtime.input(task.task_id, "Ada"), { ok: true });
+      const again = await runtime.input(task.task_id, "again"); // it may have finished already
+      assert(!again.ok && ["in_progress", "done"].includes(again.status!), JSON.stringify(again));
+      const events = await eventsOf(store, task.task_id);
+      assertEquals(events.at(-1)?.data, { task_id: task.task_id, result: { answer: "x", input: "Ada" } });
+      assertEquals(await runtime.input(task.task_id, "late"), { ok: false, status: "done" });
+      assertEquals(await runtime.input("nope", "x"), { ok: false });
+    });
+  });
+
+  await t.step("demo: fail ends failed with the message; a failing child fails its parent", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const task = await runtime.submit({ kind: "demo", input: { steps: 1, delay_ms: 0, fail: "boom" } });
+      assertEquals((await eventsOf(store, task.task_id)).at(-1)?.data, { task_id: task.task_id, error: "boom" });
+      assertEquals((await store.tasks.get(task.task_id))?.error, "boom");
+      const failing = defineTask({
+        kind: "parent",
+        input: z.object({}),
+        async run(ctx) {
+          await ctx.spawn("demo", { steps: 0, fail: "child broke" }, { key: "worker" });
+        },
+      });
+      const other = await open(); // runners of one store share the queue, so all know the same kinds
+      const second = createTaskRuntime({ store: other, definitions: [demoTask, failing], log: () => {} });
+      const parent = await second.submit({ kind: "parent" });
+      const last = (await eventsOf(other, parent.task_id)).at(-1);
+      assertEquals(last?.kind, "failed");
+      assert(/^Sub-task worker \(.+\) failed: child broke$/.test(String(last?.data.error)), String(last?.data.error));
+      await second.close();
+      await other.close();
+    });
+  });
+
+  await t.step("cancel: cascade counts only tasks it moved and stops them; no event after cancelled", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const task = await runtime.submit({ kind: "demo", input: { steps: 100, delay_ms: 20, children: 2, depth: 2 } });
+      await eventsOf(store, task.task_id, (e) => e.kind === "update");
+      const [first] = await store.tasks.children(task.task_id);
+      assertEquals(await runtime.cancel(first.task_id, false), { found: true, cancelled_count: 1 });
+      // root + child-1 + child-1's two children; child-0's children still run (no cascade above)
+      assertEquals(await runtime.cancel(task.task_id, true), { found: true, cancelled_count: 6 });
+      assertEquals(await runtime.cancel(task.task_id, true), { found: true, cancelled_count: 0 });
+      assertEquals(await runtime.cancel("nope", true), { found: false, cancelled_count: 0 });
+      const before = await store.events.range(`task:${task.task_id}`, 0);
+      await new Promise((r) => setTimeout(r, 150));
+      const after = await store.events.range(`task:${task.task_id}`, 0);
+      assertEquals(after.length, before.length, "the cancelled task emitted nothing more");
+      assertEquals(after.filter((e) => e.kind === "cancelled").length, 1);
+    });
+  });
+
+  await t.step("submit: unknown kind and bad input are TaskInputErrors listing the fields", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const unknown = await assertRejects(() => runtime.submit({ kind: "nope" }), /Unknown task kind 'nope'/);
+      assert(unknown instanceof TaskInputError);
+      assertEquals(unknown.errors, [{ field: "kind", message: "Unknown task kind 'nope'; use one of: demo, slow" }]);
+      const bad = await assertRejects(
+        () => runtime.submit({ kind: "demo", input: { steps: -1, tokens: "x", extra: 1 } }),
+        /Invalid input for task kind 'demo'/,
+      );
+      assert(bad instanceof TaskInputError);
+      assertEquals(bad.errors.map((e) => e.field).sort(), ["input", "input.steps", "input.tokens"]);
+      assertEquals((await store.tasks.list({ limit: 10 })).total, 0, "nothing stored");
+    });
+  });
+
+  await t.step("concurrency: root tasks beyond the limit wait their turn", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const a = await runtime.submit({ kind: "slow", input: { ms: 200 } });
+      const b = await runtime.submit({ kind: "slow", input: { ms: 10 } });
+      await eventsOf(store, a.task_id, (e) => e.kind === "update");
+      await new Promise((r) => setTimeout(r, 50));
+      assertEquals((await store.events.range(`task:${b.task_id}`, 0)).length, 0, "b has not started");
+      await eventsOf(store, b.task_id);
+      assertEquals((await store.tasks.get(a.task_id))?.status, "done", "a finished first");
+    }, 1);
+  });
+
+  await t.step("remove: cancels a running tree, then deletes it", async () => {
+    const store = await open();
+    await withRuntime(store, async (runtime) => {
+      const task = await runtime.submit({ kind: "demo", input: { steps: 100, delay_ms: 20, children: 1 } });
+      await eventsOf(store, task.task_id, (e) => e.kind === "subtask_spawned");
+      const [child] = await store.tasks.children(task.task_id);
+      assertEquals(await runtime.remove(task.task_id), true);
+      assertEquals([await store.tasks.get(task.task_id), await store.tasks.get(child.task_id)], [undefined, undefined]);
+      assertEquals(await runtime.remove(task.task_id), false);
+      assertEquals((await store.tasks.list({ limit: 10 })).total, 0);
+    });
+  });
+
+  await t.step("close() hands running root tasks back: another runner restarts them at once", async () => {
+    const store = await open();
+    const a = createTaskRuntime({ store, definitions: [demoTask], log: () => {}, pollMs: 50 });
+    const task = await a.submit({ kind: "demo", input: { steps: 100, delay_ms: 20, tokens: ["z"], children: 1 } });
+    await eventsOf(store, task.task_id, (e) => e.kind === "subtask_spawned");
+    const [oldChild] = await store.tasks.children(task.task_id);
+    await a.close();
+    const b = createTaskRuntime({ store, definitions: [demoTask], log: () => {}, pollMs: 50 });
+    try {
+      const started = Date.now();
+      const events = await eventsOf(store, task.task_id, (e) => e.data.update_type === "retry");
+      assert(Date.now() - started < 2_000, "taken over long before the 30 s lease ran out");
+      assertEquals(events.at(-1)?.data.message, "restarted (attempt 2): the runner that had it stopped");
+      await b.cancel(task.task_id, true);
+      assertEquals(await store.tasks.get(oldChild.task_id), undefined, "the first attempt's child is gone");
+      assertEquals((await store.tasks.children(task.task_id)).map((c) => c.spawn_key), ["child-0"]);
+    } finally {
+      await b.close();
+      await store.close();
+    }
+  });
+
+  await t.step("a task whose runner stopped too often fails as lost, its descendants cancelled", async () => {
+    const store = await open();
+    await store.tasks.create({ task_id: "lost", kind: "demo", session_id: "s", metadata: {}, input: {} });
+    await store.tasks.create({
+      task_id: "lost-child",
+      kind: "demo",
+      session_id: "s",
+      metadata: {},
+      input: {},
+      parent_id: "lost",
+      spawn_key: "child-0",
+    });
+    await store.queue.push("lost", 3);
+    await store.queue.take("a-dead-runner", 60_000);
+    const runtime = createTaskRuntime({ store, definitions: [demoTask], log: () => {}, leaseMs: 100, pollMs: 50 });
+    try {
+      const events = await eventsOf(store, "lost");
+      assertEquals(events.at(-1)?.data, { task_id: "lost", error: "The task's runner stopped 3 times; giving up" });
+      assertEquals((await store.tasks.get("lost-child"))?.status, "cancelled");
+    } finally {
+      await runtime.close();
+      await store.close();
+    }
+  });
+}
+
+Deno.test("task runtime: memory store", (t) => suite(t, () => Promise.resolve(createMemoryStore())));
+
+Deno.test("task runtime: Redis (real redis-server)", { ignore: missingTools("redis-server") }, async (t) => {
+  await using redis = await startRedis();
+  await suite(t, () => openStore({ url: redis.url, prefix: `rt-${crypto.randomUUID()}:` }));
+});

@@ -1,0 +1,292 @@
+import { z } from "@hono/zod-openapi";
+import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { startRedis } from "../../tests/redis_server.ts";
+import { missingTools } from "../../tests/tools.ts";
+import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
+import { createTaskRuntime, defineTask, demoTask } from "../../lib/tasks/mod.ts";
+import { createApp, DEFAULT_TASK_API } from "../mod.ts";
+
+/** A root with a child that finishes at once and a slow child with two slow grandchildren. */
+const mixed = defineTask({
+  kind: "mixed",
+  input: z.object({}),
+  async run(ctx) {
+    const fast = ctx.spawn("demo", { steps: 0 }, { key: "fast" });
+    await fast;
+    const slow = ctx.spawn("demo", { steps: 200, delay_ms: 50, children: 2 }, { key: "slow" });
+    await ctx.update("waiting");
+    await slow;
+  },
+});
+
+type Json = Record<string, unknown> & { [k: string]: unknown };
+
+function setup(store: Store, cascadeCancel = true) {
+  const runtime = createTaskRuntime({ store, definitions: [demoTask, mixed], log: () => {} });
+  const app = createApp({ store, tasks: runtime, taskApi: { ...DEFAULT_TASK_API, cascadeCancel }, log: () => {} });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await app.request(path, {
+      method,
+      ...(body !== undefined && { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      type: res.headers.get("content-type"),
+      res,
+      body: (text ? JSON.parse(text) : null) as Json,
+    };
+  };
+  /** Waits until the task's channel carries an event of `kind`. */
+  const waitFor = async (taskId: string, kind: string) => {
+    const signal = AbortSignal.timeout(10_000);
+    for await (const event of store.events.follow(`task:${taskId}`, 0, signal)) if (event.kind === kind) return;
+    throw new Error(`no ${kind} event for ${taskId}`);
+  };
+  return {
+    call,
+    waitFor,
+    async [Symbol.asyncDispose]() {
+      await runtime.close();
+      await new Promise((r) => setTimeout(r, 20));
+      await store.close();
+    },
+  };
+}
+
+async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
+  await t.step("POST /tasks → 201 task; GET it with result and updates once done", async () => {
+    await using api = setup(await open());
+    const created = await api.call("POST", "/tasks", {
+      kind: "demo",
+      input: { steps: 2, delay_ms: 1, tokens: ["a", "b"] },
+      session_id: "s-1",
+      metadata: { message: "hello" },
+    });
+    assertEquals(created.status, 201);
+    const id = created.body.task_id as string;
+    assertEquals(created.res.headers.get("location"), `/tasks/${id}`);
+    assertEquals([created.body.status, created.body.session_id, created.body.metadata], [
+      "in_progress",
+      "s-1",
+      { message: "hello" },
+    ]);
+    await api.waitFor(id, "done");
+    const got = await api.call("GET", `/tasks/${id}`);
+    assertEquals([got.status, got.body.status, got.body.result, got.body.updates], [200, "done", { answer: "ab" }, [
+      { message: "step 1 of 2", update_type: "info" },
+      { message: "step 2 of 2", update_type: "info" },
+    ]]);
+    assert(!("seq" in got.body) && !("answer" in got.body), "no internals");
+  });
+
+  await t.step("POST /tasks: unknown kind, bad input, missing kind → 422 listing the fields", async () => {
+    await using api = setup(await open());
+    const unknown = await api.call("POST", "/tasks", { kind: "nope" });
+    assertEquals([unknown.status, unknown.type, unknown.body.errors], [422, "application/problem+json", [
+      { field: "kind", message: "Unknown task kind 'nope'; use one of: demo, mixed" },
+    ]]);
+    const bad = await api.call("POST", "/tasks", { kind: "demo", input: { steps: "x", children: 99 } });
+    assertEquals(
+      [bad.status, (bad.body.errors as { field: string }[]).map((e) => e.field).sort()],
+      [422, ["input.children", "input.steps"]],
+    );
+    const missing = await api.call("POST", "/tasks", { input: {} });
+    assertEquals([missing.status, (missing.body.errors as { field: string }[])[0].field], [422, "kind"]);
+    assertEquals((await api.call("GET", "/tasks")).body.total, 0);
+  });
+
+  await t.step("GET /tasks filters by status and session, pages with next_cursor; bad values → 422", async () => {
+    await using api = setup(await open());
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { body } = await api.call("POST", "/tasks", {
+        kind: "demo",
+        input: { steps: 0, ...(i === 1 && { ask: "?" }) },
+        session_id: i === 2 ? "other" : "main",
+      });
+      ids.push(body.task_id as string);
+    }
+    await api.waitFor(ids[0], "done");
+    await api.waitFor(ids[1], "input_required");
+    await api.waitFor(ids[2], "done");
+    const page1 = await api.call("GET", "/tasks?limit=2");
+    assertEquals(page1.body.total, 3);
+    assertEquals((page1.body.tasks as Json[]).map((x) => x.task_id), ids.slice(0, 2));
+    assertEquals(Object.keys((page1.body.tasks as Json[])[0]).sort(), [
+      "kind",
+      "metadata",
+      "session_id",
+      "status",
+      "task_id",
+    ]);
+    const page2 = await api.call("GET", `/tasks?limit=2&cursor=${page1.body.next_cursor}`);
+    assertEquals([(page2.body.tasks as Json[]).map((x) => x.task_id), page2.body.next_cursor], [[ids[2]], undefined]);
+    const waiting = await api.call("GET", "/tasks?status=input_required");
+    assertEquals([(waiting.body.tasks as Json[]).map((x) => x.task_id), waiting.body.total], [[ids[1]], 1]);
+    const main = await api.call("GET", "/tasks?session_id=main&status=done");
+    assertEquals((main.body.tasks as Json[]).map((x) => x.task_id), [ids[0]]);
+    for (const query of ["status=finished", "limit=0", "limit=abc", "cursor=x"]) {
+      const res = await api.call("GET", `/tasks?${query}`);
+      assertEquals([res.status, res.type], [422, "application/problem+json"], query);
+    }
+  });
+
+  await t.step("GET, DELETE, cancel, children, tree, input of an unknown task → 404 problem", async () => {
+    await using api = setup(await open());
+    for (
+      const [method, path] of [
+        ["GET", "/tasks/nope"],
+        ["DELETE", "/tasks/nope"],
+        ["POST", "/tasks/nope/cancel"],
+        ["GET", "/tasks/nope/children"],
+        ["GET", "/tasks/nope/tree"],
+      ]
+    ) {
+      const res = await api.call(method, path);
+      assertEquals([res.status, res.type, res.body.detail], [
+        404,
+        "application/problem+json",
+        "No task 'nope'; GET /tasks lists the tasks there are",
+      ], `${method} ${path}`);
+    }
+    assertEquals((await api.call("POST", "/tasks/nope/input", { input: "x" })).status, 404);
+  });
+
+  await t.step("cancel: cascade over a 3-level tree counts only tasks it moved; query, body, default", async () => {
+    await using api = setup(await open());
+    const { body } = await api.call("POST", "/tasks", { kind: "mixed" });
+    const root = body.task_id as string;
+    await api.waitFor(root, "update");
+    const children = await api.call("GET", `/tasks/${root}/children`);
+    assertEquals(
+      (children.body.children as Json[]).map((c) => [c.spawn_key, c.status, c.result]),
+      [["fast", "done", { answer: "" }], ["slow", "in_progress", undefined]],
+    );
+    const slow = (children.body.children as Json[])[1].task_id as string;
+    await api.waitFor(slow, "subtask_spawned");
+    // root, slow and its two children; `fast` is done and not counted
+    const cancelled = await api.call("POST", `/tasks/${root}/cancel?cascade=true`);
+    assertEquals([cancelled.status, cancelled.body], [200, { cancelled_count: 4 }]);
+    assertEquals((await api.call("POST", `/tasks/${root}/cancel`, { cascade: true })).body, { cancelled_count: 0 });
+    const tree = await api.call("GET", `/tasks/${root}/tree`);
+    const shape = (node: Json): unknown => [
+      (node.task as Json).spawn_key ?? "root",
+      (node.task as Json).status,
+      (node.children as Json[]).map(shape),
+    ];
+    assertEquals(shape(tree.body), ["root", "cancelled", [
+      ["fast", "done", []],
+      ["slow", "cancelled", [["child-0", "cancelled", []], ["child-1", "cancelled", []]]],
+    ]]);
+    const bad = await api.call("POST", `/tasks/${root}/cancel?cascade=maybe`);
+    assertEquals(bad.status, 422);
+  });
+
+  await t.step(
+    "cancel: without cascade the CASCADE_CANCEL default applies; the body's cascade overrides it",
+    async () => {
+      await using api = setup(await open(), false);
+      const { body } = await api.call("POST", "/tasks", {
+        kind: "demo",
+        input: { steps: 200, delay_ms: 50, children: 2 },
+      });
+      const root = body.task_id as string;
+      await api.waitFor(root, "update");
+      assertEquals((await api.call("POST", `/tasks/${root}/cancel`)).body, { cancelled_count: 1 });
+      const second = await api.call("POST", "/tasks", {
+        kind: "demo",
+        input: { steps: 200, delay_ms: 50, children: 2 },
+      });
+      await api.waitFor(second.body.task_id as string, "update");
+      assertEquals((await api.call("POST", `/tasks/${second.body.task_id}/cancel`, { cascade: true })).body, {
+        cancelled_count: 3,
+      });
+    },
+  );
+
+  await t.step("input: 409 unless input_required; 422 without input; 200 resumes the task", async () => {
+    await using api = setup(await open());
+    const { body } = await api.call("POST", "/tasks", {
+      kind: "demo",
+      input: { steps: 0, tokens: ["a"], ask: "Name?" },
+    });
+    const id = body.task_id as string;
+    await api.waitFor(id, "input_required");
+    const waiting = await api.call("GET", `/tasks/${id}`);
+    assertEquals([waiting.body.status, waiting.body.prompt], ["input_required", "Name?"]);
+    assertEquals((await api.call("POST", `/tasks/${id}/input`, {})).status, 422);
+    const answered = await api.call("POST", `/tasks/${id}/input`, { input: { name: "Ada" } });
+    assertEquals(answered.status, 200);
+    await api.waitFor(id, "done");
+    const conflict = await api.call("POST", `/tasks/${id}/input`, { input: "again" });
+    assertEquals([conflict.status, conflict.body.title], [409, "Conflict"]);
+    assertMatch(conflict.body.detail as string, /^Task '.+' is done, not input_required/);
+    assertEquals((await api.call("GET", `/tasks/${id}`)).body.result, { answer: "a", input: { name: "Ada" } });
+  });
+
+  await t.step("DELETE: 204, removes the running tree; then 404", async () => {
+    await using api = setup(await open());
+    const { body } = await api.call("POST", "/tasks", {
+      kind: "demo",
+      input: { steps: 200, delay_ms: 50, children: 2 },
+    });
+    const id = body.task_id as string;
+    await api.waitFor(id, "update");
+    const children = (await api.call("GET", `/tasks/${id}/children`)).body.children as Json[];
+    assertEquals((await api.call("DELETE", `/tasks/${id}`)).status, 204);
+    for (const task of [id, ...children.map((c) => c.task_id)]) {
+      assertEquals((await api.call("GET", `/tasks/${task}`)).status, 404);
+    }
+    assertEquals((await api.call("GET", "/tasks")).body.total, 0);
+  });
+}
+
+Deno.test("task API: memory store", (t) => suite(t, () => Promise.resolve(createMemoryStore())));
+
+Deno.test("task API: Redis (real redis-server)", { ignore: missingTools("redis-server") }, async (t) => {
+  await using redis = await startRedis();
+  await suite(t, () => openStore({ url: redis.url, prefix: `api-${crypto.randomUUID()}:` }));
+});
+
+Deno.test("task API: /openapi.json lists every task endpoint with its bodies and problems", async () => {
+  const spec = await (await createApp({ store: createMemoryStore() }).request("/openapi.json")).json();
+  const ops = Object.entries(spec.paths as Record<string, Record<string, unknown>>)
+    .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+  for (
+    const op of [
+      "POST /tasks",
+      "GET /tasks",
+      "GET /tasks/{task_id}",
+      "DELETE /tasks/{task_id}",
+      "POST /tasks/{task_id}/cancel",
+      "GET /tasks/{task_id}/children",
+      "GET /tasks/{task_id}/tree",
+      "POST /tasks/{task_id}/input",
+    ]
+  ) assert(ops.includes(op), `${op} missing from ${ops.join(", ")}`);
+  assert(spec.paths["/tasks"].post.responses["422"].content["application/problem+json"]);
+  assert(spec.paths["/tasks/{task_id}/input"].post.responses["409"]);
+  assert(spec.components.schemas.Task.properties.updates);
+});
+
+Deno.test("task API: a store that does not answer is a 503 naming it; other failures a 500 with a traceId", async () => {
+  const lines: string[] = [];
+  const message = "Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying";
+  for (
+    const [error, status] of [[new StoreUnavailableError(message), 503], [new Error("internal words"), 500]] as const
+  ) {
+    const store = createMemoryStore();
+    const broken: Store = { ...store, tasks: { ...store.tasks, get: () => Promise.reject(error) } };
+    const res = await createApp({ store: broken, log: (l) => lines.push(l) }).request("/tasks/x");
+    const body = await res.json();
+    assertEquals([res.status, res.headers.get("content-type")], [status, "application/problem+json"]);
+    if (status === 503) {
+      assertEquals(body.detail, `The task store did not answer: ${message}. Try again shortly`);
+      assertEquals(res.headers.get("retry-after"), "1");
+    } else {
+      assert(!JSON.stringify(body).includes("internal words"));
+      assert(lines.some((l) => l.includes(body.traceId) && l.includes("internal words")));
+    }
+  }
+});

@@ -1,0 +1,11 @@
+import { TASK_SCENARIOS } from "./task_scenarios.ts";
+import { DENO_SERVER } from "./server_process.ts";
+import { missingTools } from "./tools.ts";
+
+for (const scenario of TASK_SCENARIOS) {
+  Deno.test(
+    `Deno server: ${scenario.name}`,
+    { ignore: missingTools(...scenario.tools) },
+    () => scenario.run(DENO_SERVER),
+  );
+}

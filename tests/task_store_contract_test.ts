@@ -1,0 +1,345 @@
+import { assert, assertEquals } from "./assert.ts";
+import { createMemoryStore, openStore, type Store, type StoredEvent } from "../lib/store/mod.ts";
+import { startRedis } from "./redis_server.ts";
+import { missingTools } from "./tools.ts";
+import { startUpstashStandIn } from "./upstash_standin.ts";
+
+const task = (id: string, extra: { parent_id?: string; spawn_key?: string; session_id?: string } = {}) => ({
+  task_id: id,
+  kind: "demo",
+  session_id: extra.session_id ?? "s1",
+  metadata: { message: `task ${id}` },
+  input: { steps: 1, tokens: [] },
+  ...extra,
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
+
+/** Collects what a follower yields until `count` events arrived. */
+async function take(iterable: AsyncIterable<StoredEvent>, count: number, controller: AbortController) {
+  const out: StoredEvent[] = [];
+  if (count === 0) return out;
+  for await (const event of iterable) {
+    out.push(event);
+    if (out.length === count) break;
+  }
+  controller.abort();
+  return out;
+}
+
+/** The `tasks` and `events` ports' behaviour on every backend. */
+async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<Store>) {
+  let n = 0;
+  const fresh = async () => await open(`tasks-${crypto.randomUUID()}-${n++}:`);
+
+  await t.step("tasks: create, get, duplicate ids and unknown parents refused", async () => {
+    const store = await fresh();
+    assertEquals(await store.tasks.create(task("a")), true);
+    assertEquals(await store.tasks.create(task("a")), false);
+    assertEquals(await store.tasks.create(task("b", { parent_id: "nope", spawn_key: "k" })), false);
+    const a = await store.tasks.get("a");
+    assertEquals(
+      [a?.task_id, a?.kind, a?.session_id, a?.status, a?.metadata, a?.input, a?.updates],
+      ["a", "demo", "s1", "in_progress", { message: "task a" }, { steps: 1, tokens: [] }, []],
+    );
+    assertEquals(await store.tasks.get("b"), undefined);
+    await store.close();
+  });
+
+  await t.step("tasks: a step sets fields, appends the update and emits on task, session and global", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("a"));
+    const update = { message: "step 1", update_type: "info" };
+    assertEquals(await store.tasks.step("a", { update, event: { kind: "update", payload: { message: "step 1" } } }), {
+      ok: true,
+    });
+    assertEquals(
+      await store.tasks.step("a", {
+        to: "done",
+        result: { answer: "hi", list: [] },
+        event: { kind: "done", payload: { result: { answer: "hi", list: [] } } },
+      }),
+      { ok: true },
+    );
+    const a = await store.tasks.get("a");
+    assertEquals([a?.status, a?.result, a?.updates], ["done", { answer: "hi", list: [] }, [update]]);
+    const expected = [
+      { id: 1, kind: "update", data: { task_id: "a", message: "step 1" } },
+      { id: 2, kind: "done", data: { task_id: "a", result: { answer: "hi", list: [] } } },
+    ];
+    assertEquals(await store.events.range("task:a", 0), expected);
+    assertEquals(await store.events.range("session:s1", 0), expected);
+    assertEquals(await store.events.range("global", 0), expected);
+    assertEquals(await store.events.range("task:a", 1), expected.slice(1));
+    await store.close();
+  });
+
+  await t.step("tasks: nothing leaves a final state; `from` guards a transition", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("a"));
+    assertEquals(await store.tasks.step("a", { to: "done", from: ["input_required"] }), {
+      ok: false,
+      status: "in_progress",
+    });
+    assertEquals(await store.tasks.step("a", { to: "input_required", prompt: "name?" }), { ok: true });
+    assertEquals((await store.tasks.get("a"))?.prompt, "name?");
+    assertEquals(
+      await store.tasks.step("a", { to: "in_progress", from: ["input_required"], prompt: null, answer: "x" }),
+      {
+        ok: true,
+      },
+    );
+    const resumed = await store.tasks.get("a");
+    assertEquals([resumed?.prompt, resumed?.answer], [undefined, "x"]);
+    await store.tasks.step("a", { to: "failed", error: "boom", event: { kind: "failed", payload: { error: "boom" } } });
+    for (const to of ["in_progress", "done", "cancelled"] as const) {
+      assertEquals(await store.tasks.step("a", { to, event: { kind: to } }), { ok: false, status: "failed" });
+    }
+    assertEquals(await store.tasks.step("a", { event: { kind: "token", payload: { message: "late" } } }), {
+      ok: false,
+      status: "failed",
+    });
+    assertEquals(kinds(await store.events.range("task:a", 0)), ["failed"], "refused steps emit nothing");
+    assertEquals(await store.tasks.step("missing", { to: "done" }), { ok: false });
+    await store.close();
+  });
+
+  await t.step("tasks: children in spawn order, subtask events on the parent's channel", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("p"));
+    for (const [i, id] of ["c2", "c0", "c1"].entries()) {
+      await store.tasks.create(task(id, { parent_id: "p", spawn_key: `child-${i}` }));
+    }
+    await store.tasks.step("c0", {
+      to: "done",
+      result: { answer: "0" },
+      event: { kind: "done", payload: { result: { answer: "0" } } },
+    });
+    await store.tasks.step("c1", { to: "input_required", event: { kind: "input_required", payload: { prompt: "?" } } });
+    await store.tasks.step("c2", { event: { kind: "token", payload: { message: "x" } } });
+    const children = await store.tasks.children("p");
+    assertEquals(children.map((c) => [c.task_id, c.spawn_key, c.status]), [
+      ["c2", "child-0", "in_progress"],
+      ["c0", "child-1", "done"],
+      ["c1", "child-2", "input_required"],
+    ]);
+    assertEquals(children[1].result, { answer: "0" });
+    assertEquals((await store.events.range("task:p", 0)).map((e) => [e.id, e.kind, e.data]), [
+      [1, "subtask_spawned", { task_id: "p", subtask_id: "c2", spawn_key: "child-0" }],
+      [2, "subtask_spawned", { task_id: "p", subtask_id: "c0", spawn_key: "child-1" }],
+      [3, "subtask_spawned", { task_id: "p", subtask_id: "c1", spawn_key: "child-2" }],
+      [4, "subtask_done", { task_id: "p", subtask_id: "c0", spawn_key: "child-1", result: { answer: "0" } }],
+      [5, "subtask_input_required", { task_id: "p", subtask_id: "c1", spawn_key: "child-2", prompt: "?" }],
+    ]);
+    assertEquals(await store.tasks.children("c0"), []);
+    await store.close();
+  });
+
+  await t.step("tasks: cascade cancel of a 3-level tree counts only the tasks it moved", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("root"));
+    await store.tasks.create(task("a", { parent_id: "root", spawn_key: "child-0" }));
+    await store.tasks.create(task("b", { parent_id: "root", spawn_key: "child-1" }));
+    await store.tasks.create(task("a0", { parent_id: "a", spawn_key: "child-0" }));
+    await store.tasks.create(task("a1", { parent_id: "a", spawn_key: "child-1" }));
+    await store.tasks.step("b", { to: "done", event: { kind: "done", payload: { result: {} } } });
+    await store.tasks.step("a1", { to: "failed", error: "x", event: { kind: "failed", payload: { error: "x" } } });
+    assertEquals(await store.tasks.cancel("a", false), { found: true, cancelled: ["a"] });
+    assertEquals(await store.tasks.cancel("root", true), { found: true, cancelled: ["root", "a0"] });
+    assertEquals(await store.tasks.cancel("root", true), { found: true, cancelled: [] });
+    assertEquals(await store.tasks.cancel("nope", true), { found: false, cancelled: [] });
+    assertEquals(kinds(await store.events.range("task:a0", 0)), ["cancelled"]);
+    const statuses = await Promise.all(
+      ["root", "a", "b", "a0", "a1"].map(async (id) => (await store.tasks.get(id))?.status),
+    );
+    assertEquals(statuses, ["cancelled", "cancelled", "done", "cancelled", "failed"]);
+    await store.close();
+  });
+
+  await t.step("tasks: list filters by status and session, pages with a cursor, keeps the index current", async () => {
+    const store = await fresh();
+    for (let i = 0; i < 5; i++) await store.tasks.create(task(`t${i}`, { session_id: i < 3 ? "s1" : "s2" }));
+    await store.tasks.step("t1", { to: "done" });
+    await store.tasks.step("t4", { to: "done" });
+    const first = await store.tasks.list({ limit: 2 });
+    assertEquals([first.tasks.map((x) => x.task_id), first.total], [["t0", "t1"], 5]);
+    assert(first.next_cursor !== undefined);
+    const second = await store.tasks.list({ limit: 2, cursor: first.next_cursor });
+    const third = await store.tasks.list({ limit: 2, cursor: second.next_cursor });
+    assertEquals([second.tasks.map((x) => x.task_id), third.tasks.map((x) => x.task_id)], [["t2", "t3"], ["t4"]]);
+    assertEquals(third.next_cursor, undefined);
+    const done = await store.tasks.list({ status: "done", limit: 10 });
+    assertEquals([done.tasks.map((x) => [x.task_id, x.status]), done.total], [[["t1", "done"], ["t4", "done"]], 2]);
+    assertEquals((await store.tasks.list({ status: "in_progress", limit: 10 })).total, 3);
+    const s1 = await store.tasks.list({ session_id: "s1", status: "in_progress", limit: 10 });
+    assertEquals(s1.tasks.map((x) => x.task_id), ["t0", "t2"]);
+    assertEquals((await store.tasks.list({ session_id: "s2", limit: 10 })).total, 2);
+    assertEquals((await store.tasks.list({ session_id: "none", limit: 10 })).total, 0);
+    await store.close();
+  });
+
+  await t.step("tasks: remove deletes the tree, its task channels and index entries", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("root"));
+    await store.tasks.create(task("a", { parent_id: "root", spawn_key: "child-0" }));
+    await store.tasks.create(task("a0", { parent_id: "a", spawn_key: "child-0" }));
+    await store.tasks.create(task("b", { parent_id: "root", spawn_key: "child-1" }));
+    await store.tasks.step("a0", { event: { kind: "update", payload: { message: "m" } } });
+    assertEquals((await store.tasks.remove("a")).sort(), ["a", "a0"]);
+    assertEquals([await store.tasks.get("a"), await store.tasks.get("a0")], [undefined, undefined]);
+    assertEquals(await store.events.range("task:a0", 0), []);
+    assertEquals((await store.tasks.children("root")).map((c) => c.task_id), ["b"]);
+    assertEquals((await store.tasks.list({ limit: 10 })).tasks.map((x) => x.task_id), ["root", "b"]);
+    assertEquals(await store.tasks.remove("a"), []);
+    await store.close();
+  });
+
+  await t.step(
+    "tasks: retention removes a finished root's tree after it; running and unfinished roots stay",
+    async () => {
+      const store = await fresh();
+      store.tasks.retain(300);
+      await store.tasks.create(task("old"));
+      await store.tasks.create(task("old-child", { parent_id: "old", spawn_key: "child-0" }));
+      await store.tasks.create(task("running"));
+      await store.tasks.step("old", { to: "done", event: { kind: "done", payload: { result: {} } } });
+      await store.tasks.step("old-child", { to: "done" });
+      assertEquals((await store.tasks.list({ limit: 10 })).total, 3, "kept until the retention has passed");
+      await sleep(450);
+      const page = await store.tasks.list({ limit: 10 });
+      assertEquals([page.total, page.tasks.map((x) => x.task_id)], [1, ["running"]]);
+      assertEquals([await store.tasks.get("old"), await store.tasks.get("old-child")], [undefined, undefined]);
+      assertEquals(await store.events.range("task:old", 0), []);
+      store.tasks.retain(0);
+      await store.tasks.step("running", { to: "failed" });
+      await sleep(400);
+      assertEquals((await store.tasks.list({ limit: 10 })).total, 1, "retention 0 keeps them");
+      await store.close();
+    },
+  );
+
+  await t.step("queue: jobs in order, one consumer each; ack removes; an expired lease is reclaimed", async () => {
+    const store = await fresh();
+    assertEquals(await store.queue.take("a", 60_000), undefined);
+    await store.queue.push("t1");
+    await store.queue.push("t2", 3);
+    const j1 = await store.queue.take("a", 60_000);
+    const j2 = await store.queue.take("b", 60_000);
+    assertEquals([j1?.taskId, j1?.attempt, j1?.reclaimed], ["t1", 1, false]);
+    assertEquals([j2?.taskId, j2?.attempt, j2?.reclaimed], ["t2", 3, false]);
+    assertEquals(await store.queue.take("c", 60_000), undefined, "both are leased");
+    await store.queue.ack(j1!.id);
+    await sleep(250);
+    await store.queue.renew("b", j2!.id);
+    assertEquals(await store.queue.take("c", 200), undefined, "a renewed lease is not reclaimed");
+    await sleep(250);
+    const reclaimed = await store.queue.take("c", 200);
+    assertEquals([reclaimed?.id, reclaimed?.taskId, reclaimed?.reclaimed], [j2!.id, "t2", true]);
+    await store.queue.ack(reclaimed!.id);
+    assertEquals(await store.queue.take("c", 0), undefined, "acknowledged jobs are gone");
+    await store.close();
+  });
+
+  await t.step("queue: a released job is reclaimable at once; requeue replaces it with the next attempt", async () => {
+    const store = await fresh();
+    await store.queue.push("t1");
+    const job = await store.queue.take("a", 60_000);
+    await store.queue.release("a", job!.id);
+    const next = await store.queue.take("b", 60_000);
+    assertEquals([next?.taskId, next?.reclaimed], ["t1", true]);
+    await store.queue.requeue(next!.id, "t1", 2);
+    const again = await store.queue.take("c", 60_000);
+    assertEquals([again?.taskId, again?.attempt, again?.reclaimed], ["t1", 2, false]);
+    assertEquals(await store.queue.take("d", 60_000), undefined, "the requeued job replaced the old one");
+    await store.close();
+  });
+
+  await t.step("events: ids count per channel from 1; range after an id with a limit", async () => {
+    const store = await fresh();
+    assertEquals(await store.events.append("x", "token", { task_id: "t", message: "a" }), 1);
+    assertEquals(await store.events.append("y", "token", { task_id: "t", message: "b" }), 1);
+    assertEquals(await store.events.append("x", "token", { task_id: "t", message: "c" }), 2);
+    assertEquals(await store.events.append("x", "done", { task_id: "t", result: {} }), 3);
+    assertEquals((await store.events.range("x", 1, 1)).map((e) => e.id), [2]);
+    assertEquals([await store.events.last("x"), await store.events.last("y"), await store.events.last("z")], [3, 1, 0]);
+    for (let i = 0; i < 300; i++) await store.events.append("capped", "token", { task_id: "t", i }, 100);
+    const kept = await store.events.range("capped", 0);
+    assert(kept.length >= 100 && kept.length < 300, `about 100 kept, not ${kept.length}`);
+    assertEquals(kept[kept.length - 1].id, 300);
+    assertEquals((await store.events.range("x", 3)).length, 0);
+    assertEquals(await store.events.range("nothing", 0), []);
+    await store.close();
+  });
+
+  await t.step(
+    "events: follow replays history then live events, no gap or duplicate under a fast producer",
+    async () => {
+      const store = await fresh();
+      for (let i = 0; i < 50; i++) await store.events.append("c", "token", { task_id: "t", i });
+      const controller = new AbortController();
+      const followed = take(store.events.follow("c", 10, controller.signal), 290, controller);
+      const late = new AbortController();
+      let lateFollow: Promise<StoredEvent[]> | undefined;
+      for (let i = 50; i < 300; i++) {
+        await store.events.append("c", "token", { task_id: "t", i });
+        if (i === 120) lateFollow = take(store.events.follow("c", 0, late.signal), 300, late);
+      }
+      const ids = (await followed).map((e) => e.id);
+      assertEquals(ids, Array.from({ length: 290 }, (_, i) => i + 11));
+      assertEquals((await lateFollow!).map((e) => e.id), Array.from({ length: 300 }, (_, i) => i + 1));
+      await store.close();
+    },
+  );
+
+  await t.step("events: followBatches gives non-empty batches covering every id once, in order", async () => {
+    const store = await fresh();
+    for (let i = 0; i < 20; i++) await store.events.append("b", "token", { task_id: "t", i });
+    const controller = new AbortController();
+    const seen: number[] = [];
+    let batches = 0;
+    const reading = (async () => {
+      for await (const batch of store.events.followBatches("b", 5, controller.signal)) {
+        assert(batch.length > 0, "no empty batch");
+        batches++;
+        seen.push(...batch.map((e) => e.id));
+        if (seen.length === 195) break;
+      }
+      controller.abort();
+    })();
+    for (let i = 20; i < 200; i++) await store.events.append("b", "token", { task_id: "t", i });
+    await reading;
+    assertEquals(seen, Array.from({ length: 195 }, (_, i) => i + 6));
+    assert(batches <= 195, `${batches} batches`);
+    await store.close();
+  });
+
+  await t.step("events: an aborted follower ends and releases its wait", async () => {
+    const store = await fresh();
+    const controller = new AbortController();
+    const iterator = store.events.follow("quiet", 0, controller.signal)[Symbol.asyncIterator]();
+    const next = iterator.next();
+    setTimeout(() => controller.abort(), 100);
+    assertEquals((await next).done, true);
+    await store.close();
+  });
+}
+
+Deno.test("task store contract: memory", (t) =>
+  contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
+
+Deno.test(
+  "task store contract: Redis over TCP (real redis-server)",
+  { ignore: missingTools("redis-server") },
+  async (t) => {
+    await using redis = await startRedis();
+    await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
+  },
+);
+
+Deno.test("task store contract: Upstash REST (stand-in forwarding to redis-server)", {
+  ignore: missingTools("redis-server"),
+}, async (t) => {
+  await using redis = await startRedis();
+  await using upstash = await startUpstashStandIn(redis.url);
+  await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
+});
