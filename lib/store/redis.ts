@@ -3,6 +3,9 @@ import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 
+/** How long a follower's `XREAD BLOCK` waits for new events before asking again. */
+const FOLLOW_BLOCK_MS = 5_000;
+
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
 };
@@ -95,8 +98,14 @@ export async function createRedisStore(
     prefix,
     follow: {
       kind: "block",
+      blockMs: FOLLOW_BLOCK_MS,
       reader: () => {
-        const reader = client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+        // A blocked read legitimately takes up to FOLLOW_BLOCK_MS: its deadline is that plus the store's.
+        const reader = client.duplicate({
+          enableOfflineQueue: true,
+          maxRetriesPerRequest: null,
+          commandTimeout: FOLLOW_BLOCK_MS + timeoutMs,
+        });
         reader.on("error", () => {}); // the follower retries; the main connection reports
         return {
           read: (key, after, blockMs) => reader.xread("BLOCK", blockMs, "STREAMS", key, after),
