@@ -6,7 +6,7 @@
  * @module
  */
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
-import { openStore } from "../lib/store/mod.ts";
+import { openStore, storeOutage } from "../lib/store/mod.ts";
 import { createTaskRuntime, demoTask } from "../lib/tasks/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
@@ -29,17 +29,20 @@ const env = runtime.env();
 const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? ""); // as ctl and the emulator read it
 const debugLine = debug ? (line: string) => console.error(`storectl server: ${line}`) : undefined;
 store.tasks.retain(config.tasks.retentionMs);
+const outage = storeOutage((line) => console.error(line)); // one for the routes, /health and the runners
 const tasks = createTaskRuntime({
   store,
   definitions: [demoTask],
   concurrency: config.tasks.concurrency,
   leaseMs: config.tasks.leaseMs,
+  outage,
 });
 const app = createApp({
   store,
   rateLimit: config.rateLimit,
   bodyLimitBytes: config.bodyLimitBytes,
   debug: debugLine,
+  outage,
   tasks,
   taskApi: config.tasks,
   streams: config.streams,

@@ -15,12 +15,11 @@ import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { swaggerUI } from "@hono/swagger-ui";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
-import type { Store } from "../lib/store/mod.ts";
+import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
-import { storeOutage } from "./store_outage.ts";
 import { createTaskRuntime, demoTask, type TaskRuntime } from "../lib/tasks/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
@@ -40,6 +39,8 @@ export interface ServerDeps {
   readonly log?: (line: string) => void;
   /** Where debug lines go (clients that time out or leave mid-body). Default: nowhere. */
   readonly debug?: (line: string) => void;
+  /** Logs store outages, once when one starts and once when it ends; share it with the task runners. */
+  readonly outage?: StoreOutage;
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
   readonly now?: () => number;
   /** Runs tasks; default: an in-process runtime over `store` with the `demo` kind, made on first use. */
@@ -67,7 +68,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
 
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
   app.use("*", bodyLimit(maxBytes, (c) => problem(c, 413, `The request body is over ${maxBytes} bytes`)));
-  const outage = storeOutage(log, deps.now);
+  const outage = deps.outage ?? storeOutage(log, deps.now);
   app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, outage));
 
   app.openapi(

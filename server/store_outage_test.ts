@@ -45,12 +45,12 @@ Deno.test("store outage: one log line when it starts and one when it ends, with 
   store.down = false;
   assertEquals(await hit("b"), 200);
   assertEquals(await hit("c"), 200);
-  assertEquals(lines.slice(1), ["store answers again after 8.3 s; 305 requests failed meanwhile"]);
+  assertEquals(lines.slice(1), ["store answers again after 8.3 s; 305 calls failed meanwhile"]);
   store.down = true; // a second outage is logged again
   assertEquals((await app.request("/health")).status, 503);
   store.down = false;
   assertEquals((await app.request("/health")).status, 200);
   assertEquals(lines.length, 4, lines.join("\n"));
   assertMatch(lines[2], /^store unreachable traceId=[0-9a-f]{32} path=\/health: /);
-  assertEquals(lines[3], "store answers again after 0.0 s; 1 request failed meanwhile");
+  assertEquals(lines[3], "store answers again after 0.0 s; 1 call failed meanwhile");
 });

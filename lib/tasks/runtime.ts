@@ -3,6 +3,8 @@ import {
   FINAL_STATUSES,
   type Job,
   type StepOutcome,
+  type StoreOutage,
+  storeOutage,
   type TaskRecord,
   type TaskStore,
   type WorkQueue,
@@ -37,6 +39,8 @@ export interface TaskRuntimeOptions {
   readonly concurrency?: number;
   readonly newId?: () => string;
   readonly log?: (line: string) => void;
+  /** Logs store outages once each (share the server's); default: one of its own on `log`. */
+  readonly outage?: StoreOutage;
   /**
    * How long a runner holds a root task without renewing (renewed every third of it while the task
    * runs). When its process dies, another takes the task over after this long. Default 30 s.
@@ -84,6 +88,8 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const concurrency = options.concurrency ?? 8;
   const newId = options.newId ?? (() => crypto.randomUUID());
   const log = options.log ?? ((line: string) => console.error(line));
+  // The runners poll every second: a store outage is two lines, not one a second.
+  const outage = options.outage ?? storeOutage(log);
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 3;
   const consumer = `runner-${newId()}`;
@@ -122,8 +128,8 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       do {
         again = false;
         while (!closed && running < concurrency) {
-          const job = await queue.take(consumer, leaseMs).catch((error) => {
-            log(`task queue: cannot take work: ${(error as Error).message}`);
+          const job = await queue.take(consumer, leaseMs).then((job) => (outage.answered(), job), (error) => {
+            outage.failed("task queue", error as Error);
             return undefined;
           });
           if (!job) break;
@@ -304,6 +310,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     while (!control.signal.aborted) {
       try {
         const after = await events.last(CONTROL_CHANNEL);
+        outage.answered();
         for await (const event of events.follow(CONTROL_CHANNEL, after, control.signal)) {
           if (event.kind === "cancel") {
             for (const id of event.data.task_ids as string[]) local.get(id)?.abort();
@@ -315,7 +322,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
         }
       } catch (error) {
         if (control.signal.aborted) return;
-        log(`task control channel: ${(error as Error).message}; following it again in 1 s`);
+        outage.failed("task control channel", error as Error); // followed again in 1 s
         await new Promise((r) => setTimeout(r, 1_000));
       }
     }

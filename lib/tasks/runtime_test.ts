@@ -250,3 +250,30 @@ Deno.test("task runtime: Redis (real redis-server)", { ignore: missingTools("red
   await using redis = await startRedis();
   await suite(t, () => openStore({ url: redis.url, prefix: `rt-${crypto.randomUUID()}:` }));
 });
+
+Deno.test("a runtime polling a store that is down logs the outage once, and its end once", async () => {
+  const store = createMemoryStore();
+  let down = true;
+  const failure = () => Promise.reject(new Error("Redis at 127.0.0.1:6390 is not reachable"));
+  const queue = {
+    ...store.queue,
+    take: (...a: Parameters<Store["queue"]["take"]>) => down ? failure() : store.queue.take(...a),
+  };
+  const lines: string[] = [];
+  const runtime = createTaskRuntime({
+    store: { ...store, queue },
+    definitions: [demoTask],
+    log: (line) => lines.push(line),
+    pollMs: 5,
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    down = false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await runtime.close();
+  }
+  assertEquals(lines.length, 2, lines.join("\n"));
+  assertEquals(lines[0], "store unreachable task queue: Redis at 127.0.0.1:6390 is not reachable");
+  assert(/^store answers again after \d+\.\d s; \d+ calls failed meanwhile$/.test(lines[1]), lines[1]);
+});

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
+import { type Store, type StoreOutage, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { problem, traceId } from "../errors.ts";
-import type { StoreOutage } from "../store_outage.ts";
 
 /** Limits of the rate-limited routes; the defaults are the spec's. */
 export interface RateLimitConfig {

@@ -1,6 +1,6 @@
-/** Reports store failures and recoveries; one per process, shared by the routes and `/health`. */
+/** Reports store failures and recoveries; one per process, shared by the routes, `/health` and the task runners. */
 export interface StoreOutage {
-  /** A request failed on the store; logged only when it is the first of an outage. */
+  /** A call failed on the store; logged only when it is the first of an outage. */
   failed(where: string, error: Error): void;
   /** A store call succeeded; ends an outage, if any, with one line counting its failures. */
   answered(): void;
@@ -15,7 +15,7 @@ export interface StoreOutage {
  * ```ts
  * const outage = storeOutage(console.error);
  * outage.failed("path=/health", new Error("Redis at 127.0.0.1:6379 is not reachable"));
- * outage.answered(); // "store answers again after 0.0 s; 1 request failed meanwhile"
+ * outage.answered(); // "store answers again after 0.0 s; 1 call failed meanwhile"
  * ```
  */
 export function storeOutage(log: (line: string) => void, now: () => number = Date.now): StoreOutage {
@@ -31,7 +31,7 @@ export function storeOutage(log: (line: string) => void, now: () => number = Dat
     answered() {
       if (since === undefined) return;
       const seconds = ((now() - since) / 1000).toFixed(1);
-      log(`store answers again after ${seconds} s; ${failures} request${failures === 1 ? "" : "s"} failed meanwhile`);
+      log(`store answers again after ${seconds} s; ${failures} call${failures === 1 ? "" : "s"} failed meanwhile`);
       since = undefined;
       failures = 0;
     },
