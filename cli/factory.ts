@@ -1,4 +1,4 @@
-import { type CloudClient, createCloudClient } from "../lib/cloud/mod.ts";
+import type { CloudClient } from "../lib/cloud/mod.ts";
 import {
   type CloudCredentials,
   type ConfigDocument,
@@ -12,7 +12,7 @@ import {
   serializeConfig,
   validateProfiles,
 } from "../lib/config/mod.ts";
-import { createEnterpriseClient, type EnterpriseClient } from "../lib/enterprise/mod.ts";
+import type { EnterpriseClient } from "../lib/enterprise/mod.ts";
 import { mask, StoreCtlError } from "../lib/errors/mod.ts";
 import { type ClientSettings, DEFAULT_RETRY_POLICY, type RetryEvent } from "../lib/http/mod.ts";
 import { createLogger, type Logger } from "../lib/output/mod.ts";
@@ -99,11 +99,14 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
     },
     cloud: once(async () => {
       const resolved = await factory.credentials("cloud") as CloudCredentials;
+      // Each API's modules load with its first client: a command uses one of them.
+      const { createCloudClient } = await import("../lib/cloud/mod.ts");
       return createCloudClient(resolved, await clientSettings(factory, {}));
     }),
     enterprise: once(async () => {
       const resolved = await factory.credentials("enterprise") as EnterpriseCredentials;
       const caCert = resolved.caCert === undefined ? undefined : await readCaCert(factory, resolved);
+      const { createEnterpriseClient } = await import("../lib/enterprise/mod.ts");
       return createEnterpriseClient(resolved, await clientSettings(factory, { insecure: resolved.insecure, caCert }));
     }),
     used: {},

@@ -26,10 +26,14 @@ export const COMPLETE_COMMAND = "__complete";
  */
 export async function execute(root: GroupSpec, argv: readonly string[], ctx: CliContext): Promise<Outcome> {
   let words = hoistGlobals(argv);
-  if (words.some((w) => /^(-q|--query)(=|$)/.test(w))) import("../../lib/output/mod.ts").then((m) => m.preloadQuery());
   if (words[0] === COMPLETE_COMMAND) return await complete(root, words.slice(words[1] === "--" ? 2 : 1), ctx);
   if (words[0] === "help") words = [...words.slice(1), "--help"];
   const { path, chain, target } = await route(root, words);
+  // JMESPath loads while the parser works. Only now: the command's module has loaded lib/output,
+  // and a second import of a graph still loading makes Deno load it twice.
+  if (words.some((w) => /^(-q|--query)(=|$)/.test(w))) {
+    void import("../../lib/output/mod.ts").then((m) => m.preloadQuery());
+  }
   const rest = words.slice(path.length);
   const asksHelp = rest.some((w) => w === "--help" || w === "-h");
   if (target.kind === "group" && rest.every((w) => w.startsWith("-"))) {

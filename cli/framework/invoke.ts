@@ -5,7 +5,6 @@ import { confirmOrStop } from "./confirm.ts";
 import { GLOBAL_FLAGS, type GlobalOptions } from "./globals.ts";
 import { outputTarget, writeResult } from "./output.ts";
 import type { CommandSpec } from "./spec.ts";
-import { resumeCommand, waitFor } from "./wait.ts";
 
 /**
  * Runs a parsed command: builds the factory from the global options, asks for confirmation,
@@ -40,6 +39,7 @@ async function finishTask(
   input: Parameters<CommandSpec["run"]>[0],
 ) {
   const { flags, output } = input;
+  const { resumeCommand, waitFor } = await import("./wait.ts"); // with the cloud client: cloud commands only
   const ref = started as { taskId?: string; status?: string };
   if (typeof ref?.taskId !== "string") {
     throw new StoreCtlError("api", "The API answered without a task id; see the response with ctl api");

@@ -6,9 +6,7 @@
  */
 import { createFileSystem } from "./file_system.ts";
 import { denoFsOps } from "./deno/fs.ts";
-import { denoLaunchDetached } from "./deno/launch.ts";
 import { onFirstTerminatingSignal } from "./signals.ts";
-import { denoServe } from "./deno/serve.ts";
 import { denoStdin, denoStdStream } from "./deno/stdio.ts";
 import { denoTransport } from "./deno/transport.ts";
 import type { Runtime } from "./types.ts";
@@ -26,9 +24,10 @@ export const runtime: Runtime = {
   stdout: denoStdStream(Deno.stdout),
   stderr: denoStdStream(Deno.stderr),
   fs: createFileSystem(denoFsOps),
-  serve: denoServe,
+  // Loaded when used: `ctl` never serves, and rarely detaches.
+  serve: async (options) => (await import("./deno/serve.ts")).denoServe(options),
   gzip: () => new CompressionStream("gzip"),
   gunzip: () => new DecompressionStream("gzip"),
-  launchDetached: denoLaunchDetached,
+  launchDetached: async (...args) => (await import("./deno/launch.ts")).denoLaunchDetached(...args),
   createTransport: denoTransport,
 };
