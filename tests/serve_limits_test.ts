@@ -240,6 +240,21 @@ const ITEMS: Record<string, Item> = {
       assertEquals(await stopped, 0);
     });
 
+    await t.step("connections serving no request — one that never sent any included — end at once", async () => {
+      const server = await startServer(commands.server, { SHUTDOWN_TIMEOUT_MS: "5000" });
+      const silent = await Deno.connect(address(server.url));
+      const kept = await Deno.connect(address(server.url));
+      await kept.write(encoder.encode("GET /health HTTP/1.1\r\nHost: x\r\n\r\n"));
+      await kept.read(new Uint8Array(4096)); // answered; the connection stays open, kept alive
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      assertEquals(await server.stop(), 0);
+      const took = performance.now() - started;
+      silent.close();
+      kept.close();
+      assert(took < 2000, `exited after ${took.toFixed(0)} ms, not at once`);
+    });
+
     await t.step("a request still unfinished at the deadline is cut off, and the server exits 0", async () => {
       const server = await startServer(commands.server, { SHUTDOWN_TIMEOUT_MS: "1000", BODY_TIMEOUT_MS: "60000" });
       const conn = await Deno.connect(address(server.url));

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import type { Socket } from "node:net";
 import type { ServeOptions } from "../types.ts";
 import {
   bodyTimeoutAnswer,
@@ -52,6 +53,12 @@ export function nodeLimits(options: ServeOptions): NodeLimits {
   const ceiling = connectionCeiling(limits.maxConnections, descriptorLimit());
   if (ceiling.warning) log("warn", ceiling.warning);
   let closing = false;
+  /** Open connections and how many requests each is serving. */
+  const sockets = new Map<Socket, number>();
+  /** Ends every connection that serves no request, including one that never sent any (after what it has written). */
+  const closeUnused = () => {
+    for (const [socket, requests] of sockets) if (requests === 0) socket.end(() => socket.destroy());
+  };
   const fetch = async (request: Request) => {
     if (request.method === "GET" || request.method === "HEAD") {
       const response = await options.fetch(request);
@@ -75,6 +82,18 @@ export function nodeLimits(options: ServeOptions): NodeLimits {
     apply(server) {
       server.maxConnections = ceiling.max;
       server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      server.on("connection", (socket: Socket) => {
+        sockets.set(socket, 0);
+        socket.once("close", () => sockets.delete(socket));
+      });
+      server.on("request", (request, response) => {
+        const socket = request.socket as Socket;
+        sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
+        response.once("close", () => {
+          if (sockets.has(socket)) sockets.set(socket, sockets.get(socket)! - 1);
+          if (closing) closeUnused();
+        });
+      });
       let dropped = 0;
       let quiet: ReturnType<typeof setTimeout> | undefined;
       server.on("drop", () => {
@@ -96,12 +115,14 @@ export function nodeLimits(options: ServeOptions): NodeLimits {
           log("info", `shutdown deadline of ${limits.shutdownTimeoutMs} ms passed: closing the remaining connections`);
           server.closeAllConnections();
         }, limits.shutdownTimeoutMs);
-        // Stops accepting and closes idle connections; busy ones close after their response.
+        // Stops accepting and ends the connections that serve no request — Node's
+        // closeIdleConnections() leaves one that has not sent a request yet open until its header
+        // timeout; busy ones end after their response.
         server.close(() => {
           clearTimeout(deadline);
           resolve();
         });
-        server.closeIdleConnections();
+        closeUnused();
       });
     },
   };
