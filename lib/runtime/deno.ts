@@ -8,7 +8,6 @@ import { createFileSystem } from "./file_system.ts";
 import { denoFsOps } from "./deno/fs.ts";
 import { onFirstTerminatingSignal } from "./signals.ts";
 import { denoStdin, denoStdStream } from "./deno/stdio.ts";
-import { denoTransport } from "./deno/transport.ts";
 import type { Runtime } from "./types.ts";
 
 export const runtime: Runtime = {
@@ -29,5 +28,5 @@ export const runtime: Runtime = {
   gzip: () => new CompressionStream("gzip"),
   gunzip: () => new DecompressionStream("gzip"),
   launchDetached: async (...args) => (await import("./deno/launch.ts")).denoLaunchDetached(...args),
-  createTransport: denoTransport,
+  createTransport: async (options) => (await import("./deno/transport.ts")).denoTransport(options),
 };
