@@ -13,7 +13,6 @@
  */
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import { swaggerUI } from "@hono/swagger-ui";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
@@ -23,6 +22,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./r
 import { createTaskRuntime, demoTask, type TaskRuntime } from "../lib/tasks/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
+import { docsRoutes } from "./docs/mod.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 export { DEFAULT_TASK_API, type TaskApiConfig } from "./routes/tasks.ts";
@@ -110,7 +110,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     openapi: "3.1.0",
     info: { title: "storectl service", version: deps.version ?? VERSION },
   });
-  app.get("/docs", swaggerUI({ url: "/openapi.json" }));
+  app.route("/", docsRoutes("/openapi.json"));
 
   for (const path of ["/", "/health", "/openapi.json", "/docs"]) {
     app.all(

@@ -3,6 +3,7 @@ import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
 import { createMemoryStore, type Store } from "../lib/store/mod.ts";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { createApp } from "./mod.ts";
+import { assertDocsOffline } from "../tests/docs_page.ts";
 
 const down: Store = {
   ...createMemoryStore(),
@@ -40,6 +41,11 @@ Deno.test("GET /openapi.json is generated from the route schemas, and /docs serv
   assertEquals(spec.openapi, "3.1.0");
   assert(spec.paths["/health"].get.responses["503"]);
   assertMatch(await (await app.request("/docs")).text(), /openapi\.json/);
+});
+
+Deno.test("GET /docs works offline: Swagger UI's assets are served locally", async () => {
+  const { app } = setup();
+  await assertDocsOffline((path) => Promise.resolve(app.request(path)));
 });
 
 Deno.test("errors are RFC 9457 problem details with a traceId: 404, 405, 413", async () => {

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { startEmulator } from "./emulator_process.ts";
 import { assertEmulatorBodyLimit } from "./oversized_body.ts";
+import { assertDocsOffline } from "./docs_page.ts";
 import { missingTools, requireTool } from "./tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
@@ -43,6 +44,12 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: 
       const server = await startServer([`${dir}/server.mjs`]);
       const res = await fetch(`${server.url}/health`);
       assertEquals(await res.json(), { status: "healthy", store: "memory" });
+      assertEquals(await server.stop(), 0);
+    });
+
+    await t.step("the server serves /docs with Swagger UI's assets from the bundle, offline", async () => {
+      const server = await startServer([`${dir}/server.mjs`]);
+      await assertDocsOffline((path) => fetch(`${server.url}${path}`));
       assertEquals(await server.stop(), 0);
     });
 

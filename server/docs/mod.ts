@@ -1,0 +1,47 @@
+/**
+ * `GET /docs`: Swagger UI over `/openapi.json`, its assets served by the service itself (from
+ * `swagger-ui-dist`) so that the page works offline.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { docsRoutes } from "./mod.ts";
+ * const app = new Hono().route("/", docsRoutes("/openapi.json"));
+ * const html = await (await app.request("/docs")).text(); // links /docs/swagger-ui-dist@…/swagger-ui.css
+ * ```
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import { swaggerUI } from "@hono/swagger-ui";
+
+/** Where the assets are served: `/docs/swagger-ui-dist@<version>/<file>`. */
+export const DOCS_BASE = "/docs";
+
+// About 2 MB: loaded on the first /docs request, not at start.
+let loaded: Promise<typeof import("./assets.ts")> | undefined;
+const load = () => loaded ??= import("./assets.ts");
+
+/** The page and its assets; `specUrl` is the OpenAPI document the page shows. */
+export function docsRoutes(specUrl: string): Hono {
+  const app = new Hono();
+  app.get(DOCS_BASE, async (c) => {
+    const { version } = await load();
+    // validatorUrl "none": Swagger UI would otherwise load a badge from validator.swagger.io.
+    return swaggerUI({ url: specUrl, baseUrl: DOCS_BASE, version, validatorUrl: "none", title: "storectl service" })(
+      c,
+      async () => {},
+    );
+  });
+  app.get(`${DOCS_BASE}/:dir/:file`, async (c, next) => {
+    const { version, assets } = await load();
+    const asset = c.req.param("dir") === `swagger-ui-dist@${version}` ? assets[c.req.param("file")] : undefined;
+    if (!asset) return next();
+    // The version is in the URL: a new one is a new URL, so this one never changes.
+    return c.body(asset.text, 200, {
+      "content-type": asset.type,
+      "cache-control": "public, max-age=31536000, immutable",
+    });
+  });
+  return app;
+}
