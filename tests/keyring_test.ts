@@ -10,12 +10,30 @@ function denoDir(): string {
     `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/deno`;
 }
 
+/**
+ * Runs `commands` (shell, joined by `&&`) in a private D-Bus session with an unlocked
+ * gnome-keyring, HOME a fresh folder whose `config.toml` is the config file; returns stdout,
+ * asserting the commands succeeded.
+ */
+async function inSecretService(home: string, commands: string[]): Promise<string> {
+  const dbus = requireTool("dbus-run-session");
+  requireTool("gnome-keyring-daemon");
+  const script = ["printf test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1", ...commands]
+    .join(" && ");
+  const out = await new Deno.Command(dbus, {
+    args: ["--", "sh", "-c", script],
+    env: { HOME: home, DENO_DIR: denoDir(), STORE_CONFIG_FILE: `${home}/config.toml`, PATH: Deno.env.get("PATH")! },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout);
+}
+
 Deno.test(
   "keyring: a keyring:<name> profile value is read from a real Secret Service",
   { ignore: missingTools("dbus-run-session", "gnome-keyring-daemon") },
   async () => {
-    const dbus = requireTool("dbus-run-session");
-    requireTool("gnome-keyring-daemon");
     await using emulator = await startEmulator();
     const home = await Deno.makeTempDir();
     try {
@@ -26,19 +44,11 @@ Deno.test(
           `api_url = "${emulator.cloudUrl}"\n`,
       );
       const deno = `'${Deno.execPath()}' run -A`;
-      const script = [
-        "printf test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1",
+      const stdout = await inSecretService(home, [
         `${deno} '${ROOT}tests/keyring_set.ts' '${name}' demo-secret`,
         `${deno} '${ROOT}cli/main.ts' api cloud get /regions -q 'length(regions)'`,
-      ].join(" && ");
-      const out = await new Deno.Command(dbus, {
-        args: ["--", "sh", "-c", script],
-        env: { HOME: home, DENO_DIR: denoDir(), STORE_CONFIG_FILE: `${home}/config.toml` },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-      assertEquals(new TextDecoder().decode(out.stdout), "4\n"); // authenticated with the secret from the keyring
+      ]);
+      assertEquals(stdout, "4\n"); // authenticated with the secret from the keyring
     } finally {
       await Deno.remove(home, { recursive: true });
     }
@@ -49,14 +59,11 @@ Deno.test(
   "keyring: files-key set --use-keyring and profile set --use-keyring write to a real Secret Service",
   { ignore: missingTools("dbus-run-session", "gnome-keyring-daemon") },
   async () => {
-    const dbus = requireTool("dbus-run-session");
-    requireTool("gnome-keyring-daemon");
     await using emulator = await startEmulator();
     const home = await Deno.makeTempDir();
     try {
       const ctl = `'${Deno.execPath()}' run -A '${ROOT}cli/main.ts'`;
-      const script = [
-        "printf test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1",
+      const stdout = await inSecretService(home, [
         `${ctl} files-key set fk-0123456789-secret --use-keyring`,
         `${ctl} files-key get -o json`,
         `${ctl} profile set k --deployment cloud --api-key demo-key --api-secret demo-secret ` +
@@ -64,16 +71,8 @@ Deno.test(
         `${ctl} api cloud get /regions -q 'length(regions)'`,
         `${ctl} files-key remove --keyring`,
         `${ctl} files-key get || echo gone`,
-      ].join(" && ");
-      const out = await new Deno.Command(dbus, {
-        args: ["--", "sh", "-c", script],
-        env: { HOME: home, DENO_DIR: denoDir(), STORE_CONFIG_FILE: `${home}/config.toml`, PATH: Deno.env.get("PATH")! },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const stderr = new TextDecoder().decode(out.stderr);
-      assertEquals(out.code, 0, stderr);
-      const lines = new TextDecoder().decode(out.stdout).trim().split("\n");
+      ]);
+      const lines = stdout.trim().split("\n");
       assertEquals(JSON.parse(lines.slice(0, 4).join("\n")), {
         key: "fk-0…cret",
         source: "global files_api_key (keyring entry 'files-api-key')",
