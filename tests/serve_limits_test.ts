@@ -223,6 +223,30 @@ const ITEMS: Record<string, Item> = {
     assertMatch(stderr, /POST \/api\/RateLimited\/sliding: The client closed the connection before its request body/);
     assert(!/^error /m.test(stderr) && !/^\s+at /m.test(stderr), `no error line, no stack:\n${stderr}`);
   },
+  "server: many never-ending bodies at once: each gets its 408, then its connection closes": async (commands) => {
+    // Short timeouts put the body deadlines and the connection sweeps in the same turns of the
+    // event loop: closing a connection there used to lose its answer and leave it open.
+    const server = await startServer(commands.server, {
+      HEADERS_TIMEOUT_MS: "5000",
+      KEEP_ALIVE_TIMEOUT_MS: "100",
+      BODY_TIMEOUT_MS: "30",
+    });
+    try {
+      const answers = await Promise.all(Array.from({ length: 300 }, async () => {
+        const conn = await Deno.connect(address(server.url));
+        await conn.write(encoder.encode(
+          "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+        ));
+        const { text, closedAfterMs } = await untilClosed(conn, performance.now(), 8000);
+        return closedAfterMs === undefined ? "still open" : text.split("\r\n")[0] || "closed without an answer";
+      }));
+      const counts: Record<string, number> = {};
+      for (const answer of answers) counts[answer] = (counts[answer] ?? 0) + 1;
+      assertEquals(counts, { "HTTP/1.1 408 Request Timeout": 300 });
+    } finally {
+      assertEquals(await server.stop(), 0);
+    }
+  },
   "server: SIGTERM lets a request in flight finish, within SHUTDOWN_TIMEOUT_MS": async (commands, t) => {
     const chunkedPost =
       "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n";

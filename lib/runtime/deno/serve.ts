@@ -56,6 +56,8 @@ interface Connection {
   active: number;
   /** `performance.now()` past which an idle connection is closed; Infinity while requests run. */
   deadline: number;
+  /** The sweep during which its last response was handed over (-1 before any). */
+  answeredInSweep: number;
 }
 
 const noLog: ServeLog = () => {};
@@ -111,10 +113,13 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
         cancelListener();
       } catch { /* it has just ended */ }
     };
-    const record = { active: 0, deadline: performance.now() + limits.headersTimeoutMs } as Connection;
+    const record = {
+      active: 0,
+      deadline: performance.now() + limits.headersTimeoutMs,
+      answeredInSweep: -1,
+    } as Connection;
     const done = () => {
-      // `completed` settles as the response is handed over, maybe before it is written: the
-      // sweeper closes the connection a tick later, not at once.
+      record.answeredInSweep = sweeps;
       if (--record.active === 0) record.deadline = performance.now() + (closing ? 0 : limits.keepAliveTimeoutMs);
     };
     const handler: ServeHandler = async (request, info) => {
@@ -138,17 +143,28 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
     connections.add(record);
   }
 
+  /**
+   * Whether a connection's last response has surely been written. `completed` settles as a
+   * response is handed over, before Deno writes it; cancelled in the same turn of the event
+   * loop, the connection loses the response and may never close. A whole sweep interval later,
+   * it has been written.
+   */
+  const written = (connection: Connection) => sweeps >= connection.answeredInSweep + 2;
+
   // Closes connections past their deadline: no request head in time, or idle too long.
+  let sweeps = 0;
   const tick = Math.min(1000, Math.max(25, Math.min(limits.headersTimeoutMs, limits.keepAliveTimeoutMs) / 4));
-  const sweeper = setInterval(() => {
+  const sweep = () => {
+    sweeps++;
     const now = performance.now();
     for (const connection of connections) {
-      if (connection.deadline < now) {
+      if (connection.deadline < now && written(connection)) {
         connection.deadline = Infinity;
         connection.cancel();
       }
     }
-  }, tick);
+  };
+  let sweeper = setInterval(sweep, tick);
 
   let refused = 0;
   let failures = 0;
@@ -203,8 +219,10 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
       listener.close();
       await acceptLoop;
       const all = () => Promise.all([...connections].map((c) => c.ended));
-      // Idle connections close now, busy ones when their last request is answered (`done`).
-      for (const connection of connections) if (connection.active === 0) connection.cancel();
+      // Idle connections close at the next sweep, busy ones at the sweep after their last answer.
+      for (const connection of connections) if (connection.active === 0) connection.deadline = 0;
+      clearInterval(sweeper);
+      sweeper = setInterval(sweep, 25);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const expired = new Promise<boolean>((resolve) =>
         timer = setTimeout(() => resolve(true), limits.shutdownTimeoutMs)
