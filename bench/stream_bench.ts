@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { startRedis } from "../tests/redis_server.ts";
 import { toolPath } from "../tests/tools.ts";
+import { bundleAll } from "../tools/bundle.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 
 const { values } = parseArgs({
@@ -16,7 +17,7 @@ const { values } = parseArgs({
     tokens: { type: "string", default: "10000" },
     rate: { type: "string", default: "1000" },
     idle: { type: "string", default: "10000" },
-    backends: { type: "string", default: "floor,memory,redis" },
+    backends: { type: "string", default: "floor,memory,node,redis" },
   },
 });
 const SUBSCRIBERS = Number(values.subscribers), TOKENS = Number(values.tokens), RATE = Number(values.rate);
@@ -29,9 +30,13 @@ function rssKb(pid: number): number {
   return Number(status.match(/VmRSS:\s+(\d+)/)![1]);
 }
 
-async function startBenchServer(env: Record<string, string>, entry = SERVER) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", entry],
+/** How to start a server: a Deno entry file, or a whole command (the Node bundle). */
+type Entry = string | string[];
+
+async function startBenchServer(env: Record<string, string>, entry: Entry = SERVER) {
+  const [command, ...args] = typeof entry === "string" ? [Deno.execPath(), "run", "-A", entry] : entry;
+  const child = new Deno.Command(command, {
+    args,
     env: { PORT: "0", ...env },
     stdout: "piped",
     stderr: "inherit",
@@ -161,11 +166,19 @@ async function fanOut(backend: string, env: Record<string, string>) {
   }
 }
 
-async function idleStreams(backend: string, env: Record<string, string>, entry = SERVER) {
+/** A task that waits (for input) while its streams stay idle. */
+const WAITING_TICKER = { kind: "ticker", input: { count: 1, per_second: 1 } };
+
+async function idleStreams(
+  backend: string,
+  env: Record<string, string>,
+  entry: Entry = SERVER,
+  waiting = WAITING_TICKER,
+) {
   if (IDLE === 0) return;
   const server = await startBenchServer(env, entry);
   try {
-    const task = await post(`${server.url}/tasks`, { kind: "ticker", input: { count: 1, per_second: 1 } });
+    const task = await post(`${server.url}/tasks`, waiting);
     // warm up the route and the follower machinery, then measure from there
     const warm = await Promise.all(
       Array.from({ length: 100 }, () => fetch(`${server.url}/tasks/${task.task_id}/stream`)),
@@ -204,6 +217,18 @@ for (const backend of values.backends.split(",")) {
   } else if (backend === "memory") {
     await fanOut("memory", { STORE_URL: "memory:" });
     await idleStreams("memory", { STORE_URL: "memory:" });
+  } else if (backend === "node") {
+    // The Node bundle has no ticker kind: a demo task waiting for input holds its streams idle.
+    const dir = await Deno.makeTempDir({ prefix: "stream-bench-" });
+    try {
+      await bundleAll(dir);
+      await idleStreams("memory, Node bundle", { STORE_URL: "memory:" }, ["node", `${dir}/server.mjs`], {
+        kind: "demo",
+        input: { steps: 0, ask: "waiting" },
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   } else if (backend === "redis") {
     if (!toolPath("redis-server")) {
       console.log("redis: skipped (redis-server is not installed)");

@@ -1,6 +1,5 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
-import { streamSSE } from "hono/streaming";
 import {
   type EventLog,
   FINAL_STATUSES,
@@ -12,6 +11,7 @@ import {
   type TaskStore,
 } from "../../lib/store/mod.ts";
 import { problem } from "../errors.ts";
+import { createEventStreams } from "../sse.ts";
 
 /** A channel scope that can be streamed. */
 export type ChannelScope = "TASK" | "SESSION" | "GLOBAL";
@@ -120,27 +120,12 @@ export function streamRoutes<E extends Env>(
   const startAfter = async (channel: string, lastEventId: string | undefined, replay: boolean | undefined) =>
     lastEventId !== undefined ? Number(lastEventId) : replay === false ? await events.last(channel) : 0;
 
-  const stream = (
-    c: Context,
-    channel: string,
-    after: number,
-    filter: Set<string> | undefined,
-    endsWithTask?: string,
-  ) => {
-    c.header("X-Accel-Buffering", "no");
-    return streamSSE(c, async (out) => {
-      const controller = new AbortController();
-      out.onAbort(() => controller.abort());
-      // One timer per stream (not one per frame): a ping once nothing was sent for 2/3 of the period.
-      let lastWrite = Date.now();
-      const timer = setInterval(() => {
-        if (Date.now() - lastWrite < (config.heartbeatMs * 2) / 3) return;
-        lastWrite = Date.now();
-        out.write(": ping\n\n").catch(() => controller.abort());
-      }, config.heartbeatMs / 3);
+  const eventStreams = createEventStreams(config.heartbeatMs);
+  const stream = (channel: string, after: number, filter: Set<string> | undefined, endsWithTask?: string) =>
+    eventStreams.respond(async (out) => {
       try {
         await out.write("retry: 1000\n\n"); // sends the headers now, and reconnects come back within a second
-        for await (const batch of events.followBatches(channel, after, controller.signal)) {
+        for await (const batch of events.followBatches(channel, after, out.signal)) {
           let text = "";
           let ended = false;
           for (const event of batch) {
@@ -150,20 +135,13 @@ export function streamRoutes<E extends Env>(
               break;
             }
           }
-          if (text) {
-            await out.write(text); // one write per batch: a lagging client catches up in few writes
-            lastWrite = Date.now();
-          }
+          if (text) await out.write(text); // one write per batch: a lagging client catches up in few writes
           if (ended) break;
         }
       } catch (error) {
-        if (!controller.signal.aborted && !out.aborted) throw error; // a write to a gone client is no error
-      } finally {
-        clearInterval(timer);
-        controller.abort(); // releases the follower (and its store connection share)
+        if (!out.signal.aborted) throw error; // a write to a gone client is no error
       }
-    });
-  };
+    }, { "x-accel-buffering": "no" });
 
   app.openapi(
     createRoute({
@@ -196,7 +174,7 @@ export function streamRoutes<E extends Env>(
       if (now && FINAL_STATUSES.has(now.status as TaskStatus) && after >= await events.last(channel)) {
         return c.body(null, 204) as never; // 204 tells an EventSource not to reconnect
       }
-      return stream(c, channel, after, filter, task_id) as never;
+      return stream(channel, after, filter, task_id) as never;
     },
   );
 
@@ -218,7 +196,6 @@ export function streamRoutes<E extends Env>(
       const { replay, events: filter } = c.req.valid("query");
       const channel = sessionChannel(session_id);
       return stream(
-        c,
         channel,
         await startAfter(channel, c.req.valid("header")["last-event-id"], replay),
         filter,
@@ -238,7 +215,7 @@ export function streamRoutes<E extends Env>(
       if (!available("GLOBAL")) return off(c, "GLOBAL") as never;
       const { replay, events: filter } = c.req.valid("query");
       const after = await startAfter(GLOBAL_CHANNEL, c.req.valid("header")["last-event-id"], replay);
-      return stream(c, GLOBAL_CHANNEL, after, filter) as never;
+      return stream(GLOBAL_CHANNEL, after, filter) as never;
     },
   );
   return app;
