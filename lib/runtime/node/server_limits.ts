@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { ServeOptions } from "../types.ts";
 import {
@@ -25,7 +25,7 @@ export interface NodeLimits {
     readonly keepAliveTimeout: number;
   };
   /** `options.fetch` with the request-body deadline, saying `connection: close` while closing. */
-  readonly fetch: (request: Request) => Promise<Response>;
+  readonly fetch: (request: Request) => Response | Promise<Response>;
   /** Sets the ceiling and the idle timeout on the server, and logs dropped connections. */
   apply(server: Server): void;
   /** Stops accepting, lets requests finish until the shutdown deadline, then closes every connection. */
@@ -53,17 +53,28 @@ export function nodeLimits(options: ServeOptions): NodeLimits {
   const ceiling = connectionCeiling(limits.maxConnections, descriptorLimit());
   if (ceiling.warning) log("warn", ceiling.warning);
   let closing = false;
-  /** Open connections and how many requests each is serving. */
-  const sockets = new Map<Socket, number>();
-  /** Ends every connection that serves no request, including one that never sent any (after what it has written). */
+  const sockets = new Set<Socket>();
+  /**
+   * Ends every connection once it serves no request — one that never sent any included — after
+   * what it has written. The response a socket is serving is Node's `_httpMessage` (what its own
+   * `closeIdleConnections()` reads): looking there at shutdown spares a listener per request.
+   */
   const closeUnused = () => {
-    for (const [socket, requests] of sockets) if (requests === 0) socket.end(() => socket.destroy());
-  };
-  const fetch = async (request: Request) => {
-    if (request.method === "GET" || request.method === "HEAD") {
-      const response = await options.fetch(request);
-      return closing ? closingConnection(response) : response;
+    for (const socket of sockets) {
+      const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      const end = () => socket.end(() => socket.destroy());
+      if (response && !response.writableEnded) response.once("close", end);
+      else end();
     }
+  };
+  // Not async for GET and HEAD: the handler's promise goes to the adapter as it is.
+  const fetch = (request: Request): Response | Promise<Response> => {
+    if (request.method === "GET" || request.method === "HEAD") {
+      return closing ? Promise.resolve(options.fetch(request)).then(closingConnection) : options.fetch(request);
+    }
+    return withBodyDeadline(request);
+  };
+  const withBodyDeadline = async (request: Request) => {
     const guarded = guardRequestBody(request, limits.bodyTimeoutMs);
     const response = await options.fetch(guarded.request);
     if (guarded.timedOut()) return bodyTimeoutAnswer(response, limits.bodyTimeoutMs, log);
@@ -83,16 +94,8 @@ export function nodeLimits(options: ServeOptions): NodeLimits {
       server.maxConnections = ceiling.max;
       server.keepAliveTimeout = limits.keepAliveTimeoutMs;
       server.on("connection", (socket: Socket) => {
-        sockets.set(socket, 0);
+        sockets.add(socket);
         socket.once("close", () => sockets.delete(socket));
-      });
-      server.on("request", (request, response) => {
-        const socket = request.socket as Socket;
-        sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
-        response.once("close", () => {
-          if (sockets.has(socket)) sockets.set(socket, sockets.get(socket)! - 1);
-          if (closing) closeUnused();
-        });
       });
       let dropped = 0;
       let quiet: ReturnType<typeof setTimeout> | undefined;
