@@ -13,6 +13,7 @@
  */
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
@@ -125,6 +126,15 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       deps.debug?.(`traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.message}`);
       const status = error instanceof RequestBodyTimeout ? 408 : 400;
       return problem(c, status, error.message, { headers: { connection: "close" } });
+    }
+    // Hono's validators throw a 400 for a body that is not JSON: the client's mistake, not a 500.
+    if (error instanceof HTTPException && error.status === 400) {
+      const json = /JSON/.test(error.message);
+      return problem(
+        c,
+        400,
+        json ? `The request body is not valid JSON (${error.message}); send a JSON object` : error.message,
+      );
     }
     log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     return problem(c, 500, "The server failed to handle the request; quote the traceId when reporting it");
