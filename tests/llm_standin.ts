@@ -18,7 +18,7 @@
 export interface LlmStandInOptions {
   /** The text fragments streamed, one `data:` line each. Default `["Hello", " world"]`. */
   deltas?: string[];
-  /** Pause before each delta. Default 0. */
+  /** Pause between deltas (the first goes at once). Default 0. */
   delayMs?: number;
   /** When set, requests without `Authorization: Bearer <apiKey>` get a 401. */
   apiKey?: string;
@@ -81,18 +81,25 @@ export function startLlmStandIn(initial: LlmStandInOptions = {}): Promise<LlmSta
       "data: [DONE]",
     ];
     let i = 0;
+    let wake = () => {};
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (i === lines.length) {
           request.completed = true;
           return controller.close();
         }
-        if (delayMs > 0 && !rawLines) await new Promise((r) => setTimeout(r, delayMs));
+        if (delayMs > 0 && i > 0 && !rawLines) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, delayMs);
+            wake = () => (clearTimeout(timer), resolve()); // a client gone needs no more waiting
+          });
+        }
         if (request.disconnected) return;
         controller.enqueue(encoder.encode(`${lines[i++]}\n\n`));
       },
       cancel() {
         markDisconnected(request);
+        wake();
       },
     });
     return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });

@@ -123,52 +123,70 @@ export async function* streamChat(
     );
   }
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
   let finished = false;
   let text = "";
   try {
-    read: for (;;) {
-      let chunk: ReadableStreamReadResult<string>;
+    const read = async () => {
       try {
-        chunk = await reader.read();
+        return await reader.read();
       } catch (error) {
         if (options.signal?.aborted) throw error;
         throw new LlmError(`${where} broke off its stream: ${hide((error as Error).message)}`);
       }
-      if (chunk.done) break;
-      buffer += chunk.value;
-      let end;
-      while ((end = buffer.search(/\r?\n/)) !== -1) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(buffer[end] === "\r" ? end + 2 : end + 1);
-        if (!line.startsWith("data:")) continue; // comments, event names, ids, blank lines
-        const data = line.slice(5).trim();
-        if (data === "[DONE]") {
-          finished = true;
-          break read;
-        }
-        let parsed: { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[]; error?: unknown };
-        try {
-          parsed = JSON.parse(data);
-        } catch {
-          throw new LlmError(`${where} sent a stream line that is not JSON: ${hide(data).slice(0, 200)}`);
-        }
-        if (parsed.error !== undefined) {
-          const error = parsed.error as { message?: unknown };
-          const message = typeof error?.message === "string" ? error.message : JSON.stringify(parsed.error);
-          throw new LlmError(`${where} reported an error in its stream: ${hide(message).slice(0, 300)}`);
-        }
-        const choice = parsed.choices?.[0];
-        if (typeof choice?.delta?.content === "string" && choice.delta.content !== "") {
-          text += choice.delta.content;
-          yield choice.delta.content;
-        }
-        if (choice?.finish_reason) finished = true;
+    };
+    for await (const data of eventData(read)) {
+      if (data === "[DONE]") {
+        finished = true;
+        break;
       }
+      let parsed: { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[]; error?: unknown };
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        throw new LlmError(`${where} sent a stream event that is not JSON: ${hide(data).slice(0, 200)}`);
+      }
+      if (parsed.error !== undefined) {
+        const error = parsed.error as { message?: unknown };
+        const message = typeof error?.message === "string" ? error.message : JSON.stringify(parsed.error);
+        throw new LlmError(`${where} reported an error in its stream: ${hide(message).slice(0, 300)}`);
+      }
+      const choice = parsed.choices?.[0];
+      if (typeof choice?.delta?.content === "string" && choice.delta.content !== "") {
+        text += choice.delta.content;
+        yield choice.delta.content;
+      }
+      if (choice?.finish_reason) finished = true;
     }
     if (!finished) throw new LlmError(`${where} ended its stream before data: [DONE]; the answer may be cut`);
     if (text.trim() === "") throw new LlmError(`${where} sent an empty answer; check LLM_MODEL`);
   } finally {
     await reader.cancel().catch(() => {});
   }
+}
+
+/**
+ * The `data` of each Server-Sent Event read by `read` (its `data:` lines joined by newlines, dispatched
+ * at a blank line or at the end); comments, `event:`, `id:` and `retry:` lines are skipped.
+ */
+async function* eventData(read: () => Promise<ReadableStreamReadResult<string>>): AsyncGenerator<string> {
+  let buffer = "";
+  let data: string[] = [];
+  for (;;) {
+    const chunk = await read();
+    if (chunk.done) break;
+    buffer += chunk.value;
+    let end;
+    while ((end = buffer.search(/\r\n|\n|\r(?=.)/s)) !== -1) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(buffer.startsWith("\r\n", end) ? end + 2 : end + 1);
+      if (line === "") {
+        if (data.length > 0) yield data.join("\n");
+        data = [];
+      } else if (line.startsWith("data:")) {
+        data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+      }
+    }
+  }
+  if (buffer.startsWith("data:")) data.push(buffer.slice(buffer.startsWith("data: ") ? 6 : 5));
+  if (data.length > 0) yield data.join("\n");
 }

@@ -39,7 +39,7 @@ Deno.test("streamChat() errors name the URL and the fix, never the key", async (
   llm.configure({ failStatus: undefined, rawLines: ["data: {not json"] });
   await assertRejects(
     () => run(),
-    new RegExp(`^The model at ${url} sent a stream line that is not JSON: \\{not json$`),
+    new RegExp(`^The model at ${url} sent a stream event that is not JSON: \\{not json$`),
   );
 
   llm.configure({ rawLines: [`data: ${JSON.stringify({ choices: [{ delta: { content: "cut" } }] })}`] });
@@ -56,6 +56,17 @@ Deno.test("streamChat() errors name the URL and the fix, never the key", async (
     rawLines: [`data: ${JSON.stringify({ choices: [{ delta: { content: "ok" }, finish_reason: "stop" }] })}`],
   });
   assertEquals(await run(), ["ok"]);
+
+  // Comments, event names, ids, CRLF line ends and an event of several data lines are read as SSE has them.
+  llm.configure({
+    rawLines: [
+      ": keep-alive",
+      'event: message\r\nid: 1\r\ndata: {"choices":[{"delta":\r\ndata: {"content":"multi"}}]}',
+      `data:${JSON.stringify({ choices: [{ delta: { content: " line" }, finish_reason: "stop" }] })}`,
+      "data: [DONE]",
+    ],
+  });
+  assertEquals(await run(), ["multi", " line"]);
 
   await using closed = await startLlmStandIn();
   const gone = closed.url.replace("/v1", "/nowhere");
