@@ -8,6 +8,8 @@ export interface LlmConfig {
   readonly model: string;
   /** Sent as `Authorization: Bearer <apiKey>`; never written into messages. */
   readonly apiKey?: string;
+  /** A model that sends nothing for this long (before its answer starts, or between two chunks) fails. Default 60 s. */
+  readonly idleTimeoutMs?: number;
 }
 
 /** One chat message. */
@@ -74,7 +76,7 @@ const STATUS_TIPS: Record<number, string> = {
  * `choices[0].delta.content` of the `data:` lines until `data: [DONE]`. Aborting `signal` closes the
  * connection at once. Throws {@link LlmError} naming the URL (never the key) on an HTTP error, an
  * unreachable endpoint, a line that is not JSON, an error object in the stream, a stream that
- * ends before `[DONE]` or a `finish_reason`, or one with no text.
+ * ends before `[DONE]` or a `finish_reason`, one with no text, or a model silent for `idleTimeoutMs`.
  *
  * @example
  * ```ts
@@ -94,73 +96,93 @@ export async function* streamChat(
   const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
   const hide = (text: string) => config.apiKey ? text.replaceAll(config.apiKey, "***") : text;
-  let response: Response;
+  // A model that stops sending (overloaded, a stalled proxy) would otherwise hold the task forever.
+  const idleMs = config.idleTimeoutMs ?? 60_000;
+  const idle = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), idleMs);
+  };
+  const quiet = () =>
+    new LlmError(`${where} sent nothing for ${idleMs / 1000} s; try again later, or another LLM_MODEL`);
+  const signal = options.signal ? AbortSignal.any([options.signal, idle.signal]) : idle.signal;
+  arm();
   try {
-    response = await options.fetch(url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ model: config.model, messages, stream: true }),
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    throw new LlmError(`${where} cannot be reached: ${hide((error as Error).message)}; check LLM_BASE_URL`);
-  }
-  if (!response.ok) {
-    const body = hide((await response.text().catch(() => "")).replace(/\s+/g, " ").trim()).slice(0, 300);
-    const tip = STATUS_TIPS[response.status] ?? (response.status >= 500 ? "the model server failed; try again" : "");
-    throw new LlmError(
-      `${where} answered HTTP ${response.status}${body ? `: ${body}` : ""}${tip ? `; ${tip}` : ""}`,
-      response.status,
-    );
-  }
-  const type = response.headers.get("content-type") ?? "";
-  if (!type.includes("text/event-stream")) {
-    await response.body?.cancel();
-    throw new LlmError(
-      `${where} answered with content-type '${type || "(none)"}', not a text/event-stream; check that LLM_BASE_URL ` +
-        "is an OpenAI-compatible endpoint that supports stream: true",
-    );
-  }
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let finished = false;
-  let text = "";
-  try {
-    const read = async () => {
-      try {
-        return await reader.read();
-      } catch (error) {
-        if (options.signal?.aborted) throw error;
-        throw new LlmError(`${where} broke off its stream: ${hide((error as Error).message)}`);
-      }
-    };
-    for await (const data of eventData(read)) {
-      if (data === "[DONE]") {
-        finished = true;
-        break;
-      }
-      let parsed: { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[]; error?: unknown };
-      try {
-        parsed = JSON.parse(data);
-      } catch {
-        throw new LlmError(`${where} sent a stream event that is not JSON: ${hide(data).slice(0, 200)}`);
-      }
-      if (parsed.error !== undefined) {
-        const error = parsed.error as { message?: unknown };
-        const message = typeof error?.message === "string" ? error.message : JSON.stringify(parsed.error);
-        throw new LlmError(`${where} reported an error in its stream: ${hide(message).slice(0, 300)}`);
-      }
-      const choice = parsed.choices?.[0];
-      if (typeof choice?.delta?.content === "string" && choice.delta.content !== "") {
-        text += choice.delta.content;
-        yield choice.delta.content;
-      }
-      if (choice?.finish_reason) finished = true;
+    let response: Response;
+    try {
+      response = await options.fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ model: config.model, messages, stream: true }),
+        signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      if (idle.signal.aborted) throw quiet();
+      throw new LlmError(`${where} cannot be reached: ${hide((error as Error).message)}; check LLM_BASE_URL`);
     }
-    if (!finished) throw new LlmError(`${where} ended its stream before data: [DONE]; the answer may be cut`);
-    if (text.trim() === "") throw new LlmError(`${where} sent an empty answer; check LLM_MODEL`);
+    if (!response.ok) {
+      const body = hide((await response.text().catch(() => "")).replace(/\s+/g, " ").trim()).slice(0, 300);
+      const tip = STATUS_TIPS[response.status] ?? (response.status >= 500 ? "the model server failed; try again" : "");
+      throw new LlmError(
+        `${where} answered HTTP ${response.status}${body ? `: ${body}` : ""}${tip ? `; ${tip}` : ""}`,
+        response.status,
+      );
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!type.includes("text/event-stream")) {
+      await response.body?.cancel();
+      throw new LlmError(
+        `${where} answered with content-type '${type || "(none)"}', not a text/event-stream; check that LLM_BASE_URL ` +
+          "is an OpenAI-compatible endpoint that supports stream: true",
+      );
+    }
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let finished = false;
+    let text = "";
+    try {
+      const read = async () => {
+        try {
+          const chunk = await reader.read();
+          arm();
+          return chunk;
+        } catch (error) {
+          if (options.signal?.aborted) throw error;
+          if (idle.signal.aborted) throw quiet();
+          throw new LlmError(`${where} broke off its stream: ${hide((error as Error).message)}`);
+        }
+      };
+      for await (const data of eventData(read)) {
+        if (data === "[DONE]") {
+          finished = true;
+          break;
+        }
+        let parsed: { choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[]; error?: unknown };
+        try {
+          parsed = JSON.parse(data);
+        } catch {
+          throw new LlmError(`${where} sent a stream event that is not JSON: ${hide(data).slice(0, 200)}`);
+        }
+        if (parsed.error !== undefined) {
+          const error = parsed.error as { message?: unknown };
+          const message = typeof error?.message === "string" ? error.message : JSON.stringify(parsed.error);
+          throw new LlmError(`${where} reported an error in its stream: ${hide(message).slice(0, 300)}`);
+        }
+        const choice = parsed.choices?.[0];
+        if (typeof choice?.delta?.content === "string" && choice.delta.content !== "") {
+          text += choice.delta.content;
+          yield choice.delta.content;
+        }
+        if (choice?.finish_reason) finished = true;
+      }
+      if (!finished) throw new LlmError(`${where} ended its stream before data: [DONE]; the answer may be cut`);
+      if (text.trim() === "") throw new LlmError(`${where} sent an empty answer; check LLM_MODEL`);
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
   } finally {
-    await reader.cancel().catch(() => {});
+    clearTimeout(timer);
   }
 }
 

@@ -104,6 +104,26 @@ Deno.test("streamChat() aborted by its signal closes the connection at once", as
   assertEquals(got, ["t0 ", "t1 "]);
 });
 
+Deno.test("streamChat() fails a model silent for idleTimeoutMs, and hangs up on it", async () => {
+  await using llm = await startLlmStandIn({ deltas: ["first", " late"], delayMs: 5_000 });
+  const got: string[] = [];
+  const started = Date.now();
+  await assertRejects(
+    async () => {
+      for await (const text of streamChat({ baseUrl: llm.url, model: "m", idleTimeoutMs: 200 }, messages, { fetch })) {
+        got.push(text);
+      }
+    },
+    new RegExp(
+      `^The model at ${llm.url}/chat/completions sent nothing for 0.2 s; try again later, or another LLM_MODEL$`,
+    ),
+  );
+  const elapsed = Date.now() - started;
+  assert(elapsed < 2_000, `failed after ${elapsed} ms`);
+  assertEquals(got, ["first"]);
+  assertEquals((await llm.disconnected()).completed, false);
+});
+
 Deno.test("answerPrompt() numbers the chunks with title and source, then asks the question", () => {
   const hits = [
     { chunk_id: "a", document_id: "d", title: "Redis", source: "redis.md", text: " Redis is fast. ", score: 2 },
