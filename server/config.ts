@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { LlmConfig } from "../lib/answer/mod.ts";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type StoreConfig } from "../lib/store/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
@@ -16,6 +17,8 @@ export interface ServerConfig {
   readonly limits: ServeLimits;
   readonly tasks: TaskServerConfig;
   readonly streams: StreamConfig;
+  /** The model that writes `answer` tasks' answers (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`); none: extractive. */
+  readonly llm?: LlmConfig;
 }
 
 /** Task settings (issue 10): the API's defaults and the runner's. */
@@ -68,8 +71,19 @@ const Env = z.object({
       (scopes) => scopes.every((s) => ["TASK", "SESSION", "GLOBAL"].includes(s)),
       "CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL",
     ),
+  // Answers (issue 12): an OpenAI-compatible chat-completions endpoint
+  LLM_BASE_URL: z.string().refine(
+    (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
+    "LLM_BASE_URL must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1",
+  ).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
+}).refine((e) => !e.LLM_BASE_URL || e.LLM_MODEL, {
+  message: "LLM_MODEL is required when LLM_BASE_URL is set: name the model to ask, e.g. LLM_MODEL=llama3.1",
+}).refine((e) => e.LLM_BASE_URL || (!e.LLM_MODEL && !e.LLM_API_KEY), {
+  message: "LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL: set it, or unset them for extractive answers",
 });
 
 /**
@@ -117,5 +131,7 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],
       heartbeatMs: DEFAULT_STREAMS.heartbeatMs,
     },
+    ...(e.LLM_BASE_URL &&
+      { llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL!, ...(e.LLM_API_KEY && { apiKey: e.LLM_API_KEY }) } }),
   };
 }

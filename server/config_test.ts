@@ -129,3 +129,34 @@ Deno.test("loadServerConfig() reads and checks the streaming settings", () => {
     assertMatch((error as Error).message, /CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL/);
   }
 });
+
+Deno.test("loadServerConfig() reads the answer model: LLM_BASE_URL, LLM_MODEL and the optional LLM_API_KEY", () => {
+  assertEquals(loadServerConfig({}).llm, undefined);
+  assertEquals(loadServerConfig({ LLM_BASE_URL: "http://127.0.0.1:11434/v1", LLM_MODEL: "llama3.1" }).llm, {
+    baseUrl: "http://127.0.0.1:11434/v1",
+    model: "llama3.1",
+  });
+  assertEquals(
+    loadServerConfig({ LLM_BASE_URL: "https://llm.example/v1", LLM_MODEL: "m", LLM_API_KEY: "sk-1" }).llm,
+    { baseUrl: "https://llm.example/v1", model: "m", apiKey: "sk-1" },
+  );
+});
+
+Deno.test("loadServerConfig() refuses a model URL that is not http(s), a URL without a model, and a model without a URL", () => {
+  const failure = (env: Record<string, string>) => {
+    try {
+      loadServerConfig(env);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error("expected a failure");
+  };
+  for (const url of ["ftp://llm.example/v1", "llm.example/v1", "http//x"]) {
+    const message = failure({ LLM_BASE_URL: url, LLM_MODEL: "m", LLM_API_KEY: "sk-secret" });
+    assertMatch(message, /LLM_BASE_URL must be an http:\/\/ or https:\/\/ URL/);
+    assertEquals(message.includes("sk-secret"), false);
+  }
+  assertMatch(failure({ LLM_BASE_URL: "http://127.0.0.1:1/v1" }), /LLM_MODEL is required when LLM_BASE_URL is set/);
+  assertMatch(failure({ LLM_MODEL: "m" }), /LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL/);
+  assertMatch(failure({ LLM_API_KEY: "k" }), /LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL/);
+});

@@ -7,10 +7,11 @@
  */
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore, storeOutage } from "../lib/store/mod.ts";
-import { createTaskRuntime, demoTask } from "../lib/tasks/mod.ts";
+import { createTaskRuntime } from "../lib/tasks/mod.ts";
+import type { Retriever } from "../lib/answer/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
-import { createApp } from "./mod.ts";
+import { createApp, taskDefinitions } from "./mod.ts";
 
 const runtime: Runtime = await loadRuntime();
 let config: ServerConfig;
@@ -30,9 +31,11 @@ const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? ""); // as ctl
 const debugLine = debug ? (line: string) => console.error(`storectl server: ${line}`) : undefined;
 store.tasks.retain(config.tasks.retentionMs);
 const outage = storeOutage((line) => console.error(line)); // one for the routes, /health and the runners
+// The document index (lib/pipelines) is the retriever once merged; without one, no answer/retrieve kinds.
+const retriever = undefined as Retriever | undefined;
 const tasks = createTaskRuntime({
   store,
-  definitions: [demoTask],
+  definitions: taskDefinitions({ retriever, llm: config.llm, fetch }),
   concurrency: config.tasks.concurrency,
   leaseMs: config.tasks.leaseMs,
   outage,

@@ -13,13 +13,15 @@
  */
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, problem, traceId } from "./errors.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
-import { createTaskRuntime, demoTask, type TaskRuntime } from "../lib/tasks/mod.ts";
+import { createTaskRuntime, demoTask, type TaskDefinition, type TaskRuntime } from "../lib/tasks/mod.ts";
+import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
 import { docsRoutes } from "./docs/mod.ts";
@@ -43,8 +45,17 @@ export interface ServerDeps {
   readonly outage?: StoreOutage;
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
   readonly now?: () => number;
-  /** Runs tasks; default: an in-process runtime over `store` with the `demo` kind, made on first use. */
+  /**
+   * Runs tasks; default: an in-process runtime over `store` with the `demo` kind (and `answer` and
+   * `retrieve` when there is a `retriever`), made on first use.
+   */
   readonly tasks?: TaskRuntime;
+  /** The document search behind the default runtime's `answer` and `retrieve` kinds; none: no such kinds. */
+  readonly retriever?: Retriever;
+  /** The model that writes answers; none: extractive answers. */
+  readonly llm?: LlmConfig;
+  /** The fetch of the model's requests. Default: the global `fetch`. */
+  readonly fetch?: typeof fetch;
   readonly taskApi?: TaskApiConfig;
   readonly streams?: StreamConfig;
 }
@@ -52,6 +63,12 @@ export interface ServerDeps {
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
   .openapi("Health");
 const Root = z.object({ name: z.string(), version: z.string(), docs: z.string() }).openapi("Root");
+
+/** The task kinds the service runs: `demo`, and `answer` and `retrieve` when there is a retriever. */
+export function taskDefinitions(deps: Pick<ServerDeps, "retriever" | "llm" | "fetch">): TaskDefinition[] {
+  const answers = deps.retriever ? answerTasks({ retriever: deps.retriever, llm: deps.llm, fetch: deps.fetch }) : [];
+  return [demoTask, ...answers];
+}
 
 /** Builds the service. */
 export function createApp(deps: ServerDeps): OpenAPIHono {
@@ -102,7 +119,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   );
 
   let runtime = deps.tasks;
-  const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions: [demoTask], log });
+  const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions: taskDefinitions(deps), log });
   app.route("/", taskRoutes(tasks, deps.store.tasks, deps.taskApi ?? DEFAULT_TASK_API, defaultHook));
   app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
 
@@ -125,6 +142,15 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       deps.debug?.(`traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.message}`);
       const status = error instanceof RequestBodyTimeout ? 408 : 400;
       return problem(c, status, error.message, { headers: { connection: "close" } });
+    }
+    // Hono's validators throw a 400 for a body that is not JSON: the client's mistake, not a 500.
+    if (error instanceof HTTPException && error.status === 400) {
+      const json = /JSON/.test(error.message);
+      return problem(
+        c,
+        400,
+        json ? `The request body is not valid JSON (${error.message}); send a JSON object` : error.message,
+      );
     }
     log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     return problem(c, 500, "The server failed to handle the request; quote the traceId when reporting it");

@@ -92,6 +92,21 @@ Deno.test("422 lists each invalid field; 500 hides internals and logs the traceI
   assert(lines.some((l) => l.includes(`traceId=${traceId}`) && l.includes("secret internal detail")));
 });
 
+Deno.test("a body that is not JSON is a 400 problem, not a 500, on every JSON route", async () => {
+  const { app, lines } = setup();
+  for (const [path, body] of [["/tasks", "{not json"], ["/tasks/x/cancel", ""], ["/tasks/x/input", "[1,"]]) {
+    const res = await app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body });
+    assertEquals(res.headers.get("content-type"), "application/problem+json");
+    const problem = await res.json();
+    assertEquals([res.status, problem.status, problem.instance], [400, 400, path]);
+    assertMatch(
+      problem.detail,
+      /^The request body is not valid JSON \(Malformed JSON in request body\); send a JSON object/,
+    );
+  }
+  assertEquals(lines, []);
+});
+
 Deno.test("a body that timed out is a 408 problem, a client gone mid-body a debug line: neither logs an error", async () => {
   const lines: string[] = [];
   const debug: string[] = [];

@@ -206,6 +206,8 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const execute = async (taskId: string): Promise<boolean> => {
     const record = await tasks.get(taskId);
     if (!record || record.status !== "in_progress") return true;
+    // close() has already stopped the tasks it runs: one taken meanwhile is handed back, not started.
+    if (closed) return false;
     const controller = new AbortController();
     local.set(taskId, controller);
     try {

@@ -225,6 +225,25 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     }
   });
 
+  await t.step(
+    "close() right after submit ends: a task taken while it closes is handed back, not started",
+    async () => {
+      const store = await open();
+      const a = createTaskRuntime({ store, definitions: [demoTask], log: () => {} });
+      // ask makes the demo wait for input forever: a run started after close() began would never end
+      const task = await a.submit({ kind: "demo", input: { steps: 0, ask: "name?" } });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const hung = new Promise<string>((resolve) => timer = setTimeout(() => resolve("hung"), 5_000));
+      try {
+        assertEquals(await Promise.race([a.close().then(() => "closed"), hung]), "closed");
+        assertEquals((await store.tasks.get(task.task_id))?.status, "in_progress");
+      } finally {
+        clearTimeout(timer);
+        await store.close();
+      }
+    },
+  );
+
   await t.step("a task whose runner stopped too often fails as lost, its descendants cancelled", async () => {
     const store = await open();
     await store.tasks.create({ task_id: "lost", kind: "demo", session_id: "s", metadata: {}, input: {} });
