@@ -167,7 +167,10 @@ async function fanOut(backend: string, env: Record<string, string>) {
 }
 
 /** A task that waits (for input) while its streams stay idle. */
-const WAITING_TICKER = { kind: "ticker", input: { count: 1, per_second: 1 } };
+const WAITING_TICKER: { kind: string; input: Record<string, unknown> } = {
+  kind: "ticker",
+  input: { count: 1, per_second: 1 },
+};
 
 async function idleStreams(
   backend: string,
