@@ -16,6 +16,7 @@ export interface ServerConfig {
   readonly limits: ServeLimits;
   readonly tasks: TaskServerConfig;
   readonly streams: StreamConfig;
+  readonly pipelines: { readonly sourceDir?: string };
 }
 
 /** Task settings (issue 10): the API's defaults and the runner's. */
@@ -68,6 +69,9 @@ const Env = z.object({
       (scopes) => scopes.every((s) => ["TASK", "SESSION", "GLOBAL"].includes(s)),
       "CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL",
     ),
+  // Pipelines
+  PIPELINE_SOURCE_DIR: z.string().refine((v) => !v.includes("\0"), "PIPELINE_SOURCE_DIR must be a folder path")
+    .optional(),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 });
@@ -117,5 +121,6 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],
       heartbeatMs: DEFAULT_STREAMS.heartbeatMs,
     },
+    pipelines: { ...(e.PIPELINE_SOURCE_DIR && { sourceDir: e.PIPELINE_SOURCE_DIR }) },
   };
 }

@@ -23,6 +23,8 @@ import { createTaskRuntime, demoTask, type TaskRuntime } from "../lib/tasks/mod.
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
 import { docsRoutes } from "./docs/mod.ts";
+import { createSearchIndex, type PipelineSource, pipelineTasks, type SearchIndex } from "../lib/pipelines/mod.ts";
+import { pipelineRoutes } from "./routes/pipelines.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 export { DEFAULT_TASK_API, type TaskApiConfig } from "./routes/tasks.ts";
@@ -47,6 +49,8 @@ export interface ServerDeps {
   readonly tasks?: TaskRuntime;
   readonly taskApi?: TaskApiConfig;
   readonly streams?: StreamConfig;
+  /** Pipelines: the source folder (`PIPELINE_SOURCE_DIR`) and this process's search index (default: one over `store`). */
+  readonly pipelines?: { readonly source?: PipelineSource; readonly search?: SearchIndex };
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -102,8 +106,19 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   );
 
   let runtime = deps.tasks;
-  const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions: [demoTask], log });
+  const definitions = [demoTask, ...pipelineTasks(deps.store.documents, { source: deps.pipelines?.source })];
+  const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions, log });
   app.route("/", taskRoutes(tasks, deps.store.tasks, deps.taskApi ?? DEFAULT_TASK_API, defaultHook));
+  let search = deps.pipelines?.search;
+  app.route(
+    "/",
+    pipelineRoutes({
+      runtime: tasks,
+      documents: deps.store.documents,
+      search: () => search ??= createSearchIndex(deps.store),
+      source: deps.pipelines?.source,
+    }, defaultHook),
+  );
   app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
 
   app.doc31("/openapi.json", {
