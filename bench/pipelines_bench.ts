@@ -3,20 +3,22 @@
  * (memory store, then Redis), then `GET /pipelines/search` latency over the resulting index, and
  * the server's RSS. Targets (issue 12): ingest ≥ 20 MB/s on memory and ≥ 10 MB/s on Redis;
  * search p99 ≤ 20 ms at 100,000 chunks.
- * `deno run -A bench/pipelines_bench.ts [--mb 100] [--chunk-size 1000] [--queries 2000] [--backends memory,redis]`
+ * `deno run -A --v8-flags=--expose-gc bench/pipelines_bench.ts [--mb 100] [--chunk-size 1000] [--queries 2000] [--backends memory,redis]`
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { startRedis } from "../tests/redis_server.ts";
 import { DENO_SERVER, startServer } from "../tests/server_process.ts";
+import { createSearchIndex, prepareDocument } from "../lib/pipelines/mod.ts";
+import { createMemoryStore } from "../lib/store/mod.ts";
 
 const { values } = parseArgs({
   options: {
     mb: { type: "string", default: "100" },
     "chunk-size": { type: "string", default: "1000" },
     queries: { type: "string", default: "2000" },
-    backends: { type: "string", default: "memory,redis" },
+    backends: { type: "string", default: "breakdown,memory,redis" },
     "doc-kb": { type: "string", default: "100" },
     "docs-per-request": { type: "string", default: "10" },
     parallel: { type: "string", default: "4" },
@@ -60,9 +62,11 @@ function documentText(bytes: number): string {
 
 function rssMb(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024;
+  return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0) / 1024; // 0 once it has exited
 }
 
+/** With `--v8-flags=--expose-gc`, heap figures exclude garbage. */
+const gc = (globalThis as { gc?: () => void }).gc;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 async function waitDone(url: string, taskId: string) {
@@ -96,6 +100,7 @@ async function run(backend: string, env: Record<string, string>) {
   let next = 0;
   let peakRss = 0;
   const sampler = setInterval(() => peakRss = Math.max(peakRss, rssMb(server.pid)), 200);
+  Deno.unrefTimer(sampler);
   await Promise.all(Array.from({ length: PARALLEL }, async () => {
     while (next < bodies.length) {
       const body = bodies[next++];
@@ -145,8 +150,60 @@ async function run(backend: string, env: Record<string, string>) {
   );
 }
 
+/** Where the time goes, in this process without HTTP or tasks: chunk + hash, the memory store's put, the index. */
+async function breakdown() {
+  const docs = Array.from({ length: Math.ceil((MB * 1024 * 1024) / DOC_BYTES) }, (_, i) => ({
+    title: `Document ${i} ${word()}`,
+    source: `breakdown/${i}.md`,
+    content: documentText(DOC_BYTES),
+  }));
+  const bytes = docs.reduce((n, d) => n + d.content.length, 0) / 1024 / 1024;
+  let t = performance.now();
+  const prepared = [];
+  for (const doc of docs) prepared.push(await prepareDocument(doc, { chunk_size: CHUNK, overlap: 0 }));
+  const prepareS = (performance.now() - t) / 1000;
+  const store = createMemoryStore();
+  t = performance.now();
+  for (const doc of prepared) await store.documents.put(doc);
+  const putS = (performance.now() - t) / 1000;
+  console.log(
+    `breakdown (in process, no HTTP): ${bytes.toFixed(1)} MB; chunk + hash ${(bytes / prepareS).toFixed(1)} MB/s; ` +
+      `memory store put ${(bytes / putS).toFixed(1)} MB/s`,
+  );
+  for (const engine of ["minisearch", "compact"] as const) {
+    const index = createSearchIndex(store, { engine });
+    gc?.();
+    const heapBefore = Deno.memoryUsage().heapUsed;
+    t = performance.now();
+    await index.sync();
+    const indexS = (performance.now() - t) / 1000;
+    gc?.();
+    const heapMb = (Deno.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+    const chunks = index.stats().chunks;
+    const latencies: number[] = [];
+    const queryRand = random(7); // the same queries for both engines
+    const queryWord = () => VOCABULARY[Math.floor(VOCABULARY.length * queryRand() ** 3)];
+    for (let i = 0; i < Math.min(QUERIES, 300); i++) {
+      const q = Array.from({ length: 1 + Math.floor(queryRand() * 3) }, queryWord).join(" ");
+      const t0 = performance.now();
+      await index.search(q, 10);
+      latencies.push(performance.now() - t0);
+    }
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `  engine ${engine}: index build ${(bytes / indexS).toFixed(1)} MB/s (${
+        (chunks / indexS).toFixed(0)
+      } chunks/s, ` +
+        `heap +${heapMb.toFixed(0)} MB); search over ${chunks} chunks p50 ${quantile(latencies, 0.5).toFixed(1)} ms, ` +
+        `p99 ${quantile(latencies, 0.99).toFixed(1)} ms`,
+    );
+    index.close();
+  }
+}
+
 for (const backend of values.backends.split(",")) {
-  if (backend === "memory") await run("memory", { STORE_URL: "memory:" });
+  if (backend === "breakdown") await breakdown();
+  else if (backend === "memory") await run("memory", { STORE_URL: "memory:" });
   else if (backend === "redis") {
     await using redis = await startRedis();
     await run("redis", { STORE_URL: redis.url, STORE_KEY_PREFIX: "bench:" });

@@ -27,6 +27,8 @@ export {
   type SourceDocument,
 } from "./source.ts";
 export { createSearchIndex, type Retriever, type SearchHit, type SearchIndex } from "./search.ts";
+export { createMiniSearchEngine, type EngineName, type IndexedChunk, type SearchEngine } from "./engine.ts";
+export { createBm25Engine, tokenize } from "./bm25.ts";
 export {
   DocumentInput,
   IngestInput,

@@ -1,4 +1,5 @@
-import MiniSearch from "minisearch";
+import { createBm25Engine } from "./bm25.ts";
+import { createMiniSearchEngine, type EngineName, type SearchEngine } from "./engine.ts";
 import type { DocumentStore } from "../store/mod.ts";
 
 /** One search result: a chunk, its document, and its BM25 score (higher is better). */
@@ -30,12 +31,19 @@ export interface SearchIndex extends Retriever {
 /** Changes read per store call while catching up. */
 const CHANGE_BATCH = 2_000;
 /** Documents fetched per store call while catching up. */
-const DOCUMENT_BATCH = 200;
+const DOCUMENT_BATCH = 20;
+/**
+ * Chunks indexed between two yields to the event loop: indexing is synchronous, and a long
+ * catch-up in one go would starve the process's requests and store replies (Redis commands
+ * then miss their deadline).
+ */
+const INDEX_SLICE = 200;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * A search index as a derived cache: the store (memory or Redis) holds documents and chunks;
- * each process indexes them with MiniSearch (BM25+, prefix and fuzzy matching, title boosted)
- * and catches up from the store's change stream before each search (and in the background
+ * each process indexes them with an engine (`engine.ts`: the compact BM25 engine of `bm25.ts`
+ * by default, or MiniSearch) and catches up from the store's change stream before each search (and in the background
  * with `start()`), so every process answers the same once a write has finished in any of
  * them. The index keeps only ids and terms; the hits' texts, titles and sources are read
  * from the store.
@@ -47,19 +55,12 @@ const DOCUMENT_BATCH = 200;
  * const hits = await index.search("redis streams", 5);
  * ```
  */
-export function createSearchIndex(store: { readonly documents: DocumentStore }): SearchIndex {
+export function createSearchIndex(
+  store: { readonly documents: DocumentStore },
+  options: { engine?: EngineName } = {},
+): SearchIndex {
   const documents = store.documents;
-  const newIndex = () =>
-    new MiniSearch<{ id: string; title: string; text: string }>({
-      fields: ["title", "text"],
-      storeFields: [],
-      searchOptions: {
-        boost: { title: 2 },
-        prefix: (term) => term.length >= 3,
-        fuzzy: (term) => term.length >= 5 ? 0.2 : false,
-        combineWith: "OR",
-      },
-    });
+  const newIndex = (): SearchEngine => options.engine === "minisearch" ? createMiniSearchEngine() : createBm25Engine();
   let index = newIndex();
   /** Per document: the content hash indexed and its chunk ids. */
   const indexed = new Map<string, { hash: string; ids: readonly string[] }>();
@@ -71,7 +72,7 @@ export function createSearchIndex(store: { readonly documents: DocumentStore }):
   const drop = (id: string) => {
     const entry = indexed.get(id);
     if (!entry) return;
-    for (const chunk of entry.ids) if (index.has(chunk)) index.discard(chunk);
+    index.remove(entry.ids);
     indexed.delete(id);
   };
 
@@ -88,7 +89,16 @@ export function createSearchIndex(store: { readonly documents: DocumentStore }):
       }
       const chunks = await documents.chunks(wanted.flatMap((d) => d.chunk_ids));
       const titles = new Map(wanted.map((d) => [d.id, d.title]));
-      index.addAll(chunks.map((c) => ({ id: c.id, title: titles.get(c.document_id) ?? "", text: c.text })));
+      for (let j = 0; j < chunks.length; j += INDEX_SLICE) {
+        if (j > 0) await yieldToEventLoop();
+        index.add(
+          chunks.slice(j, j + INDEX_SLICE).map((c) => ({
+            id: c.id,
+            title: titles.get(c.document_id) ?? "",
+            text: c.text,
+          })),
+        );
+      }
       for (const doc of wanted) indexed.set(doc.id, { hash: doc.hash, ids: doc.chunk_ids });
     }
   }
@@ -124,7 +134,7 @@ export function createSearchIndex(store: { readonly documents: DocumentStore }):
     sync,
     async search(query, k) {
       await sync();
-      const results = index.search(query).slice(0, k);
+      const results = index.search(query, k);
       if (results.length === 0) return [];
       const chunks = new Map((await documents.chunks(results.map((r) => String(r.id)))).map((c) => [c.id, c]));
       const docIds = [...new Set([...chunks.values()].map((c) => c.document_id))];
@@ -151,7 +161,7 @@ export function createSearchIndex(store: { readonly documents: DocumentStore }):
       };
       timer = setTimeout(tick, 0);
     },
-    stats: () => ({ chunks: index.documentCount, documents: indexed.size, last_change: last }),
+    stats: () => ({ chunks: index.size, documents: indexed.size, last_change: last }),
     close() {
       closed = true;
       clearTimeout(timer);

@@ -9,24 +9,31 @@ const put = async (store: Store, source: string, title: string, content: string)
   await store.documents.put(await prepareDocument({ source, title, content }, { chunk_size: 200, overlap: 0 }));
 
 async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
-  await t.step("ranks matching chunks with their titles, sources and texts; prefix and fuzzy match", async () => {
-    const store = await open();
-    const index = createSearchIndex(store);
-    await put(store, "redis.md", "Redis streams", "Streams keep events in order. Consumers read after an id.");
-    await put(store, "cats.md", "Cats", "Cats sleep most of the day. They like warm places.");
-    const [hit] = await index.search("streams", 5);
-    assertEquals([hit.title, hit.source, hit.text.startsWith("Streams keep")], ["Redis streams", "redis.md", true]);
-    assert(hit.score > 0);
-    assertEquals((await index.search("consum", 5)).map((h) => h.source), ["redis.md"]); // prefix
-    assertEquals((await index.search("plases", 5)).map((h) => h.source), ["cats.md"]); // fuzzy
-    assertEquals(await index.search("zebra", 5), []);
-    index.close();
-    await store.close();
-  });
+  for (const engine of ["compact", "minisearch"] as const) await engineBehaviour(t, open, engine);
+}
 
-  await t.step("a replaced document's old chunks leave the index; clear empties it", async () => {
+async function engineBehaviour(t: Deno.TestContext, open: () => Promise<Store>, engine: "compact" | "minisearch") {
+  await t.step(
+    `${engine}: ranks matching chunks with their titles, sources and texts; prefix and fuzzy match`,
+    async () => {
+      const store = await open();
+      const index = createSearchIndex(store, { engine });
+      await put(store, "redis.md", "Redis streams", "Streams keep events in order. Consumers read after an id.");
+      await put(store, "cats.md", "Cats", "Cats sleep most of the day. They like warm places.");
+      const [hit] = await index.search("streams", 5);
+      assertEquals([hit.title, hit.source, hit.text.startsWith("Streams keep")], ["Redis streams", "redis.md", true]);
+      assert(hit.score > 0);
+      assertEquals((await index.search("consum", 5)).map((h) => h.source), ["redis.md"]); // prefix
+      assertEquals((await index.search("plases", 5)).map((h) => h.source), ["cats.md"]); // fuzzy
+      assertEquals(await index.search("zebra", 5), []);
+      index.close();
+      await store.close();
+    },
+  );
+
+  await t.step(`${engine}: a replaced document's old chunks leave the index; clear empties it`, async () => {
     const store = await open();
-    const index = createSearchIndex(store);
+    const index = createSearchIndex(store, { engine });
     await put(store, "a.md", "A", "Original wording about lighthouses.");
     assertEquals((await index.search("lighthouses", 5)).length, 1);
     await put(store, "a.md", "A", "New wording about harbours.");
