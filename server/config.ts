@@ -16,7 +16,7 @@ export interface ServerConfig {
   readonly limits: ServeLimits;
   readonly tasks: TaskServerConfig;
   readonly streams: StreamConfig;
-  readonly pipelines: { readonly sourceDir?: string };
+  readonly pipelines: { readonly sourceDir?: string; readonly engine: "compact" | "minisearch" };
 }
 
 /** Task settings (issue 10): the API's defaults and the runner's. */
@@ -72,6 +72,7 @@ const Env = z.object({
   // Pipelines
   PIPELINE_SOURCE_DIR: z.string().refine((v) => !v.includes("\0"), "PIPELINE_SOURCE_DIR must be a folder path")
     .optional(),
+  SEARCH_ENGINE: z.enum(["compact", "minisearch"], "SEARCH_ENGINE must be compact or minisearch").default("compact"),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 });
@@ -121,6 +122,6 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],
       heartbeatMs: DEFAULT_STREAMS.heartbeatMs,
     },
-    pipelines: { ...(e.PIPELINE_SOURCE_DIR && { sourceDir: e.PIPELINE_SOURCE_DIR }) },
+    pipelines: { engine: e.SEARCH_ENGINE, ...(e.PIPELINE_SOURCE_DIR && { sourceDir: e.PIPELINE_SOURCE_DIR }) },
   };
 }

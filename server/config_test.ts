@@ -129,3 +129,17 @@ Deno.test("loadServerConfig() reads and checks the streaming settings", () => {
     assertMatch((error as Error).message, /CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL/);
   }
 });
+
+Deno.test("loadServerConfig() reads the pipeline settings and refuses an unknown search engine", () => {
+  assertEquals(loadServerConfig({}).pipelines, { engine: "compact" });
+  assertEquals(loadServerConfig({ PIPELINE_SOURCE_DIR: "/srv/docs", SEARCH_ENGINE: "minisearch" }).pipelines, {
+    engine: "minisearch",
+    sourceDir: "/srv/docs",
+  });
+  try {
+    loadServerConfig({ SEARCH_ENGINE: "lucene" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /SEARCH_ENGINE must be compact or minisearch/);
+  }
+});

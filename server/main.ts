@@ -37,7 +37,7 @@ if (sourceDir && (await runtime.fs.info(sourceDir).catch(() => undefined))?.kind
   runtime.exit(2);
 }
 const source = sourceDir ? createPipelineSource(runtime.fs, sourceDir) : undefined;
-const search = createSearchIndex(store); // this process's derived index: caught up now, followed after
+const search = createSearchIndex(store, { engine: config.pipelines.engine }); // this process's derived index: caught up now, followed after
 search.start();
 const tasks = createTaskRuntime({
   store,
