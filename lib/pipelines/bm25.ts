@@ -58,7 +58,6 @@ export function createBm25Engine(): SearchEngine {
   let live = 0;
   let totalLen = 0;
   let dead = 0;
-  const counts = new Map<string, number>();
 
   const grow = () => {
     const l = new Uint32Array(lens.length * 2);
@@ -130,24 +129,21 @@ export function createBm25Engine(): SearchEngine {
         remove(chunk.id);
         if (next === lens.length) grow();
         const doc = next++;
-        counts.clear();
-        let len = 0;
-        for (const token of tokenize(chunk.title)) {
-          counts.set(token, (counts.get(token) ?? 0) + 2);
-          len++;
-        }
-        for (const token of tokenize(chunk.text)) {
-          counts.set(token, (counts.get(token) ?? 0) + 1);
-          len++;
-        }
-        for (const [term, tf] of counts) {
-          let p = terms.get(term);
+        // One map lookup per token: a term met again in this chunk adds to its last posting.
+        const count = (token: string, by: number) => {
+          let p = terms.get(token);
           if (!p) {
-            terms.set(term, p = new Postings());
+            terms.set(token, p = new Postings());
             sorted = undefined;
           }
-          p.push(doc, tf);
-        }
+          if (p.n > 0 && p.docs[p.n - 1] === doc) p.tfs[p.n - 1] = Math.min(p.tfs[p.n - 1] + by, 65_535);
+          else p.push(doc, by);
+        };
+        const titleTokens = tokenize(chunk.title);
+        const textTokens = tokenize(chunk.text);
+        for (const token of titleTokens) count(token, 2);
+        for (const token of textTokens) count(token, 1);
+        const len = titleTokens.length + textTokens.length;
         ids[doc] = chunk.id;
         byId.set(chunk.id, doc);
         lens[doc] = len;
