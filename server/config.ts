@@ -19,6 +19,7 @@ export interface ServerConfig {
   readonly streams: StreamConfig;
   /** The model that writes `answer` tasks' answers (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`); none: extractive. */
   readonly llm?: LlmConfig;
+  readonly pipelines: { readonly sourceDir?: string; readonly engine: "compact" | "minisearch" };
 }
 
 /** Task settings (issue 10): the API's defaults and the runner's. */
@@ -78,6 +79,10 @@ const Env = z.object({
   ).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_API_KEY: z.string().min(1).optional(),
+  // Pipelines
+  PIPELINE_SOURCE_DIR: z.string().refine((v) => !v.includes("\0"), "PIPELINE_SOURCE_DIR must be a folder path")
+    .optional(),
+  SEARCH_ENGINE: z.enum(["compact", "minisearch"], "SEARCH_ENGINE must be compact or minisearch").default("compact"),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 }).refine((e) => !e.LLM_BASE_URL || e.LLM_MODEL, {
@@ -133,5 +138,6 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     },
     ...(e.LLM_BASE_URL &&
       { llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL!, ...(e.LLM_API_KEY && { apiKey: e.LLM_API_KEY }) } }),
+    pipelines: { engine: e.SEARCH_ENGINE, ...(e.PIPELINE_SOURCE_DIR && { sourceDir: e.PIPELINE_SOURCE_DIR }) },
   };
 }

@@ -160,3 +160,17 @@ Deno.test("loadServerConfig() refuses a model URL that is not http(s), a URL wit
   assertMatch(failure({ LLM_MODEL: "m" }), /LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL/);
   assertMatch(failure({ LLM_API_KEY: "k" }), /LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL/);
 });
+
+Deno.test("loadServerConfig() reads the pipeline settings and refuses an unknown search engine", () => {
+  assertEquals(loadServerConfig({}).pipelines, { engine: "compact" });
+  assertEquals(loadServerConfig({ PIPELINE_SOURCE_DIR: "/srv/docs", SEARCH_ENGINE: "minisearch" }).pipelines, {
+    engine: "minisearch",
+    sourceDir: "/srv/docs",
+  });
+  try {
+    loadServerConfig({ SEARCH_ENGINE: "lucene" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /SEARCH_ENGINE must be compact or minisearch/);
+  }
+});

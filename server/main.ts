@@ -8,7 +8,7 @@
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore, storeOutage } from "../lib/store/mod.ts";
 import { createTaskRuntime } from "../lib/tasks/mod.ts";
-import type { Retriever } from "../lib/answer/mod.ts";
+import { createPipelineSource, createSearchIndex } from "../lib/pipelines/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
 import { createApp, taskDefinitions } from "./mod.ts";
@@ -31,11 +31,17 @@ const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? ""); // as ctl
 const debugLine = debug ? (line: string) => console.error(`storectl server: ${line}`) : undefined;
 store.tasks.retain(config.tasks.retentionMs);
 const outage = storeOutage((line) => console.error(line)); // one for the routes, /health and the runners
-// The document index (lib/pipelines) is the retriever once merged; without one, no answer/retrieve kinds.
-const retriever = undefined as Retriever | undefined;
+const sourceDir = config.pipelines.sourceDir;
+if (sourceDir && (await runtime.fs.info(sourceDir).catch(() => undefined))?.kind !== "directory") {
+  console.error(`PIPELINE_SOURCE_DIR '${sourceDir}' is not a readable folder; create it or point the variable at one`);
+  runtime.exit(2);
+}
+const source = sourceDir ? createPipelineSource(runtime.fs, sourceDir) : undefined;
+const search = createSearchIndex(store, { engine: config.pipelines.engine }); // this process's derived index: caught up now, followed after
+search.start();
 const tasks = createTaskRuntime({
   store,
-  definitions: taskDefinitions({ retriever, llm: config.llm, fetch }),
+  definitions: taskDefinitions({ store, retriever: search, source, llm: config.llm, fetch }),
   concurrency: config.tasks.concurrency,
   leaseMs: config.tasks.leaseMs,
   outage,
@@ -49,6 +55,7 @@ const app = createApp({
   tasks,
   taskApi: config.tasks,
   streams: config.streams,
+  pipelines: { source, search },
 });
 const log: ServeLog = (level, line) =>
   level === "debug" ? debugLine?.(line) : console.error(`storectl server: ${line}`);
@@ -65,6 +72,7 @@ console.log(`storectl server listening on ${listener.url} (store: ${store.kind})
 // Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
   await listener.close();
+  search.close();
   await tasks.close();
   await store.close();
   runtime.exit(0);

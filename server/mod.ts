@@ -25,6 +25,8 @@ import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.t
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
 import { docsRoutes } from "./docs/mod.ts";
+import { createSearchIndex, type PipelineSource, pipelineTasks, type SearchIndex } from "../lib/pipelines/mod.ts";
+import { pipelineRoutes } from "./routes/pipelines.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 export { DEFAULT_TASK_API, type TaskApiConfig } from "./routes/tasks.ts";
@@ -46,11 +48,11 @@ export interface ServerDeps {
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
   readonly now?: () => number;
   /**
-   * Runs tasks; default: an in-process runtime over `store` with the `demo` kind (and `answer` and
-   * `retrieve` when there is a `retriever`), made on first use.
+   * Runs tasks; default: an in-process runtime over `store` with every kind of `taskDefinitions()`,
+   * made on first use.
    */
   readonly tasks?: TaskRuntime;
-  /** The document search behind the default runtime's `answer` and `retrieve` kinds; none: no such kinds. */
+  /** The document search behind the default runtime's `answer` and `retrieve` kinds. Default: the search index. */
   readonly retriever?: Retriever;
   /** The model that writes answers; none: extractive answers. */
   readonly llm?: LlmConfig;
@@ -58,16 +60,30 @@ export interface ServerDeps {
   readonly fetch?: typeof fetch;
   readonly taskApi?: TaskApiConfig;
   readonly streams?: StreamConfig;
+  /** Pipelines: the source folder (`PIPELINE_SOURCE_DIR`) and this process's search index (default: one over `store`). */
+  readonly pipelines?: { readonly source?: PipelineSource; readonly search?: SearchIndex };
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
   .openapi("Health");
 const Root = z.object({ name: z.string(), version: z.string(), docs: z.string() }).openapi("Root");
 
-/** The task kinds the service runs: `demo`, and `answer` and `retrieve` when there is a retriever. */
-export function taskDefinitions(deps: Pick<ServerDeps, "retriever" | "llm" | "fetch">): TaskDefinition[] {
-  const answers = deps.retriever ? answerTasks({ retriever: deps.retriever, llm: deps.llm, fetch: deps.fetch }) : [];
-  return [demoTask, ...answers];
+/**
+ * The task kinds the service runs: `demo`, the pipeline kinds over `store`'s documents (reading
+ * `source`, the `PIPELINE_SOURCE_DIR`), and `answer` and `retrieve` over `retriever`.
+ */
+export function taskDefinitions(deps: {
+  readonly store: Store;
+  readonly retriever: Retriever;
+  readonly source?: PipelineSource;
+  readonly llm?: LlmConfig;
+  readonly fetch?: typeof fetch;
+}): TaskDefinition[] {
+  return [
+    demoTask,
+    ...pipelineTasks(deps.store.documents, { source: deps.source }),
+    ...answerTasks({ retriever: deps.retriever, llm: deps.llm, fetch: deps.fetch }),
+  ];
 }
 
 /** Builds the service. */
@@ -119,8 +135,30 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   );
 
   let runtime = deps.tasks;
-  const tasks = () => runtime ??= createTaskRuntime({ store: deps.store, definitions: taskDefinitions(deps), log });
+  let search = deps.pipelines?.search;
+  const searchIndex = () => search ??= createSearchIndex(deps.store);
+  const tasks = () =>
+    runtime ??= createTaskRuntime({
+      store: deps.store,
+      definitions: taskDefinitions({
+        store: deps.store,
+        retriever: deps.retriever ?? { search: (query, k) => searchIndex().search(query, k) },
+        source: deps.pipelines?.source,
+        llm: deps.llm,
+        fetch: deps.fetch,
+      }),
+      log,
+    });
   app.route("/", taskRoutes(tasks, deps.store.tasks, deps.taskApi ?? DEFAULT_TASK_API, defaultHook));
+  app.route(
+    "/",
+    pipelineRoutes({
+      runtime: tasks,
+      documents: deps.store.documents,
+      search: searchIndex,
+      source: deps.pipelines?.source,
+    }, defaultHook),
+  );
   app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
 
   app.doc31("/openapi.json", {

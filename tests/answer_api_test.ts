@@ -13,7 +13,7 @@ import { createApp, taskDefinitions } from "../server/mod.ts";
 function setup(store: Store, llm?: LlmConfig) {
   const runtime = createTaskRuntime({
     store,
-    definitions: taskDefinitions({ retriever: fixedRetriever(), llm }),
+    definitions: taskDefinitions({ store, retriever: fixedRetriever(), llm }),
     log: () => {},
   });
   const app = createApp({ store, tasks: runtime, log: () => {} });
@@ -142,7 +142,15 @@ Deno.test("answer API: Redis (real redis-server)", { ignore: missingTools("redis
   await suite(t, () => openStore({ url: redis.url, prefix: `answer-${crypto.randomUUID()}:` }));
 });
 
-Deno.test("taskDefinitions() adds answer and retrieve only when there is a retriever", () => {
-  assertEquals(taskDefinitions({}).map((d) => d.kind), ["demo"]);
-  assertEquals(taskDefinitions({ retriever: fixedRetriever() }).map((d) => d.kind), ["demo", "answer", "retrieve"]);
+Deno.test("taskDefinitions() lists every kind the service runs", () => {
+  assertEquals(taskDefinitions({ store: createMemoryStore(), retriever: fixedRetriever() }).map((d) => d.kind), [
+    "demo",
+    "pipeline_run",
+    "pipeline_document",
+    "pipeline_prepare",
+    "pipeline_ingest",
+    "pipeline_full",
+    "answer",
+    "retrieve",
+  ]);
 });

@@ -7,6 +7,7 @@ import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
 import { storeOutageScenario } from "./store_outage_scenario.ts";
+import { twoServersScenario } from "./pipelines_scenario.ts";
 
 Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: missingTools("node") }, async (t) => {
   const node = requireTool("node");
@@ -67,6 +68,12 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: 
         `storectl server cannot listen on 127.0.0.1:${port}: the address is already in use; ` +
         "stop the other process or set PORT (0 picks a free port)\n",
       ]);
+    });
+
+    await t.step({
+      name: "two Node servers on one Redis answer the same searches after an ingest through one",
+      ignore: missingTools("redis-server"),
+      fn: () => twoServersScenario([node, `${dir}/server.mjs`]),
     });
 
     await t.step("the server rate-limits through Redis on Node", async () => {

@@ -1,4 +1,4 @@
-import type { SearchHit } from "./retriever.ts";
+import type { SearchHit } from "../pipelines/mod.ts";
 
 /** A chunk an answer cites; its place in `sources` (from 1) is its `[n]` marker. */
 export interface AnswerSource {

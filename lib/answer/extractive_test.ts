@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { extractiveAnswer, questionTerms, sentences, wordTokens } from "./extractive.ts";
-import type { SearchHit } from "./retriever.ts";
+import type { SearchHit } from "../pipelines/mod.ts";
 
 const hit = (chunk_id: string, text: string, score = 1): SearchHit => ({
   chunk_id,

@@ -1,5 +1,5 @@
 import { StoreCtlError } from "../errors/mod.ts";
-import type { SearchHit } from "./retriever.ts";
+import type { SearchHit } from "../pipelines/mod.ts";
 
 /** An OpenAI-compatible chat-completions endpoint (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`). */
 export interface LlmConfig {

@@ -27,5 +27,5 @@ export {
   wordTokens,
 } from "./extractive.ts";
 export { answerPrompt, type ChatMessage, type LlmConfig, LlmError, shownUrl, streamChat } from "./llm.ts";
-export type { Retriever, SearchHit } from "./retriever.ts";
+export type { Retriever, SearchHit } from "../pipelines/mod.ts";
 export { AnswerInput, type AnswerTaskOptions, answerTasks, MAX_QUESTIONS, RetrieveInput } from "./tasks.ts";

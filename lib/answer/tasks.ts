@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTask, TaskCancelledError, type TaskContext, type TaskDefinition } from "../tasks/mod.ts";
 import { type Answer, type AnswerSource, extractiveAnswer, toSource, wordTokens } from "./extractive.ts";
 import { answerPrompt, type LlmConfig, streamChat } from "./llm.ts";
-import type { Retriever, SearchHit } from "./retriever.ts";
+import type { Retriever, SearchHit } from "../pipelines/mod.ts";
 
 /** How many questions one `answer` task asks the index before it gives up. */
 export const MAX_QUESTIONS = 10;

@@ -1,7 +1,7 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import { errnoCode, fileSystemError } from "./fs_error.ts";
 import { dirname, joinPath } from "./path.ts";
-import type { FileInfo, FileSystem } from "./types.ts";
+import type { DirEntry, FileInfo, FileSystem } from "./types.ts";
 
 /** An open file being written. */
 export interface FileSink {
@@ -17,6 +17,8 @@ export interface FsOps {
   /** Undefined when nothing is at `path` (or a symlink points at nothing). */
   stat(path: string): Promise<FileInfo | undefined>;
   realPath(path: string): Promise<string>;
+  /** The entries of a directory: names and kinds (symlinks not followed). */
+  readDir(path: string): Promise<DirEntry[]>;
   readLink(path: string): Promise<string>;
   /** `createNew` creates the file and fails if it exists; otherwise an existing file is opened as it is. */
   open(path: string, options: { createNew: boolean; mode?: number }): Promise<FileSink>;
@@ -111,6 +113,8 @@ export function createFileSystem(ops: FsOps): FileSystem {
       }
     },
     info: (path) => guard("read", path, () => ops.stat(path)),
+    realPath: (path) => guard("resolve", path, () => ops.realPath(path)),
+    readDir: (path) => guard("list", path, () => ops.readDir(path)),
     writeFileAtomic(path, data, options = {}) {
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
       const body = new ReadableStream<Uint8Array>({

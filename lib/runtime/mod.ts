@@ -16,6 +16,7 @@
 import type { Runtime } from "./types.ts";
 
 export type {
+  DirEntry,
   FileInfo,
   FileKind,
   FileSystem,

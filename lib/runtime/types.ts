@@ -87,6 +87,12 @@ export interface FileInfo {
   readonly mtimeMs: number;
 }
 
+/** One entry of a directory listing. */
+export interface DirEntry {
+  readonly name: string;
+  readonly kind: FileKind;
+}
+
 /**
  * Files, with storectl's rules: writes are atomic where the target is a regular file, errors are
  * `StoreCtlError`s with code `filesystem` that name the path and the fix.
@@ -98,6 +104,10 @@ export interface FileSystem {
   readTextFileIfExists(path: string): Promise<string | undefined>;
   /** What `path` is (symlinks followed), or undefined when nothing is there. */
   info(path: string): Promise<FileInfo | undefined>;
+  /** The absolute path with every symlink resolved; fails when nothing is there. */
+  realPath(path: string): Promise<string>;
+  /** The entries of a directory, names and kinds; a symlink is listed as `symlink`, not followed. */
+  readDir(path: string): Promise<DirEntry[]>;
   /** Writes a `.partial` file beside `path`, then renames it over `path`. */
   writeFileAtomic(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
   /**

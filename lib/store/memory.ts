@@ -1,6 +1,7 @@
 import { SlidingWindowLog } from "../ratelimit/mod.ts";
 import type { Store } from "./store.ts";
 import { createMemoryTaskPorts } from "./tasks/memory.ts";
+import { createMemoryDocumentStore } from "./documents/memory.ts";
 
 /**
  * The embedded in-process store, the default: nothing to install or run, and exact.
@@ -22,6 +23,7 @@ export function createMemoryStore(options: { now?: () => number; prefix?: string
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
+    documents: createMemoryDocumentStore({ now: options.now }),
     close: () => ports.close(),
   };
 }

@@ -16,6 +16,16 @@ export { createMemoryStore } from "./memory.ts";
 export { type StoreOutage, storeOutage } from "./outage.ts";
 export { openStore, type StoreConfig } from "./create.ts";
 export { createMemoryTaskPorts } from "./tasks/memory.ts";
+export { chunkId, createMemoryDocumentStore } from "./documents/memory.ts";
+export type {
+  ChunkRecord,
+  DocumentChange,
+  DocumentRecord,
+  DocumentStore,
+  NewDocument,
+  PipelineStatus,
+  PutOutcome,
+} from "./documents/port.ts";
 export {
   type EventLog,
   FINAL_STATUSES,

@@ -1,7 +1,8 @@
 import { Redis, ReplyError } from "ioredis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
-import { createScriptedTaskPorts } from "./tasks/scripted.ts";
+import { createScriptedTaskPorts, type ScriptHost } from "./tasks/scripted.ts";
+import { createScriptedDocumentStore } from "./documents/scripted.ts";
 
 /** How long a follower's `XREAD BLOCK` waits for new events before asking again. */
 const FOLLOW_BLOCK_MS = 5_000;
@@ -91,10 +92,11 @@ export async function createRedisStore(
     }
   };
   const prefix = options.prefix ?? "";
-  const ports = createScriptedTaskPorts({
+  const scripts: ScriptHost = {
     evalsha: (sha, keys, args) => call(() => client.evalsha(sha, keys.length, ...keys, ...args)),
     eval: (lua, keys, args) => call(() => client.eval(lua, keys.length, ...keys, ...args)),
-  }, {
+  };
+  const ports = createScriptedTaskPorts(scripts, {
     prefix,
     follow: {
       kind: "block",
@@ -126,6 +128,7 @@ export async function createRedisStore(
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
+    documents: createScriptedDocumentStore(scripts, { prefix }),
     async close() {
       await ports.close();
       await client.quit().catch(() => client.disconnect());

@@ -1,6 +1,7 @@
 import type { WindowDecision } from "../ratelimit/mod.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import type { EventLog, TaskStore, WorkQueue } from "./tasks/port.ts";
+import type { DocumentStore } from "./documents/port.ts";
 
 /**
  * The key-value store port the service runs on: small and domain-shaped. It grows operations
@@ -22,6 +23,8 @@ export interface Store {
   readonly events: EventLog;
   /** The work queue of root tasks (`lib/store/tasks/port.ts`). */
   readonly queue: WorkQueue;
+  /** Documents, chunks, staging, pipeline status and their change stream (`lib/store/documents/port.ts`). */
+  readonly documents: DocumentStore;
   /** Releases connections. */
   close(): Promise<void>;
 }

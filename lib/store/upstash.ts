@@ -1,7 +1,8 @@
 import { Redis } from "@upstash/redis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
-import { createScriptedTaskPorts } from "./tasks/scripted.ts";
+import { createScriptedTaskPorts, type ScriptHost } from "./tasks/scripted.ts";
+import { createScriptedDocumentStore } from "./documents/scripted.ts";
 
 /**
  * Redis over Upstash's REST API, for edge runtimes without TCP. The script runs with EVALSHA,
@@ -55,10 +56,11 @@ export function createUpstashStore(
     automaticDeserialization: false,
     signal: () => AbortSignal.timeout(timeoutMs),
   });
-  const ports = createScriptedTaskPorts({
+  const host: ScriptHost = {
     evalsha: (sha, keys, args) => call(() => raw.evalsha(sha, keys, args)),
     eval: (lua, keys, args) => call(() => raw.eval(lua, keys, args)),
-  }, { prefix, follow: { kind: "poll", intervalMs: options.pollMs ?? 250 } });
+  };
+  const ports = createScriptedTaskPorts(host, { prefix, follow: { kind: "poll", intervalMs: options.pollMs ?? 250 } });
   return {
     kind: "upstash",
     async ping() {
@@ -73,6 +75,7 @@ export function createUpstashStore(
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
+    documents: createScriptedDocumentStore(host, { prefix }),
     close: () => ports.close(),
   };
 }

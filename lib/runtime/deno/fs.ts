@@ -1,5 +1,5 @@
 import type { FsOps } from "../file_system.ts";
-import type { FileInfo } from "../types.ts";
+import type { DirEntry, FileInfo } from "../types.ts";
 
 function info(stat: Deno.FileInfo): FileInfo {
   const kind = stat.isSymlink
@@ -34,6 +34,14 @@ export const denoFsOps: FsOps = {
   stat: (path) => orMissing(() => Deno.stat(path)),
   realPath: (path) => Deno.realPath(path),
   readLink: (path) => Deno.readLink(path),
+  async readDir(path) {
+    const entries: DirEntry[] = [];
+    for await (const e of Deno.readDir(path)) {
+      const kind = e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "socket";
+      entries.push({ name: e.name, kind });
+    }
+    return entries;
+  },
   async open(path, { createNew, mode }) {
     const file = await Deno.open(path, createNew ? { write: true, createNew: true, mode } : { write: true });
     // `file.write`, not `file.writable`: the stream's writer drops errors such as ENOSPC.

@@ -2,10 +2,12 @@
 // more milliseconds of every `ctl` run to load.
 import {
   close,
+  type Dirent,
   lstat,
   mkdir,
   open,
   read,
+  readdir,
   readFile,
   readlink,
   realpath,
@@ -57,6 +59,11 @@ export const nodeFsOps: FsOps = {
   stat: (path) => orMissing(() => call((done) => stat(path, done))),
   realPath: (path) => call((done) => realpath(path, done)),
   readLink: (path) => call((done) => readlink(path, done)),
+  readDir: async (path) =>
+    (await call<Dirent[]>((done) => readdir(path, { withFileTypes: true }, done))).map((e) => ({
+      name: e.name,
+      kind: e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "directory" : e.isFile() ? "file" : "socket",
+    })),
   async open(path, { createNew, mode }) {
     const fd = await call<number>((done) => open(path, createNew ? "wx" : "r+", mode, done));
     return {

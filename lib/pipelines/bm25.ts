@@ -1,0 +1,222 @@
+import type { SearchEngine } from "./engine.ts";
+
+const K1 = 1.2;
+const B = 0.75;
+/** Weight of a term matched by prefix or by a near spelling, against 1 for the exact term. */
+const EXPANSION_WEIGHT = 0.5;
+/** Prefix expansions scored per query, the most frequent first. */
+const MAX_EXPANSIONS = 20;
+const TOKEN = /[\p{L}\p{N}]+/gu;
+
+/** Lower-case runs of letters and digits. */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().match(TOKEN) ?? [];
+}
+
+/** A term's postings: internal document numbers and term frequencies, in growable typed arrays. */
+class Postings {
+  docs = new Int32Array(4);
+  tfs = new Uint16Array(4);
+  n = 0;
+  push(doc: number, tf: number) {
+    if (this.n === this.docs.length) {
+      const docs = new Int32Array(this.n * 2);
+      docs.set(this.docs);
+      this.docs = docs;
+      const tfs = new Uint16Array(this.n * 2);
+      tfs.set(this.tfs);
+      this.tfs = tfs;
+    }
+    this.docs[this.n] = doc;
+    this.tfs[this.n++] = Math.min(tf, 65_535);
+  }
+}
+
+/**
+ * A compact in-memory BM25 engine: postings in typed arrays (~6 bytes per term occurrence per
+ * chunk), scores accumulated in one array per query, top-k kept by insertion. Title words count
+ * twice; the last query term also matches as a prefix (3+ characters) and a term the index does
+ * not hold matches words one edit away (two from 9 characters on), both at half weight.
+ * Removed chunks are skipped until a compaction drops them; document frequencies count live
+ * chunks only, so every process holding the same chunks computes the same scores.
+ *
+ * @example
+ * ```ts
+ * const engine = createBm25Engine();
+ * engine.add([{ id: "c1", title: "Redis", text: "Streams keep order." }]);
+ * engine.search("stream", 5); // [{ id: "c1", score: … }]
+ * ```
+ */
+export function createBm25Engine(): SearchEngine {
+  let terms = new Map<string, Postings>();
+  let sorted: string[] | undefined; // the vocabulary in order, for prefixes; rebuilt after new terms
+  const byId = new Map<string, number>();
+  let ids: (string | undefined)[] = [];
+  let lens = new Uint32Array(1024);
+  let alive = new Uint8Array(1024);
+  let next = 0;
+  let live = 0;
+  let totalLen = 0;
+  let dead = 0;
+
+  const grow = () => {
+    const l = new Uint32Array(lens.length * 2);
+    l.set(lens);
+    lens = l;
+    const a = new Uint8Array(alive.length * 2);
+    a.set(alive);
+    alive = a;
+  };
+  const remove = (id: string) => {
+    const doc = byId.get(id);
+    if (doc === undefined) return;
+    byId.delete(id);
+    ids[doc] = undefined;
+    alive[doc] = 0;
+    live--;
+    totalLen -= lens[doc];
+    dead++;
+  };
+  /** Drops removed chunks from the postings once they are as many as the live ones. */
+  const compact = () => {
+    const kept = new Map<string, Postings>();
+    for (const [term, p] of terms) {
+      const q = new Postings();
+      for (let i = 0; i < p.n; i++) if (alive[p.docs[i]]) q.push(p.docs[i], p.tfs[i]);
+      if (q.n > 0) kept.set(term, q);
+    }
+    terms = kept;
+    sorted = undefined;
+    dead = 0;
+    if (live === 0) { // start numbering again
+      ids = [];
+      next = 0;
+    }
+  };
+
+  const expansions = (token: string, last: boolean): Map<string, number> => {
+    const out = new Map<string, number>();
+    if (terms.has(token)) out.set(token, 1);
+    if (last && token.length >= 3) {
+      sorted ??= [...terms.keys()].sort();
+      let lo = 0, hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] < token) lo = mid + 1;
+        else hi = mid;
+      }
+      const found: string[] = [];
+      for (let i = lo; i < sorted.length && sorted[i].startsWith(token); i++) {
+        if (sorted[i] !== token) found.push(sorted[i]);
+      }
+      found.sort((a, b) => terms.get(b)!.n - terms.get(a)!.n);
+      for (const term of found.slice(0, MAX_EXPANSIONS)) out.set(term, EXPANSION_WEIGHT);
+    }
+    if (!terms.has(token) && token.length >= 5) {
+      const max = token.length >= 9 ? 2 : 1;
+      for (const term of terms.keys()) {
+        if (Math.abs(term.length - token.length) <= max && !out.has(term) && within(token, term, max)) {
+          out.set(term, EXPANSION_WEIGHT);
+        }
+      }
+    }
+    return out;
+  };
+
+  return {
+    add(chunks) {
+      for (const chunk of chunks) {
+        remove(chunk.id);
+        if (next === lens.length) grow();
+        const doc = next++;
+        // One map lookup per token: a term met again in this chunk adds to its last posting.
+        const count = (token: string, by: number) => {
+          let p = terms.get(token);
+          if (!p) {
+            terms.set(token, p = new Postings());
+            sorted = undefined;
+          }
+          if (p.n > 0 && p.docs[p.n - 1] === doc) p.tfs[p.n - 1] = Math.min(p.tfs[p.n - 1] + by, 65_535);
+          else p.push(doc, by);
+        };
+        const titleTokens = tokenize(chunk.title);
+        const textTokens = tokenize(chunk.text);
+        for (const token of titleTokens) count(token, 2);
+        for (const token of textTokens) count(token, 1);
+        const len = titleTokens.length + textTokens.length;
+        ids[doc] = chunk.id;
+        byId.set(chunk.id, doc);
+        lens[doc] = len;
+        alive[doc] = 1;
+        live++;
+        totalLen += len;
+      }
+    },
+    remove(list) {
+      for (const id of list) remove(id);
+      if (dead > 10_000 && dead > live) compact();
+    },
+    search(query, k) {
+      if (live === 0 || k <= 0) return [];
+      const tokens = [...new Set(tokenize(query))];
+      const weights = new Map<string, number>();
+      tokens.forEach((token, i) => {
+        for (const [term, w] of expansions(token, i === tokens.length - 1)) {
+          weights.set(term, Math.max(weights.get(term) ?? 0, w));
+        }
+      });
+      if (weights.size === 0) return [];
+      const scores = new Float64Array(next);
+      const touched: number[] = [];
+      const avgLen = totalLen / live;
+      for (const [term, weight] of weights) {
+        const p = terms.get(term)!;
+        let df = 0;
+        for (let i = 0; i < p.n; i++) df += alive[p.docs[i]];
+        if (df === 0) continue;
+        const idf = weight * Math.log(1 + (live - df + 0.5) / (df + 0.5));
+        for (let i = 0; i < p.n; i++) {
+          const doc = p.docs[i];
+          if (!alive[doc]) continue;
+          const tf = p.tfs[i];
+          if (scores[doc] === 0) touched.push(doc);
+          scores[doc] += idf * (tf * (K1 + 1)) / (tf + K1 * (1 - B + B * lens[doc] / avgLen));
+        }
+      }
+      // Top k by insertion; ties go to the smaller id so every process orders them alike.
+      const top: number[] = [];
+      const better = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && ids[a]! < ids[b]!);
+      for (const doc of touched) {
+        if (top.length === k && !better(doc, top[k - 1])) continue;
+        let i = top.length === k ? k - 1 : top.length;
+        while (i > 0 && better(doc, top[i - 1])) {
+          top[i] = top[i - 1];
+          i--;
+        }
+        top[i] = doc;
+      }
+      return top.map((doc) => ({ id: ids[doc]!, score: scores[doc] }));
+    },
+    get size() {
+      return live;
+    },
+  };
+}
+
+/** Whether `a` and `b` are at most `max` edits apart (Levenshtein, stopping early). */
+function within(a: string, b: string, max: number): boolean {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const v = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      row.push(v);
+      if (v < best) best = v;
+    }
+    if (best > max) return false;
+    prev = row;
+  }
+  return prev[b.length] <= max;
+}

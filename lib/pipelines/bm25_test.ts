@@ -1,0 +1,75 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { createBm25Engine, tokenize } from "./bm25.ts";
+
+const words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];
+
+/** BM25 computed the obvious way, for comparison. */
+function naive(docs: Map<string, string[]>, query: string[], k: number) {
+  const n = docs.size;
+  const avg = [...docs.values()].reduce((s, d) => s + d.length, 0) / n;
+  const scores: { id: string; score: number }[] = [];
+  for (const [id, tokens] of docs) {
+    let score = 0;
+    for (const term of query) {
+      const df = [...docs.values()].filter((d) => d.includes(term)).length;
+      const tf = tokens.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * tokens.length / avg));
+    }
+    if (score > 0) scores.push({ id, score });
+  }
+  return scores.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, k);
+}
+
+Deno.test("tokenize() lower-cases runs of letters and digits in any script", () => {
+  assertEquals(tokenize("Hello, Wörld! 42 fois—déjà"), ["hello", "wörld", "42", "fois", "déjà"]);
+});
+
+Deno.test("createBm25Engine() ranks as BM25 does, also after removals", () => {
+  let seed = 7;
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const engine = createBm25Engine();
+  const docs = new Map<string, string[]>();
+  for (let i = 0; i < 300; i++) {
+    const tokens = Array.from({ length: 5 + Math.floor(rand() * 30) }, () => words[Math.floor(rand() ** 2 * 8)]);
+    docs.set(`c${i}`, tokens);
+    engine.add([{ id: `c${i}`, title: "", text: tokens.join(" ") }]);
+  }
+  const removed = [...docs.keys()].filter((_, i) => i % 3 === 0);
+  engine.remove(removed);
+  for (const id of removed) docs.delete(id);
+  assertEquals(engine.size, 200);
+  for (const query of [["omega"], ["lambda", "alpha"], ["kappa", "sigma", "beta"]]) {
+    const got = engine.search(query.join(" "), 10);
+    const want = naive(docs, query, 10);
+    assertEquals(got.map((h) => h.id), want.map((h) => h.id), query.join(" "));
+    got.forEach((h, i) => assert(Math.abs(h.score - want[i].score) < 1e-9));
+  }
+});
+
+Deno.test("createBm25Engine() matches the last term as a prefix and unknown terms one edit away", () => {
+  const engine = createBm25Engine();
+  engine.add([
+    { id: "a", title: "Streams", text: "Consumers read entries after an id." },
+    { id: "b", title: "Cats", text: "Cats sleep in warm places." },
+  ]);
+  assertEquals(engine.search("consum", 5).map((h) => h.id), ["a"]);
+  assertEquals(engine.search("consum cats", 5).map((h) => h.id), ["b"]); // a prefix only at the end
+  assertEquals(engine.search("plases", 5).map((h) => h.id), ["b"]);
+  assertEquals(engine.search("streams", 5)[0].id, "a"); // from the title
+  assertEquals(engine.search("zebra", 5), []);
+});
+
+Deno.test("createBm25Engine() replaces a re-added id, and compacts once removals outnumber live chunks", () => {
+  const engine = createBm25Engine();
+  engine.add([{ id: "x", title: "", text: "old words" }]);
+  engine.add([{ id: "x", title: "", text: "new words" }]);
+  assertEquals([engine.size, engine.search("old", 5)], [1, []]);
+  const many = Array.from({ length: 12_000 }, (_, i) => ({ id: `m${i}`, title: "", text: `filler ${i}` }));
+  engine.add(many);
+  engine.remove(many.map((m) => m.id));
+  assertEquals(engine.size, 1);
+  assertEquals(engine.search("filler", 5), []);
+  assertEquals(engine.search("new", 5).map((h) => h.id), ["x"]);
+});

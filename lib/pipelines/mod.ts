@@ -1,0 +1,42 @@
+/**
+ * Document pipelines: chunking at sentence and word boundaries, content hashing, reading the
+ * source folder, the pipeline task kinds, and search — a MiniSearch index per process derived
+ * from the store's documents and kept current by their change stream.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from "../store/mod.ts";
+ * import { createTaskRuntime } from "../tasks/mod.ts";
+ * import { createSearchIndex, pipelineTasks } from "./mod.ts";
+ * const store = createMemoryStore();
+ * const runtime = createTaskRuntime({ store, definitions: pipelineTasks(store.documents) });
+ * await runtime.submit({ kind: "pipeline_document", input: { title: "Redis", content: "Streams keep order.", source: "r.md" } });
+ * const hits = await createSearchIndex(store).search("streams", 3);
+ * ```
+ *
+ * @module
+ */
+export { type ChunkOptions, chunkText, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "./chunk.ts";
+export { contentHash, documentId, sha256 } from "./hash.ts";
+export { type PipelineFieldError, PipelineInputError } from "./errors.ts";
+export {
+  createPipelineSource,
+  type PipelineSource,
+  type SkippedFile,
+  SOURCE_EXTENSIONS,
+  type SourceDocument,
+} from "./source.ts";
+export { createSearchIndex, type Retriever, type SearchHit, type SearchIndex } from "./search.ts";
+export { createMiniSearchEngine, type EngineName, type IndexedChunk, type SearchEngine } from "./engine.ts";
+export { createBm25Engine, tokenize } from "./bm25.ts";
+export {
+  DocumentInput,
+  IngestInput,
+  InlineDocument,
+  MAX_CONTENT_LENGTH,
+  PIPELINE_KINDS,
+  pipelineTasks,
+  prepareDocument,
+  PrepareInput,
+  RunInput,
+} from "./tasks.ts";

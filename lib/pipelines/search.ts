@@ -1,0 +1,170 @@
+import { createBm25Engine } from "./bm25.ts";
+import { createMiniSearchEngine, type EngineName, type SearchEngine } from "./engine.ts";
+import type { DocumentStore } from "../store/mod.ts";
+
+/** One search result: a chunk, its document, and its BM25 score (higher is better). */
+export interface SearchHit {
+  chunk_id: string;
+  document_id: string;
+  title: string;
+  source: string;
+  text: string;
+  score: number;
+}
+
+/** Finds the chunks that best match a query. */
+export interface Retriever {
+  search(query: string, k: number): Promise<SearchHit[]>;
+}
+
+/** A process's search index over the store's documents, kept current from the change stream. */
+export interface SearchIndex extends Retriever {
+  /** Applies every change up to now; `search` calls it first, so a search sees every finished write. */
+  sync(): Promise<void>;
+  /** Syncs every `intervalMs` in the background until `close()` (keeps searches after big ingests fast). */
+  start(intervalMs?: number): void;
+  /** The chunks indexed and the last change applied. */
+  stats(): { chunks: number; documents: number; last_change: number };
+  close(): void;
+}
+
+/** Changes read per store call while catching up. */
+const CHANGE_BATCH = 2_000;
+/** Documents fetched per store call while catching up. */
+const DOCUMENT_BATCH = 20;
+/**
+ * Chunks indexed between two yields to the event loop: indexing is synchronous, and a long
+ * catch-up in one go would starve the process's requests and store replies (Redis commands
+ * then miss their deadline).
+ */
+const INDEX_SLICE = 200;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A search index as a derived cache: the store (memory or Redis) holds documents and chunks;
+ * each process indexes them with an engine (`engine.ts`: the compact BM25 engine of `bm25.ts`
+ * by default, or MiniSearch) and catches up from the store's change stream before each search (and in the background
+ * with `start()`), so every process answers the same once a write has finished in any of
+ * them. The index keeps only ids and terms; the hits' texts, titles and sources are read
+ * from the store.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from "../store/mod.ts";
+ * const index = createSearchIndex(createMemoryStore());
+ * const hits = await index.search("redis streams", 5);
+ * ```
+ */
+export function createSearchIndex(
+  store: { readonly documents: DocumentStore },
+  options: { engine?: EngineName } = {},
+): SearchIndex {
+  const documents = store.documents;
+  const newIndex = (): SearchEngine => options.engine === "minisearch" ? createMiniSearchEngine() : createBm25Engine();
+  let index = newIndex();
+  /** Per document: the content hash indexed and its chunk ids. */
+  const indexed = new Map<string, { hash: string; ids: readonly string[] }>();
+  let last = 0;
+  let syncing: Promise<void> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+
+  const drop = (id: string) => {
+    const entry = indexed.get(id);
+    if (!entry) return;
+    index.remove(entry.ids);
+    indexed.delete(id);
+  };
+
+  async function refresh(ids: string[]) {
+    for (let i = 0; i < ids.length; i += DOCUMENT_BATCH) {
+      const batch = ids.slice(i, i + DOCUMENT_BATCH);
+      const current = new Map((await documents.documents(batch)).map((d) => [d.id, d]));
+      const wanted = [];
+      for (const id of batch) {
+        const doc = current.get(id);
+        if (doc && indexed.get(id)?.hash === doc.hash) continue;
+        drop(id);
+        if (doc) wanted.push(doc);
+      }
+      const chunks = await documents.chunks(wanted.flatMap((d) => d.chunk_ids));
+      const titles = new Map(wanted.map((d) => [d.id, d.title]));
+      for (let j = 0; j < chunks.length; j += INDEX_SLICE) {
+        if (j > 0) await yieldToEventLoop();
+        index.add(
+          chunks.slice(j, j + INDEX_SLICE).map((c) => ({
+            id: c.id,
+            title: titles.get(c.document_id) ?? "",
+            text: c.text,
+          })),
+        );
+      }
+      for (const doc of wanted) indexed.set(doc.id, { hash: doc.hash, ids: doc.chunk_ids });
+    }
+  }
+
+  async function catchUp() {
+    for (;;) {
+      const changes = await documents.changes(last, CHANGE_BATCH);
+      if (changes.length === 0) return;
+      let pending = new Set<string>();
+      for (const change of changes) {
+        if (change.op === "clear") {
+          index = newIndex();
+          indexed.clear();
+          pending = new Set();
+        } else pending.add(change.document_id!);
+      }
+      await refresh([...pending]);
+      last = changes[changes.length - 1].id;
+    }
+  }
+
+  const sync = (): Promise<void> => {
+    // One catch-up at a time; a caller arriving during one waits for the next, which sees its writes.
+    const run = (syncing ?? Promise.resolve()).catch(() => {}).then(catchUp);
+    const mine: Promise<void> = run.finally(() => {
+      if (syncing === mine) syncing = undefined;
+    });
+    syncing = mine;
+    return mine;
+  };
+
+  return {
+    sync,
+    async search(query, k) {
+      await sync();
+      const results = index.search(query, k);
+      if (results.length === 0) return [];
+      const chunks = new Map((await documents.chunks(results.map((r) => String(r.id)))).map((c) => [c.id, c]));
+      const docIds = [...new Set([...chunks.values()].map((c) => c.document_id))];
+      const docs = new Map((await documents.documents(docIds)).map((d) => [d.id, d]));
+      return results.flatMap((r) => {
+        const chunk = chunks.get(String(r.id));
+        const doc = chunk && docs.get(chunk.document_id);
+        if (!chunk || !doc) return []; // replaced since the catch-up
+        return [{
+          chunk_id: chunk.id,
+          document_id: doc.id,
+          title: doc.title,
+          source: doc.source,
+          text: chunk.text,
+          score: Math.round(r.score * 1000) / 1000,
+        }];
+      });
+    },
+    start(intervalMs = 1_000) {
+      if (timer !== undefined || closed) return;
+      const tick = async () => {
+        await sync().catch(() => {}); // the next search reports a store outage
+        if (!closed) timer = setTimeout(tick, intervalMs);
+      };
+      timer = setTimeout(tick, 0);
+    },
+    stats: () => ({ chunks: index.size, documents: indexed.size, last_change: last }),
+    close() {
+      closed = true;
+      clearTimeout(timer);
+    },
+  };
+}

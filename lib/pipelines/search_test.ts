@@ -1,0 +1,75 @@
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { startRedis } from "../../tests/redis_server.ts";
+import { missingTools } from "../../tests/tools.ts";
+import { createMemoryStore, openStore, type Store } from "../store/mod.ts";
+import { prepareDocument } from "./tasks.ts";
+import { createSearchIndex } from "./search.ts";
+
+const put = async (store: Store, source: string, title: string, content: string) =>
+  await store.documents.put(await prepareDocument({ source, title, content }, { chunk_size: 200, overlap: 0 }));
+
+async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
+  for (const engine of ["compact", "minisearch"] as const) await engineBehaviour(t, open, engine);
+}
+
+async function engineBehaviour(t: Deno.TestContext, open: () => Promise<Store>, engine: "compact" | "minisearch") {
+  await t.step(
+    `${engine}: ranks matching chunks with their titles, sources and texts; prefix and fuzzy match`,
+    async () => {
+      const store = await open();
+      const index = createSearchIndex(store, { engine });
+      await put(store, "redis.md", "Redis streams", "Streams keep events in order. Consumers read after an id.");
+      await put(store, "cats.md", "Cats", "Cats sleep most of the day. They like warm places.");
+      const [hit] = await index.search("streams", 5);
+      assertEquals([hit.title, hit.source, hit.text.startsWith("Streams keep")], ["Redis streams", "redis.md", true]);
+      assert(hit.score > 0);
+      assertEquals((await index.search("consum", 5)).map((h) => h.source), ["redis.md"]); // prefix
+      assertEquals((await index.search("plases", 5)).map((h) => h.source), ["cats.md"]); // fuzzy
+      assertEquals(await index.search("zebra", 5), []);
+      index.close();
+      await store.close();
+    },
+  );
+
+  await t.step(`${engine}: a replaced document's old chunks leave the index; clear empties it`, async () => {
+    const store = await open();
+    const index = createSearchIndex(store, { engine });
+    await put(store, "a.md", "A", "Original wording about lighthouses.");
+    assertEquals((await index.search("lighthouses", 5)).length, 1);
+    await put(store, "a.md", "A", "New wording about harbours.");
+    assertEquals(await index.search("lighthouses", 5), []);
+    assertEquals((await index.search("harbours", 5)).length, 1);
+    await store.documents.clear();
+    assertEquals(await index.search("harbours", 5), []);
+    assertEquals(index.stats().chunks, 0);
+    index.close();
+    await store.close();
+  });
+}
+
+Deno.test("createSearchIndex() over memory", (t) => behaviour(t, () => Promise.resolve(createMemoryStore())));
+
+Deno.test(
+  "createSearchIndex() over Redis: two indexes on separate connections answer the same after a write through one",
+  { ignore: missingTools("redis-server") },
+  async (t) => {
+    await using redis = await startRedis();
+    await behaviour(t, () => openStore({ url: redis.url, prefix: `s-${crypto.randomUUID()}:` }));
+    await t.step("two processes", async () => {
+      const prefix = `two-${crypto.randomUUID()}:`;
+      const [a, b] = [await openStore({ url: redis.url, prefix }), await openStore({ url: redis.url, prefix })];
+      const [ia, ib] = [createSearchIndex(a), createSearchIndex(b)];
+      assertEquals(await ib.search("quartz", 3), []); // b has caught up before the write
+      for (let i = 0; i < 20; i++) {
+        await put(a, `d${i}.md`, `Doc ${i}`, `Quartz crystals ${"grow ".repeat(i + 1)}slowly.`);
+      }
+      const expected = await ia.search("quartz grow", 10);
+      assertEquals(expected.length, 10);
+      assertEquals(await ib.search("quartz grow", 10), expected);
+      ia.close();
+      ib.close();
+      await a.close();
+      await b.close();
+    });
+  },
+);

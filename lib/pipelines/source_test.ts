@@ -1,0 +1,54 @@
+import { assertEquals, assertRejects } from "../../tests/assert.ts";
+import { loadRuntime } from "../runtime/mod.ts";
+import { PipelineInputError } from "./errors.ts";
+import { createPipelineSource, type SkippedFile } from "./source.ts";
+
+async function folder() {
+  const base = await Deno.makeTempDir({ prefix: "storectl-source-" });
+  const root = `${base}/docs`;
+  await Deno.mkdir(`${root}/guide`, { recursive: true });
+  await Deno.writeTextFile(`${root}/a.md`, "Intro text\n# Alpha title\nBody.");
+  await Deno.writeTextFile(`${root}/guide/b.txt`, "Plain text.");
+  await Deno.writeTextFile(`${root}/guide/c.json`, JSON.stringify([{ title: "C", content: "See." }, { title: "" }]));
+  await Deno.writeTextFile(`${root}/guide/d.csv`, "x,y");
+  await Deno.writeTextFile(`${base}/secret.md`, "# Secret");
+  await Deno.symlink(`${base}/secret.md`, `${root}/leak.md`);
+  await Deno.symlink(base, `${root}/up`);
+  return { base, root, [Symbol.asyncDispose]: () => Deno.remove(base, { recursive: true }) };
+}
+
+Deno.test("createPipelineSource() reads .md, .txt and .json depth first and skips the rest with a reason", async () => {
+  await using dir = await folder();
+  const source = createPipelineSource((await loadRuntime()).fs, dir.root);
+  const skipped: SkippedFile[] = [];
+  const docs = [];
+  for await (const doc of source.read(await source.resolve(), (s) => skipped.push(s))) docs.push(doc);
+  assertEquals(docs.map((d) => [d.title, d.source]), [
+    ["Alpha title", "a.md"],
+    ["b", "guide/b.txt"],
+    ["C", "guide/c.json#0"],
+  ]);
+  assertEquals(skipped.map((s) => s.path), ["guide/c.json#1", "guide/d.csv", "leak.md", "up"]);
+  const sub = [];
+  for await (const doc of source.read(await source.resolve("guide/b.txt"))) sub.push(doc.source);
+  assertEquals(sub, ["guide/b.txt"]);
+});
+
+Deno.test("createPipelineSource() refuses paths that are absolute, use .., lead out through a symlink or name nothing", async () => {
+  await using dir = await folder();
+  const source = createPipelineSource((await loadRuntime()).fs, dir.root);
+  for (
+    const [path, words] of [
+      ["/etc", "absolute"],
+      ["../secret.md", "'..'"],
+      ["guide/../../secret.md", "'..'"],
+      ["leak.md", "symlink"],
+      ["up/secret.md", "symlink"],
+      ["nope", "names nothing"],
+    ]
+  ) {
+    const error = await assertRejects(() => source.resolve(path)) as PipelineInputError;
+    assertEquals([error instanceof PipelineInputError, error.errors[0].field], [true, "path"]);
+    assertEquals(error.message.includes(words), true, error.message);
+  }
+});

@@ -1,0 +1,9 @@
+import { twoServersScenario } from "./pipelines_scenario.ts";
+import { DENO_SERVER } from "./server_process.ts";
+import { missingTools } from "./tools.ts";
+
+Deno.test(
+  "pipelines: two server processes on one redis-server return the same search results after an ingest through one",
+  { ignore: missingTools("redis-server") },
+  () => twoServersScenario(DENO_SERVER),
+);
