@@ -13,11 +13,58 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * Calls `each(start, end, hash)` for every token of `lowered` (lower-cased text): the runs
+ * `tokenize()` finds, as positions and an FNV-1a hash instead of strings, so indexing looks a
+ * known term up by number and makes a string only for a term it has not seen.
+ *
+ * @example
+ * ```ts
+ * const spans: string[] = [];
+ * scanTokens("déjà vu, 42", (start, end) => spans.push("déjà vu, 42".slice(start, end)));
+ * spans; // ["déjà", "vu", "42"]
+ * ```
+ */
+export function scanTokens(lowered: string, each: (start: number, end: number, hash: number) => void): void {
+  let start = -1;
+  let hash = 0;
+  for (let i = 0; i < lowered.length;) {
+    const c = lowered.charCodeAt(i);
+    let width = 1;
+    let word: boolean;
+    if (c < 128) word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    else {
+      const point = lowered.codePointAt(i)!;
+      if (point > 0xffff) width = 2;
+      word = WORD_CHAR.test(String.fromCodePoint(point));
+    }
+    if (word) {
+      if (start < 0) {
+        start = i;
+        hash = 0x811c9dc5;
+      }
+      hash = Math.imul(hash ^ c, 0x01000193);
+      if (width === 2) hash = Math.imul(hash ^ lowered.charCodeAt(i + 1), 0x01000193);
+    } else if (start >= 0) {
+      each(start, i, hash >>> 0);
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) each(start, lowered.length, hash >>> 0);
+}
+
 /** A term's postings: internal document numbers and term frequencies, in growable typed arrays. */
 class Postings {
+  readonly term: string;
   docs = new Int32Array(4);
   tfs = new Uint16Array(4);
   n = 0;
+  constructor(term: string) {
+    this.term = term;
+  }
   push(doc: number, tf: number) {
     if (this.n === this.docs.length) {
       const docs = new Int32Array(this.n * 2);
@@ -31,6 +78,28 @@ class Postings {
     this.tfs[this.n++] = Math.min(tf, 65_535);
   }
 }
+
+/** Terms and their postings, by the term (queries) and by its hash (indexing, see `scanTokens`). */
+type Vocabulary = Record<string, Postings | undefined>;
+const vocabulary = (): Vocabulary => Object.create(null);
+type ByHash = Map<number, Postings | Postings[]>;
+
+function remember(byHash: ByHash, hash: number, postings: Postings) {
+  const known = byHash.get(hash);
+  if (known === undefined) byHash.set(hash, postings);
+  else if (Array.isArray(known)) known.push(postings);
+  else byHash.set(hash, [known, postings]); // two terms, one hash
+}
+
+/** The postings of the term at `text[start, end)` with this hash, if the vocabulary has it. */
+function lookup(byHash: ByHash, text: string, start: number, end: number, hash: number): Postings | undefined {
+  const known = byHash.get(hash);
+  if (known === undefined || !Array.isArray(known)) return known && matches(known, text, start, end);
+  return known.find((p) => matches(p, text, start, end));
+}
+
+const matches = (p: Postings, text: string, start: number, end: number) =>
+  p.term.length === end - start && text.startsWith(p.term, start) ? p : undefined;
 
 /**
  * A compact in-memory BM25 engine: postings in typed arrays (~6 bytes per term occurrence per
@@ -48,7 +117,8 @@ class Postings {
  * ```
  */
 export function createBm25Engine(): SearchEngine {
-  let terms = new Map<string, Postings>();
+  let terms = vocabulary();
+  let byHash: ByHash = new Map();
   let sorted: string[] | undefined; // the vocabulary in order, for prefixes; rebuilt after new terms
   const byId = new Map<string, number>();
   let ids: (string | undefined)[] = [];
@@ -79,13 +149,19 @@ export function createBm25Engine(): SearchEngine {
   };
   /** Drops removed chunks from the postings once they are as many as the live ones. */
   const compact = () => {
-    const kept = new Map<string, Postings>();
-    for (const [term, p] of terms) {
-      const q = new Postings();
-      for (let i = 0; i < p.n; i++) if (alive[p.docs[i]]) q.push(p.docs[i], p.tfs[i]);
-      if (q.n > 0) kept.set(term, q);
+    const kept = vocabulary();
+    const keptByHash: ByHash = new Map();
+    for (const [hash, known] of byHash) {
+      for (const p of Array.isArray(known) ? known : [known]) {
+        const q = new Postings(p.term);
+        for (let i = 0; i < p.n; i++) if (alive[p.docs[i]]) q.push(p.docs[i], p.tfs[i]);
+        if (q.n === 0) continue;
+        kept[p.term] = q;
+        remember(keptByHash, hash, q);
+      }
     }
     terms = kept;
+    byHash = keptByHash;
     sorted = undefined;
     dead = 0;
     if (live === 0) { // start numbering again
@@ -96,9 +172,9 @@ export function createBm25Engine(): SearchEngine {
 
   const expansions = (token: string, last: boolean): Map<string, number> => {
     const out = new Map<string, number>();
-    if (terms.has(token)) out.set(token, 1);
+    if (terms[token]) out.set(token, 1);
     if (last && token.length >= 3) {
-      sorted ??= [...terms.keys()].sort();
+      sorted ??= Object.keys(terms).sort();
       let lo = 0, hi = sorted.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
@@ -109,12 +185,12 @@ export function createBm25Engine(): SearchEngine {
       for (let i = lo; i < sorted.length && sorted[i].startsWith(token); i++) {
         if (sorted[i] !== token) found.push(sorted[i]);
       }
-      found.sort((a, b) => terms.get(b)!.n - terms.get(a)!.n);
+      found.sort((a, b) => terms[b]!.n - terms[a]!.n);
       for (const term of found.slice(0, MAX_EXPANSIONS)) out.set(term, EXPANSION_WEIGHT);
     }
-    if (!terms.has(token) && token.length >= 5) {
+    if (!terms[token] && token.length >= 5) {
       const max = token.length >= 9 ? 2 : 1;
-      for (const term of terms.keys()) {
+      for (const term in terms) {
         if (Math.abs(term.length - token.length) <= max && !out.has(term) && within(token, term, max)) {
           out.set(term, EXPANSION_WEIGHT);
         }
@@ -129,21 +205,23 @@ export function createBm25Engine(): SearchEngine {
         remove(chunk.id);
         if (next === lens.length) grow();
         const doc = next++;
-        // One map lookup per token: a term met again in this chunk adds to its last posting.
-        const count = (token: string, by: number) => {
-          let p = terms.get(token);
-          if (!p) {
-            terms.set(token, p = new Postings());
-            sorted = undefined;
-          }
-          if (p.n > 0 && p.docs[p.n - 1] === doc) p.tfs[p.n - 1] = Math.min(p.tfs[p.n - 1] + by, 65_535);
-          else p.push(doc, by);
-        };
-        const titleTokens = tokenize(chunk.title);
-        const textTokens = tokenize(chunk.text);
-        for (const token of titleTokens) count(token, 2);
-        for (const token of textTokens) count(token, 1);
-        const len = titleTokens.length + textTokens.length;
+        let len = 0;
+        // One lookup by hash per token: a term met again in this chunk adds to its last posting.
+        const count = (text: string, by: number) =>
+          scanTokens(text, (start, end, hash) => {
+            len++;
+            let p = lookup(byHash, text, start, end, hash);
+            if (!p) {
+              p = new Postings(text.slice(start, end));
+              terms[p.term] = p;
+              remember(byHash, hash, p);
+              sorted = undefined;
+            }
+            if (p.n > 0 && p.docs[p.n - 1] === doc) p.tfs[p.n - 1] = Math.min(p.tfs[p.n - 1] + by, 65_535);
+            else p.push(doc, by);
+          });
+        count(chunk.title.toLowerCase(), 2);
+        count(chunk.text.toLowerCase(), 1);
         ids[doc] = chunk.id;
         byId.set(chunk.id, doc);
         lens[doc] = len;
@@ -170,7 +248,7 @@ export function createBm25Engine(): SearchEngine {
       const touched: number[] = [];
       const avgLen = totalLen / live;
       for (const [term, weight] of weights) {
-        const p = terms.get(term)!;
+        const p = terms[term]!;
         let df = 0;
         for (let i = 0; i < p.n; i++) df += alive[p.docs[i]];
         if (df === 0) continue;

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { createBm25Engine, tokenize } from "./bm25.ts";
+import { createBm25Engine, scanTokens, tokenize } from "./bm25.ts";
 
 const words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];
 
@@ -24,6 +24,29 @@ function naive(docs: Map<string, string[]>, query: string[], k: number) {
 
 Deno.test("tokenize() lower-cases runs of letters and digits in any script", () => {
   assertEquals(tokenize("Hello, Wörld! 42 fois—déjà"), ["hello", "wörld", "42", "fois", "déjà"]);
+});
+
+Deno.test("scanTokens() finds the tokens tokenize() finds, with equal hashes for equal tokens", () => {
+  const samples = [
+    "Hello, Wörld! 42 fois—déjà",
+    "İstanbul ΣΊΣΥΦΟΣ naïve café 東京タワー 2024年",
+    "math 𝒜𝒷𝒸 and emoji 🙂🙂 between, e\u0301 combining",
+    "  leading and trailing  ",
+    "",
+    "a-b_c.d/e:f",
+  ];
+  const hashes = new Map<string, number>();
+  for (const sample of samples) {
+    const lowered = sample.toLowerCase();
+    const found: string[] = [];
+    scanTokens(lowered, (start, end, hash) => {
+      const token = lowered.slice(start, end);
+      found.push(token);
+      assertEquals(hashes.get(token) ?? hash, hash);
+      hashes.set(token, hash);
+    });
+    assertEquals(found, tokenize(sample), sample);
+  }
 });
 
 Deno.test("createBm25Engine() ranks as BM25 does, also after removals", () => {
