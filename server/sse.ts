@@ -90,12 +90,17 @@ export function createEventStreams(heartbeatMs: number) {
       timer ??= setInterval(ping, heartbeatMs / 3);
       run(stream.sink).then(
         () => body.close(),
-        (error) => aborter.signal.aborted || body.error(error),
-      ).catch(() => {}).finally(() => {
-        aborter.abort();
-        open.delete(stream);
-        if (open.size === 0) timer = void clearInterval(timer);
-      });
+        (error) => {
+          if (!aborter.signal.aborted) body.error(error);
+        },
+      ).catch(() => {}) // closing a body the client cancelled throws: nothing to do
+        .finally(() => {
+          aborter.abort();
+          open.delete(stream);
+          if (open.size > 0) return;
+          clearInterval(timer);
+          timer = undefined;
+        });
       return new Response(readable, {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers },
       });
