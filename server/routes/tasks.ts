@@ -114,7 +114,11 @@ export function taskRoutes<E extends Env>(
           content: {
             "application/json": {
               schema: z.object({
-                kind: z.string().min(1).openapi({ example: "demo" }),
+                kind: z.string().min(1).openapi({
+                  example: "demo",
+                  description: "demo, answer (input {question, k?}), retrieve, or a pipeline kind: pipeline_run, " +
+                    "pipeline_document, pipeline_prepare, pipeline_ingest, pipeline_full (usually sent through /pipelines)",
+                }),
                 input: z.unknown().optional().openapi({ example: { steps: 2, tokens: ["Hello", " world"] } }),
                 session_id: z.string().min(1).max(200).optional(),
                 metadata: Metadata.optional(),
