@@ -1,7 +1,8 @@
 import { Redis, ReplyError } from "ioredis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
-import { createScriptedTaskPorts, type ScriptHost } from "./tasks/scripted.ts";
+import type { ScriptHost } from "./script_host.ts";
+import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 
 /** How long a follower's `XREAD BLOCK` waits for new events before asking again. */

@@ -1,4 +1,4 @@
-import type { ScriptHost } from "../tasks/scripted.ts";
+import { type ScriptHost, scriptRunner } from "../script_host.ts";
 import { chunkId } from "./memory.ts";
 import type { ChunkRecord, DocumentChange, DocumentRecord, DocumentStore, NewDocument, PutOutcome } from "./port.ts";
 import {
@@ -32,18 +32,8 @@ export function createScriptedDocumentStore(
   const p = `${options.prefix ?? ""}{d}:`;
   const slotKey = [`${p}seq`];
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
-  const shas = new Map<string, Promise<string>>();
-  const run = async (script: string, args: string[]): Promise<unknown> => {
-    let sha = shas.get(script);
-    if (!sha) shas.set(script, sha = sha1(script));
-    const all = [p, now(), ...args];
-    try {
-      return await host.evalsha(await sha, slotKey, all);
-    } catch (error) {
-      if (!/NOSCRIPT/i.test(String((error as Error).message))) throw error;
-      return await host.eval(script, slotKey, all);
-    }
-  };
+  const runScript = scriptRunner(host, slotKey);
+  const run = (script: string, args: string[]) => runScript(script, [p, now(), ...args]);
   const batches = async <T>(ids: readonly string[], read: (batch: string[]) => Promise<T[]>): Promise<T[]> => {
     const out: T[] = [];
     for (let i = 0; i < ids.length; i += READ_BATCH) out.push(...await read(ids.slice(i, i + READ_BATCH)));
@@ -129,9 +119,4 @@ function toChange(id: string, fields: string[]): DocumentChange {
   if (f.op !== "put") return { id: seq, op: "clear" };
   const removed = f.h ? Array.from({ length: Number(f.n) }, (_, i) => chunkId(f.d, f.h, i)) : [];
   return { id: seq, op: "put", document_id: f.d, removed };
-}
-
-async function sha1(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

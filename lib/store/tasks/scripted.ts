@@ -1,3 +1,4 @@
+import { type ScriptHost, scriptRunner } from "../script_host.ts";
 import {
   eachEvent,
   type EventLog,
@@ -33,12 +34,6 @@ import {
   TAKE_LUA,
 } from "./scripts.ts";
 
-/** What the scripted ports need from a Redis client: scripts by hash, with a full fallback. */
-export interface ScriptHost {
-  evalsha(sha: string, keys: string[], args: string[]): Promise<unknown>;
-  eval(script: string, keys: string[], args: string[]): Promise<unknown>;
-}
-
 /**
  * A blocking reader on a connection of its own (Redis over TCP): `XREAD BLOCK` on one stream
  * after an id; resolves with XREAD's reply (null on timeout). `close()` ends a pending read.
@@ -70,17 +65,8 @@ export function createScriptedTaskPorts(
   const p = `${options.prefix ?? ""}{t}:`;
   const slotKey = [`${p}seq`];
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
-  const shas = new Map<string, Promise<string>>();
-  const run = async (script: string, args: string[]): Promise<unknown> => {
-    let sha = shas.get(script);
-    if (!sha) shas.set(script, sha = sha1(script));
-    try {
-      return await host.evalsha(await sha, slotKey, [p, ...args]);
-    } catch (error) {
-      if (!/NOSCRIPT/i.test(String((error as Error).message))) throw error;
-      return await host.eval(script, slotKey, [p, ...args]);
-    }
-  };
+  const runScript = scriptRunner(host, slotKey);
+  const run = (script: string, args: string[]) => runScript(script, [p, ...args]);
   let retentionMs = 0;
   const write = (script: string, args: string[]) =>
     run(script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), ...args]);
@@ -360,11 +346,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener("abort", done, { once: true });
   });
-}
-
-async function sha1(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The sequence number of a stream id `0-<n>`. */
