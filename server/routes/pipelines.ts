@@ -12,27 +12,11 @@ import {
 import { type DocumentStore, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { TaskInputError, type TaskRuntime } from "../../lib/tasks/mod.ts";
 import { problem } from "../errors.ts";
+import { json, problemResponse } from "./responses.ts";
 
 /** The most hits `GET /pipelines/search` returns. */
 export const MAX_SEARCH_K = 100;
 
-const Problem = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  instance: z.string().optional(),
-  traceId: z.string(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-}).openapi("PipelineProblem");
-const problemResponse = (description: string) => ({
-  content: { "application/problem+json": { schema: Problem } },
-  description,
-});
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { "application/json": { schema } },
-  description,
-});
 const Submitted = z.object({ task_id: z.string() }).openapi("PipelineTask");
 const Status = z.object({
   chunks: z.number().int(),

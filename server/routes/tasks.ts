@@ -3,6 +3,7 @@ import type { Context, Env } from "hono";
 import { StoreUnavailableError, TASK_STATUSES, type TaskRecord, type TaskStore } from "../../lib/store/mod.ts";
 import { TaskInputError, type TaskRuntime } from "../../lib/tasks/mod.ts";
 import { problem } from "../errors.ts";
+import { json, problemResponse } from "./responses.ts";
 
 /** Task API settings; the defaults are the issue's. */
 export interface TaskApiConfig {
@@ -50,24 +51,6 @@ const Child = z.object({
 type TreeNode = { task: z.infer<typeof Task>; children: TreeNode[] };
 const Tree: z.ZodType<TreeNode> = z.lazy(() => z.object({ task: Task, children: z.array(Tree) })).openapi("TaskTree", {
   description: "A task and its descendants; each child node has the same shape",
-});
-const Problem = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  instance: z.string().optional(),
-  traceId: z.string(),
-  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-}).openapi("Problem");
-
-const problemResponse = (description: string) => ({
-  content: { "application/problem+json": { schema: Problem } },
-  description,
-});
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { "application/json": { schema } },
-  description,
 });
 const TaskParams = z.object({
   task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }),
