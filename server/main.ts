@@ -8,7 +8,7 @@
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore, storeOutage } from "../lib/store/mod.ts";
 import { createTaskRuntime } from "../lib/tasks/mod.ts";
-import { createPipelineSource, createSearchIndex } from "../lib/pipelines/mod.ts";
+import { createPipelineSource, createSearchIndex, remoteEngine } from "../lib/pipelines/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
 import { createApp, taskDefinitions } from "./mod.ts";
@@ -37,7 +37,12 @@ if (sourceDir && (await runtime.fs.info(sourceDir).catch(() => undefined))?.kind
   runtime.exit(2);
 }
 const source = sourceDir ? createPipelineSource(runtime.fs, sourceDir) : undefined;
-const search = createSearchIndex(store, { engine: config.pipelines.engine }); // this process's derived index: caught up now, followed after
+// This process's derived index, caught up now and followed after; built in a worker thread where
+// the runtime has one (Deno), so indexing runs beside the requests instead of between them.
+const search = createSearchIndex(store, {
+  engine: config.pipelines.engine,
+  worker: runtime.startSearchWorker && (() => remoteEngine(runtime.startSearchWorker!())),
+});
 search.start();
 const tasks = createTaskRuntime({
   store,

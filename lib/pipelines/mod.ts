@@ -29,6 +29,7 @@ export {
 export { createSearchIndex, type Retriever, type SearchHit, type SearchIndex } from "./search.ts";
 export { createMiniSearchEngine, type EngineName, type IndexedChunk, type SearchEngine } from "./engine.ts";
 export { createBm25Engine, tokenize } from "./bm25.ts";
+export { type AsyncEngine, localEngine, remoteEngine, serveEngine } from "./engine_worker.ts";
 export {
   DocumentInput,
   IngestInput,

@@ -1,5 +1,6 @@
 import { createBm25Engine } from "./bm25.ts";
-import { createMiniSearchEngine, type EngineName, type SearchEngine } from "./engine.ts";
+import { createMiniSearchEngine, type EngineName } from "./engine.ts";
+import { type AsyncEngine, localEngine } from "./engine_worker.ts";
 import type { DocumentStore } from "../store/mod.ts";
 
 /** One search result: a chunk, its document, and its BM25 score (higher is better). */
@@ -57,11 +58,12 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  */
 export function createSearchIndex(
   store: { readonly documents: DocumentStore },
-  options: { engine?: EngineName } = {},
+  options: { engine?: EngineName; worker?: () => AsyncEngine } = {},
 ): SearchIndex {
   const documents = store.documents;
-  const newIndex = (): SearchEngine => options.engine === "minisearch" ? createMiniSearchEngine() : createBm25Engine();
-  let index = newIndex();
+  const index = options.worker && options.engine !== "minisearch"
+    ? options.worker()
+    : localEngine(options.engine === "minisearch" ? createMiniSearchEngine : createBm25Engine);
   /** Per document: the content hash indexed and its chunk ids. */
   const indexed = new Map<string, { hash: string; ids: readonly string[] }>();
   let last = 0;
@@ -69,38 +71,53 @@ export function createSearchIndex(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
 
-  const drop = (id: string) => {
+  let chunkCount = 0;
+  const drop = (id: string): Promise<void> | undefined => {
     const entry = indexed.get(id);
     if (!entry) return;
-    index.remove(entry.ids);
     indexed.delete(id);
+    chunkCount -= entry.ids.length;
+    return index.remove(entry.ids);
   };
 
+  /**
+   * Indexes the documents `ids` name as they are now. The engine's calls are not awaited one by
+   * one: a worker takes them in order, so the next batch is read from the store while it indexes
+   * this one, with at most two batches of documents in flight.
+   */
   async function refresh(ids: string[]) {
+    let previous: Promise<unknown> = Promise.resolve();
     for (let i = 0; i < ids.length; i += DOCUMENT_BATCH) {
+      const calls: (Promise<void> | undefined)[] = [];
       const batch = ids.slice(i, i + DOCUMENT_BATCH);
       const current = new Map((await documents.documents(batch)).map((d) => [d.id, d]));
       const wanted = [];
       for (const id of batch) {
         const doc = current.get(id);
         if (doc && indexed.get(id)?.hash === doc.hash) continue;
-        drop(id);
+        calls.push(drop(id));
         if (doc) wanted.push(doc);
       }
       const chunks = await documents.chunks(wanted.flatMap((d) => d.chunk_ids));
       const titles = new Map(wanted.map((d) => [d.id, d.title]));
       for (let j = 0; j < chunks.length; j += INDEX_SLICE) {
         if (j > 0) await yieldToEventLoop();
-        index.add(
+        calls.push(index.add(
           chunks.slice(j, j + INDEX_SLICE).map((c) => ({
             id: c.id,
             title: titles.get(c.document_id) ?? "",
             text: c.text,
           })),
-        );
+        ));
       }
-      for (const doc of wanted) indexed.set(doc.id, { hash: doc.hash, ids: doc.chunk_ids });
+      for (const doc of wanted) {
+        indexed.set(doc.id, { hash: doc.hash, ids: doc.chunk_ids });
+        chunkCount += doc.chunk_ids.length;
+      }
+      await previous;
+      previous = Promise.all(calls);
     }
+    await previous;
   }
 
   async function catchUp() {
@@ -110,12 +127,22 @@ export function createSearchIndex(
       let pending = new Set<string>();
       for (const change of changes) {
         if (change.op === "clear") {
-          index = newIndex();
+          await index.reset();
           indexed.clear();
+          chunkCount = 0;
           pending = new Set();
         } else pending.add(change.document_id!);
       }
-      await refresh([...pending]);
+      try {
+        await refresh([...pending]);
+      } catch (error) {
+        // What the engine holds is unknown now: start over from the first change next time.
+        indexed.clear();
+        chunkCount = 0;
+        last = 0;
+        await index.reset().catch(() => {});
+        throw error;
+      }
       last = changes[changes.length - 1].id;
     }
   }
@@ -134,7 +161,7 @@ export function createSearchIndex(
     sync,
     async search(query, k) {
       await sync();
-      const results = index.search(query, k);
+      const results = await index.search(query, k);
       if (results.length === 0) return [];
       const chunks = new Map((await documents.chunks(results.map((r) => String(r.id)))).map((c) => [c.id, c]));
       const docIds = [...new Set([...chunks.values()].map((c) => c.document_id))];
@@ -161,10 +188,11 @@ export function createSearchIndex(
       };
       timer = setTimeout(tick, 0);
     },
-    stats: () => ({ chunks: index.size, documents: indexed.size, last_change: last }),
+    stats: () => ({ chunks: chunkCount, documents: indexed.size, last_change: last }),
     close() {
       closed = true;
       clearTimeout(timer);
+      index.close();
     },
   };
 }

@@ -4,20 +4,32 @@ import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store } from "../store/mod.ts";
 import { prepareDocument } from "./tasks.ts";
 import { createSearchIndex } from "./search.ts";
+import { remoteEngine } from "./engine_worker.ts";
+import { loadRuntime } from "../runtime/mod.ts";
+
+const runtime = await loadRuntime();
+/** How an index is built: its engine, and whether in a worker thread. */
+type Variant = "compact" | "minisearch" | "compact in a worker";
+const options = (variant: Variant) =>
+  variant === "compact in a worker"
+    ? { worker: () => remoteEngine(runtime.startSearchWorker!()) }
+    : { engine: variant };
 
 const put = async (store: Store, source: string, title: string, content: string) =>
   await store.documents.put(await prepareDocument({ source, title, content }, { chunk_size: 200, overlap: 0 }));
 
 async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
-  for (const engine of ["compact", "minisearch"] as const) await engineBehaviour(t, open, engine);
+  const variants: Variant[] = ["compact", "minisearch"];
+  if (runtime.startSearchWorker) variants.push("compact in a worker");
+  for (const variant of variants) await engineBehaviour(t, open, variant);
 }
 
-async function engineBehaviour(t: Deno.TestContext, open: () => Promise<Store>, engine: "compact" | "minisearch") {
+async function engineBehaviour(t: Deno.TestContext, open: () => Promise<Store>, engine: Variant) {
   await t.step(
     `${engine}: ranks matching chunks with their titles, sources and texts; prefix and fuzzy match`,
     async () => {
       const store = await open();
-      const index = createSearchIndex(store, { engine });
+      const index = createSearchIndex(store, options(engine));
       await put(store, "redis.md", "Redis streams", "Streams keep events in order. Consumers read after an id.");
       await put(store, "cats.md", "Cats", "Cats sleep most of the day. They like warm places.");
       const [hit] = await index.search("streams", 5);
@@ -33,7 +45,7 @@ async function engineBehaviour(t: Deno.TestContext, open: () => Promise<Store>, 
 
   await t.step(`${engine}: a replaced document's old chunks leave the index; clear empties it`, async () => {
     const store = await open();
-    const index = createSearchIndex(store, { engine });
+    const index = createSearchIndex(store, options(engine));
     await put(store, "a.md", "A", "Original wording about lighthouses.");
     assertEquals((await index.search("lighthouses", 5)).length, 1);
     await put(store, "a.md", "A", "New wording about harbours.");

@@ -28,5 +28,13 @@ export const runtime: Runtime = {
   gzip: () => new CompressionStream("gzip"),
   gunzip: () => new DecompressionStream("gzip"),
   launchDetached: async (...args) => (await import("./deno/launch.ts")).denoLaunchDetached(...args),
+  startSearchWorker() {
+    const worker = new Worker(new URL("./deno/search_worker.ts", import.meta.url), { type: "module" });
+    return {
+      postMessage: (message) => worker.postMessage(message),
+      onMessage: (listener) => worker.addEventListener("message", (event) => listener(event.data)),
+      close: () => worker.terminate(),
+    };
+  },
   createTransport: async (options) => (await import("./deno/transport.ts")).denoTransport(options),
 };

@@ -31,6 +31,18 @@ export interface Runtime {
   launchDetached(args: readonly string[]): Promise<number>;
   /** The cheapest HTTP transport that honours the TLS and proxy settings. */
   createTransport(options: TransportOptions): Promise<Transport>;
+  /**
+   * Starts a worker thread serving a search engine (`lib/pipelines/engine_worker.ts`), where the
+   * runtime has one for it (Deno); absent elsewhere, where the index runs in the main thread.
+   */
+  readonly startSearchWorker?: () => MessagePortLike;
+}
+
+/** Either end of a message channel to a worker thread. */
+export interface MessagePortLike {
+  postMessage(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): void;
+  close(): void;
 }
 
 /** A signal that ends the process, with its number (exit status 128 + number). */

@@ -1,0 +1,55 @@
+import { assertEquals, assertRejects } from "../../tests/assert.ts";
+import { loadRuntime } from "../runtime/mod.ts";
+import { createBm25Engine } from "./bm25.ts";
+import type { IndexedChunk } from "./engine.ts";
+import { localEngine, remoteEngine } from "./engine_worker.ts";
+
+const runtime = await loadRuntime();
+const words = ["harbour", "lighthouse", "keeper", "storm", "beacon", "tide", "signal", "rock"];
+
+function chunks(count: number): IndexedChunk[] {
+  let seed = 3;
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  return Array.from({ length: count }, (_, i) => ({
+    id: `c${i}`,
+    title: words[i % words.length],
+    text: Array.from({ length: 12 }, () => words[Math.floor(rand() ** 2 * words.length)]).join(" "),
+  }));
+}
+
+Deno.test({
+  name: "remoteEngine() in a worker answers as the engine does in this thread, through removes and resets",
+  ignore: !runtime.startSearchWorker,
+  fn: async () => {
+    const local = localEngine(createBm25Engine);
+    const remote = remoteEngine(runtime.startSearchWorker!());
+    try {
+      const all = chunks(300);
+      for (const engine of [local, remote]) {
+        await engine.add(all.slice(0, 200));
+        await engine.add(all.slice(200));
+        await engine.remove(["c1", "c2", "c3"]);
+      }
+      for (const query of ["storm", "lighthouse keeper", "bea", "signel"]) {
+        assertEquals(await remote.search(query, 7), await local.search(query, 7), query);
+      }
+      await remote.reset();
+      assertEquals(await remote.search("storm", 7), []);
+    } finally {
+      remote.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "remoteEngine() rejects a call the worker failed, and the calls pending when closed",
+  ignore: !runtime.startSearchWorker,
+  fn: async () => {
+    const remote = remoteEngine(runtime.startSearchWorker!());
+    await assertRejects(() => remote.add([null as unknown as IndexedChunk]), /The search worker failed: /);
+    assertEquals(await remote.search("anything", 3), []); // still serving
+    const pending = remote.search("storm", 3);
+    remote.close();
+    await assertRejects(() => pending, /The search worker was closed/);
+  },
+});
