@@ -6,19 +6,21 @@ const B = 0.75;
 const EXPANSION_WEIGHT = 0.5;
 /** Prefix expansions scored per query, the most frequent first. */
 const MAX_EXPANSIONS = 20;
-const TOKEN = /[\p{L}\p{N}]+/gu;
 
-/** Lower-case runs of letters and digits. */
+/** Lower-case runs of letters and digits (the tokens `scanTokens` finds, as strings). */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().match(TOKEN) ?? [];
+  const lowered = text.toLowerCase();
+  const tokens: string[] = [];
+  scanTokens(lowered, (start, end) => tokens.push(lowered.slice(start, end)));
+  return tokens;
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
- * Calls `each(start, end, hash)` for every token of `lowered` (lower-cased text): the runs
- * `tokenize()` finds, as positions and an FNV-1a hash instead of strings, so indexing looks a
- * known term up by number and makes a string only for a term it has not seen.
+ * Calls `each(start, end, hash)` for every token of `lowered` (lower-cased text) — each run of
+ * letters and digits (`\p{L}`, `\p{N}`) — as positions and an FNV-1a hash instead of a string,
+ * so indexing looks a known term up by number and makes a string only for a term it has not seen.
  *
  * @example
  * ```ts
