@@ -27,7 +27,8 @@ async function slowEmulator(taskDelayMs: number) {
   };
 }
 
-const create = (sub: string, name: string, gb: number, ...more: string[]) => [
+/** `ctl cloud database create … --wait` in `sub`, then `more` flags. */
+export const createWaitingArgv = (sub: string, name: string, gb: number, ...more: string[]) => [
   "cloud",
   "database",
   "create",
@@ -38,10 +39,11 @@ const create = (sub: string, name: string, gb: number, ...more: string[]) => [
   "--memory-limit-gb",
   String(gb),
   "--wait",
-  "--wait-interval",
-  "0.2",
   ...more,
 ];
+
+const create = (sub: string, name: string, gb: number, ...more: string[]) =>
+  createWaitingArgv(sub, name, gb, "--wait-interval", "0.2", ...more);
 
 /** Named scenarios of the cloud human commands. */
 export const CLOUD_SCENARIOS: Record<string, (w: World) => Promise<void>> = {

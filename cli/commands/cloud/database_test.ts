@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { createWaitingArgv as createWaiting } from "../../../tests/ctl_cloud_scenarios.ts";
 import { Interrupted } from "../../context.ts";
 
 const env = EMULATOR_ENV;
@@ -9,21 +10,6 @@ type Ctl = Awaited<ReturnType<typeof inProcessCtl>>;
 async function firstSubscription(ctl: Ctl): Promise<string> {
   return (await ctl(["cloud", "subscription", "list", "-q", "[0].id", "--raw"], { env })).stdout.trim();
 }
-
-/** `ctl cloud database create … --wait` in `sub`, then `more` flags. */
-const createWaiting = (sub: string, name: string, gb: string, ...more: string[]) => [
-  "cloud",
-  "database",
-  "create",
-  "--subscription",
-  sub,
-  "--name",
-  name,
-  "--memory-limit-gb",
-  gb,
-  "--wait",
-  ...more,
-];
 
 Deno.test("cloud database list and get: table columns for people, full objects as JSON, --limit caps", async () => {
   await using ctl = await inProcessCtl();
@@ -150,14 +136,14 @@ Deno.test("cloud database create without --wait: the task on stdout, the command
 Deno.test("cloud database create --wait: a failed task exits 8 with its description; a slow one exits 11 naming the task", async () => {
   await using ctl = await inProcessCtl();
   const sub = await firstSubscription(ctl);
-  const failed = await ctl(createWaiting(sub, "big", "500"), { env });
+  const failed = await ctl(createWaiting(sub, "big", 500), { env });
   assertEquals(failed.code, 8);
   assertMatch(
     failed.stderr,
     /^Error: Task \S+ failed: memoryLimitInGb 500 is above the subscription's per-database quota/,
   );
   await using slow = await inProcessCtl({ taskDelayMs: 60_000 });
-  const late = await slow(createWaiting(sub, "slow", "1", "--wait-timeout", "1", "--wait-interval", "0.2"), { env });
+  const late = await slow(createWaiting(sub, "slow", 1, "--wait-timeout", "1", "--wait-interval", "0.2"), { env });
   assertEquals(late.code, 11);
   const taskId = /Task (\S+) did not finish within 1 s/.exec(late.stderr)?.[1];
   assertMatch(late.stderr, new RegExp(`tip: The task goes on; keep waiting with: ctl cloud task wait ${taskId}\n$`));
@@ -168,7 +154,7 @@ Deno.test("cloud database create --wait: Ctrl+C exits 130 saying the operation g
   const sub = await firstSubscription(ctl);
   const interrupt = new AbortController();
   setTimeout(() => interrupt.abort(new Interrupted({ name: "SIGINT", number: 2 })), 300);
-  const r = await ctl(createWaiting(sub, "n", "1", "--wait-interval", "0.1"), { env, interrupt: interrupt.signal });
+  const r = await ctl(createWaiting(sub, "n", 1, "--wait-interval", "0.1"), { env, interrupt: interrupt.signal });
   assertEquals([r.code, r.stdout], [130, ""]);
   assertMatch(
     r.stderr,
@@ -181,7 +167,7 @@ Deno.test("cloud database create --wait: polling rides out 429s with Retry-After
   const sub = await firstSubscription(ctl);
   ctl.emulator.faults.cloud.add({ kind: "status", status: 429, retryAfter: 0 }, 2, "/v1/tasks/");
   ctl.emulator.faults.cloud.add({ kind: "status", status: 503 }, 5, "/v1/tasks/");
-  const r = await ctl(createWaiting(sub, "n", "1", "--wait-interval", "0.1", "-q", "name", "--raw"), { env });
+  const r = await ctl(createWaiting(sub, "n", 1, "--wait-interval", "0.1", "-q", "name", "--raw"), { env });
   assertEquals([r.code, r.stdout], [0, "n\n"], r.stderr);
   assertMatch(r.stderr, /Retrying GET \S+\/tasks\/\S+ in 0\.0 s after HTTP 429 \(1 of 3\)/);
   assertEquals(r.requests.filter((q) => q.startsWith("GET /v1/tasks/")).length >= 8, true);
