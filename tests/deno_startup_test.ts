@@ -93,3 +93,20 @@ Deno.test("ctl on Deno never touches process, Buffer or the other Node globals",
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("ctl --help on Deno reads no command module: dynamic imports load when they run", async () => {
+  // Deno otherwise fetches every statically written `import()` of the whole command tree before
+  // the first line runs (~10 ms for ctl's): `"unstable": ["lazy-dynamic-imports"]` in deno.json.
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--log-level=debug", MAIN, "--help"],
+    env: userEnv(),
+    clearEnv: true,
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const fetched = [...new TextDecoder().decode(out.stderr).matchAll(/fetch_no_follow - specifier: file:\/\/(\S+)/g)]
+    .map(([, path]) => path.slice(ROOT.length));
+  assert(fetched.includes("cli/main.ts"), `the debug log names no fetched module:\n${fetched.join("\n")}`);
+  assertEquals(fetched.filter((path) => /^cli\/commands\/.+\/|^lib\/(cloud|enterprise|http|support_package)\//.test(path)), []);
+});
