@@ -108,5 +108,8 @@ Deno.test("ctl --help on Deno reads no command module: dynamic imports load when
   const fetched = [...new TextDecoder().decode(out.stderr).matchAll(/fetch_no_follow - specifier: file:\/\/(\S+)/g)]
     .map(([, path]) => path.slice(ROOT.length));
   assert(fetched.includes("cli/main.ts"), `the debug log names no fetched module:\n${fetched.join("\n")}`);
-  assertEquals(fetched.filter((path) => /^cli\/commands\/.+\/|^lib\/(cloud|enterprise|http|support_package)\//.test(path)), []);
+  assertEquals(
+    fetched.filter((path) => /^cli\/commands\/.+\/|^lib\/(cloud|enterprise|http|support_package)\//.test(path)),
+    [],
+  );
 });
