@@ -54,6 +54,8 @@ export function hintsFor(error: StoreCtlError, factory?: Factory): string[] {
       return tlsHints(factory?.used.enterprise);
     case "auth":
       return authHints(factory?.used.enterprise ?? factory?.used.cloud);
+    case "not_found":
+      return cloudBaseHints(factory?.used.cloud);
     case "timeout":
       return ["Raise the limit with --timeout <seconds> (up to 86400), or check that the server is reachable"];
     case "usage":
@@ -63,6 +65,18 @@ export function hintsFor(error: StoreCtlError, factory?: Factory): string[] {
     default:
       return [];
   }
+}
+
+/** A 404 from a cloud base URL without the API's `/v1` says where to add it. */
+function cloudBaseHints(creds: Credentials | undefined): string[] {
+  if (creds?.deployment !== "cloud" || /\/v1\/?$/.test(new URL(creds.apiUrl).pathname)) return [];
+  const fixed = `${creds.apiUrl.replace(/\/+$/, "")}/v1`;
+  const source = creds.sources.apiUrl;
+  return [
+    fromEnv(source)
+      ? `The cloud API's base URL ends in /v1: set ${source} to ${fixed}`
+      : `The cloud API's base URL ends in /v1: ctl profile set ${creds.profile ?? "<name>"} --api-url ${fixed}`,
+  ];
 }
 
 function tlsHints(creds: Credentials | undefined): string[] {

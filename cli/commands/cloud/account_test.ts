@@ -32,3 +32,36 @@ Deno.test("cloud payment-method list and region list: columns, JSON, --limit pag
   const capped = await ctl(["cloud", "region", "list", "--limit", "3", "-o", "yaml"], { env });
   assertEquals([capped.stdout.match(/^- id: /gm)?.length, capped.requests], [3, ["GET /v1/regions?offset=0&limit=3"]]);
 });
+
+Deno.test("a cloud base URL without /v1 gets its 404 explained: the tip names the variable and the fixed URL", async () => {
+  await using ctl = await inProcessCtl();
+  const origin = new URL(EMULATOR_ENV.STORE_CLOUD_API_URL).origin;
+  const run = await ctl(["cloud", "account", "get"], { env: { ...env, STORE_CLOUD_API_URL: origin } });
+  assertEquals(run.code, 5, run.stderr);
+  assertMatch(
+    run.stderr,
+    /tip: The cloud API's base URL ends in \/v1: set STORE_CLOUD_API_URL to http:\/\/cloud\.test\/v1\n/,
+  );
+  const set = [
+    "profile",
+    "set",
+    "p",
+    "--deployment",
+    "cloud",
+    "--api-url",
+    origin,
+    "--api-key",
+    "k",
+    "--api-secret",
+    "s",
+  ];
+  assertEquals((await ctl(set)).code, 0);
+  const profile = await ctl(["-p", "p", "cloud", "account", "get"]);
+  assertMatch(
+    profile.stderr,
+    /tip: The cloud API's base URL ends in \/v1: ctl profile set p --api-url http:\/\/cloud\.test\/v1\n/,
+  );
+  const right = await ctl(["cloud", "subscription", "get", "1"], { env });
+  assertEquals(right.code, 5, right.stderr);
+  assertEquals(right.stderr.includes("ends in /v1"), false, right.stderr);
+});
