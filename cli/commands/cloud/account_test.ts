@@ -42,20 +42,8 @@ Deno.test("a cloud base URL without /v1 gets its 404 explained: the tip names th
     run.stderr,
     /tip: The cloud API's base URL ends in \/v1: set STORE_CLOUD_API_URL to http:\/\/cloud\.test\/v1\n/,
   );
-  const set = [
-    "profile",
-    "set",
-    "p",
-    "--deployment",
-    "cloud",
-    "--api-url",
-    origin,
-    "--api-key",
-    "k",
-    "--api-secret",
-    "s",
-  ];
-  assertEquals((await ctl(set)).code, 0);
+  const set = `profile set p --deployment cloud --api-url ${origin} --api-key k --api-secret s`;
+  assertEquals((await ctl(set.split(" "))).code, 0);
   const profile = await ctl(["-p", "p", "cloud", "account", "get"]);
   assertMatch(
     profile.stderr,
