@@ -40,7 +40,13 @@ export function parseSize(input: string): number {
   // Decimal digits times the factor, exactly: 1.1GB is 1100000000, not 1100000000.0000002.
   const [whole, fraction = ""] = number.split(".");
   const bytes = Number(whole) * factor + Math.round(Number(`0.${fraction || "0"}`) * factor * 1e6) / 1e6;
-  if (!Number.isInteger(bytes)) throw new RangeError(`must be a whole number of bytes; '${input}' is ${bytes} bytes`);
+  if (!Number.isInteger(bytes)) {
+    throw new RangeError(
+      unit
+        ? `must be a whole number of bytes; '${input}' is ${bytes} bytes`
+        : `must be a whole number of bytes without a unit: add one, e.g. '${number}GB' or '${number}GiB'`,
+    );
+  }
   if (bytes <= 0) throw new RangeError(`must be more than 0 bytes; got '${input}'`);
   if (!Number.isSafeInteger(bytes)) throw new RangeError(`must be under 8 PiB; got '${input}'`);
   return bytes;

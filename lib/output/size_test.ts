@@ -32,7 +32,8 @@ function rejection(input: string): string {
 Deno.test("parseSize() rejects unknown units, fractions of a byte, zero and nonsense", () => {
   assertMatch(rejection("1GX"), /must have a unit among B, KB, .*KiB.*; got '1GX'/);
   assertMatch(rejection("1G"), /must have a unit among/);
-  assertMatch(rejection("1.5"), /must be a whole number of bytes/);
+  assertMatch(rejection("1.5"), /must be a whole number of bytes without a unit: add one, e.g. '1\.5GB' or '1\.5GiB'/);
+  assertMatch(rejection("1.5B"), /must be a whole number of bytes; '1\.5B' is 1\.5 bytes/);
   assertMatch(rejection("0"), /must be more than 0 bytes/);
   assertMatch(rejection("-1GB"), /must be a size such as 512MB/);
   assertMatch(rejection("lots"), /must be a size/);
