@@ -73,7 +73,7 @@ const listener = await runtime.serve({ hostname, port, fetch: app.fetch, limits,
     return runtime.exit(1);
   },
 );
-console.log(`storectl server listening on ${listener.url} (store: ${store.kind})`);
+console.log(`storectl server listening on ${listener.url} (store: ${store.kind}; search index: ${search.engine})`);
 // Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
   await listener.close();

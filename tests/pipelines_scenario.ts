@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
 
@@ -35,6 +35,7 @@ export async function twoServersScenario(command: string[]): Promise<void> {
     const env = { STORE_URL: redis.url, STORE_KEY_PREFIX: "e2e:", PIPELINE_SOURCE_DIR: dir };
     await using a = await startServer(command, env);
     await using b = await startServer(command, env);
+    assertMatch(a.banner, /\(store: redis; search index: compact engine in a worker thread\)$/);
     const warm = await json(await fetch(`${b.url}/pipelines/search?q=orbit`)); // b's index exists before the ingest
     assertEquals(warm.hits, []);
     const documents = Array.from({ length: 30 }, (_, i) => ({

@@ -14,6 +14,8 @@
 export interface ServerProcess extends AsyncDisposable {
   readonly url: string;
   readonly pid: number;
+  /** Its `listening on …` line. */
+  readonly banner: string;
   stop(): Promise<number>;
   /** Kills it with SIGKILL, as a crash would (no shutdown of its own). */
   kill(): Promise<void>;
@@ -53,6 +55,7 @@ export async function startServer(
     })();
   return {
     url: output.match(/listening on (\S+)/)![1],
+    banner: output.match(/^.*listening on .*$/m)![0],
     pid: child.pid,
     stop,
     async kill() {

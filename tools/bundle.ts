@@ -21,6 +21,9 @@ export const ENTRIES = {
   "server.mjs": "server/main.ts",
 };
 
+/** The search index's worker thread on Node, built as `lib/search_worker.js`. */
+const SEARCH_WORKER = "lib/runtime/node/search_worker.ts";
+
 /** Libraries `ctl` imports on demand that stay out of its script (they are large). */
 export const CTL_VENDOR = ["undici", "yaml", "cli-table3", "smol-toml", "@hono/node-server", "modern-tar"];
 /** Loaded from `node_modules` at run time: a native addon. */
@@ -32,7 +35,12 @@ const root = new URL("..", import.meta.url).pathname;
 export async function bundleAll(outDir: string): Promise<void> {
   await Deno.remove(`${outDir}/lib`, { recursive: true }).catch(() => {});
   const entries = Object.values(ENTRIES);
-  await Promise.all([bundle(entries, `${outDir}/lib`), bundleCtl(outDir)]);
+  await Promise.all([
+    bundle(entries, `${outDir}/lib`),
+    // One file beside the chunks: the runtime starts it by that name (lib/runtime/node.ts).
+    denoBundle(["--output", `${outDir}/lib/search_worker.js`, `${root}${SEARCH_WORKER}`]),
+    bundleCtl(outDir),
+  ]);
   const folder = commonFolder(entries);
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const target = `./lib/${entry.slice(folder.length).replace(/\.ts$/, ".js")}`;

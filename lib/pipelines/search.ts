@@ -26,6 +26,8 @@ export interface SearchIndex extends Retriever {
   start(intervalMs?: number): void;
   /** The chunks indexed and the last change applied. */
   stats(): { chunks: number; documents: number; last_change: number };
+  /** The engine and where it runs, for people: "compact engine in a worker thread". */
+  readonly engine: string;
   close(): void;
 }
 
@@ -61,9 +63,13 @@ export function createSearchIndex(
   options: { engine?: EngineName; worker?: () => AsyncEngine } = {},
 ): SearchIndex {
   const documents = store.documents;
-  const index = options.worker && options.engine !== "minisearch"
-    ? options.worker()
+  const inWorker = options.worker !== undefined && options.engine !== "minisearch";
+  const index = inWorker
+    ? options.worker!()
     : localEngine(options.engine === "minisearch" ? createMiniSearchEngine : createBm25Engine);
+  const engine = `${options.engine === "minisearch" ? "MiniSearch" : "compact engine"} in ${
+    inWorker ? "a worker thread" : "the main thread"
+  }`;
   /** Per document: the content hash indexed and its chunk ids. */
   const indexed = new Map<string, { hash: string; ids: readonly string[] }>();
   let last = 0;
@@ -158,6 +164,7 @@ export function createSearchIndex(
   };
 
   return {
+    engine,
     sync,
     async search(query, k) {
       await sync();

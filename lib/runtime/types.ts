@@ -33,7 +33,8 @@ export interface Runtime {
   createTransport(options: TransportOptions): Promise<Transport>;
   /**
    * Starts a worker thread serving a search engine (`lib/pipelines/engine_worker.ts`), where the
-   * runtime has one for it (Deno); absent elsewhere, where the index runs in the main thread.
+   * runtime has one for it (Deno, and Node's bundle); absent elsewhere (edge runtimes), where the
+   * index runs in the main thread.
    */
   readonly startSearchWorker?: () => MessagePortLike;
 }
