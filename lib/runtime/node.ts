@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import process from "node:process";
 import { createFileSystem } from "./file_system.ts";
@@ -34,7 +35,7 @@ export const runtime: Runtime = {
   createTransport: nodeTransport,
   startSearchWorker() {
     // Loaded on first use: ctl never indexes, and loading worker_threads costs it ~2 ms.
-    const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+    const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
     // The build puts the worker beside the code-split chunks, one of which holds this file.
     const worker = new Worker(new URL("./search_worker.js", import.meta.url));
     return {
