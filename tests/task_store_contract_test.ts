@@ -63,6 +63,9 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     );
     const a = await store.tasks.get("a");
     assertEquals([a?.status, a?.result, a?.updates], ["done", { answer: "hi", list: [] }, [update]]);
+    await store.tasks.create(task("b"));
+    assertEquals(await store.tasks.step("b", { to: "done", input: { documents: 2 } }), { ok: true });
+    assertEquals((await store.tasks.get("b"))?.input, { documents: 2 });
     const expected = [
       { id: 1, kind: "update", data: { task_id: "a", message: "step 1" } },
       { id: 2, kind: "done", data: { task_id: "a", result: { answer: "hi", list: [] } } },

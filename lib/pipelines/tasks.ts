@@ -166,11 +166,14 @@ export function pipelineTasks(documents: DocumentStore, options: { source?: Pipe
       kind: PIPELINE_KINDS.run,
       input: RunInput,
       run: (ctx, input) => tracked(ctx, "ingesting", () => ingestInline(ctx, input.documents, input)),
+      // The documents are in the store once it is done: the task keeps their count, not a copy.
+      inputWhenDone: ({ documents, chunk_size, overlap }) => ({ documents: documents.length, chunk_size, overlap }),
     }),
     defineTask({
       kind: PIPELINE_KINDS.document,
       input: DocumentInput,
       run: (ctx, input) => tracked(ctx, "ingesting", () => ingestInline(ctx, [input], input)),
+      inputWhenDone: ({ content: _, ...rest }) => rest,
     }),
     defineTask({
       kind: PIPELINE_KINDS.prepare,

@@ -60,6 +60,8 @@ async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
       "document 2 of 2",
     ]);
     assertEquals([first.record?.result?.added, first.record?.result?.documents], [2, 2]);
+    // The documents are in the store now: the finished task keeps their count, not a second copy.
+    assertEquals(first.record?.input, { documents: 2, chunk_size: 200, overlap: 0 });
     const status = await s.store.documents.status();
     assertEquals([status.documents, status.state, status.last_task_id], [2, "idle", first.task.task_id]);
     const again = await s.run("pipeline_run", { documents: [doc(1), doc(2)], chunk_size: 200 });
@@ -67,6 +69,7 @@ async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
     assertEquals((await s.store.documents.status()).chunks, status.chunks);
     const changed = await s.run("pipeline_document", { ...doc(1, 5), source: "doc-1.md" });
     assertEquals(changed.record?.result?.replaced, 1);
+    assertEquals(changed.record?.input, { title: doc(1).title, source: "doc-1.md", chunk_size: 1000, overlap: 0 });
     assert((await s.store.documents.status()).chunks < status.chunks);
   });
 

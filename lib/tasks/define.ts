@@ -36,6 +36,11 @@ export interface TaskDefinition<I = unknown> {
    * a throw becomes `failed` with the error's message.
    */
   run(ctx: TaskContext, input: I): Promise<unknown>;
+  /**
+   * What the task keeps of its input once `done` (all of it when absent): a summary where the
+   * input now lives elsewhere, as the documents a pipeline stored, so it is not kept twice.
+   */
+  inputWhenDone?(input: I): unknown;
 }
 
 /**
@@ -58,6 +63,7 @@ export function defineTask<S extends z.ZodType>(definition: {
   kind: string;
   input: S;
   run(ctx: TaskContext, input: z.output<S>): Promise<unknown>;
+  inputWhenDone?(input: z.output<S>): unknown;
 }): TaskDefinition {
   return definition as unknown as TaskDefinition;
 }

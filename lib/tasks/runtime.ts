@@ -212,10 +212,16 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     local.set(taskId, controller);
     try {
       const definition = validate(record.kind, record.input);
-      const value = await definition.run(context(record, controller), definition.input.parse(record.input ?? {}));
+      const input = definition.input.parse(record.input ?? {});
+      const value = await definition.run(context(record, controller), input);
       if (controller.signal.aborted) return false;
       const result = toResult(value);
-      await tasks.step(taskId, { to: "done", result, event: { kind: "done", payload: { result } } });
+      await tasks.step(taskId, {
+        to: "done",
+        result,
+        input: definition.inputWhenDone?.(input),
+        event: { kind: "done", payload: { result } },
+      });
       return true;
     } catch (error) {
       if (controller.signal.aborted || error instanceof TaskCancelledError) return false;

@@ -180,6 +180,7 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
       }
       if (step.result !== undefined) r.result = structuredClone(step.result);
       if (step.error !== undefined) r.error = step.error;
+      if (step.input !== undefined) r.input = structuredClone(step.input);
       if (step.prompt === null) delete r.prompt;
       else if (step.prompt !== undefined) r.prompt = step.prompt;
       if (step.answer === null) delete r.answer;

@@ -57,6 +57,8 @@ export interface TaskStep {
   readonly from?: readonly TaskStatus[];
   readonly result?: Record<string, unknown>;
   readonly error?: string;
+  /** Replaces the input (what a finished task keeps of it, when the whole would be a second copy). */
+  readonly input?: unknown;
   /** A string sets the question; `null` clears it. */
   readonly prompt?: string | null;
   /** A value sets the answer; `null` clears it. */

@@ -113,6 +113,7 @@ export function createScriptedTaskPorts(
       const fields: string[] = [];
       if (step.result !== undefined) fields.push("result", JSON.stringify(step.result));
       if (step.error !== undefined) fields.push("error", step.error);
+      if (step.input !== undefined) fields.push("input", JSON.stringify(step.input));
       if (step.prompt !== undefined) fields.push("prompt", step.prompt ?? "");
       if (step.answer !== undefined) fields.push("answer", step.answer === null ? "" : JSON.stringify(step.answer));
       const reply = await write(STEP_LUA, [
