@@ -63,6 +63,11 @@ keyring:<name>. Comments in the file are not kept.`,
           tips: ["Cloud requests authenticate with --api-key and --api-secret"],
         });
       }
+      if (!/\/v1$/.test(new URL(base.url).pathname)) {
+        f.warn(
+          `--api-url '${base.url}' does not end in /v1, where the cloud API's paths start: requests will likely answer 404 (write it like ${base.url}/v1)`,
+        );
+      }
     }
     if (fields.url !== undefined && !resolvedWhenRead(fields.url)) {
       const base = parseBaseUrl(fields.url, "enterprise", "--url");

@@ -93,6 +93,13 @@ Deno.test("profile set: URL mistakes are config errors; user-info moves into use
   assert(!cloud.stderr.includes("k:s@"), cloud.stderr);
   const badType = await ctl(["profile", "set", "c", "--deployment", "cloud", "--api-url", CLOUD_URL]);
   assertEquals(badType.code, 0);
+  assertEquals(badType.stderr.includes("Warning"), false, badType.stderr);
+  const noVersion = await ctl(["profile", "set", "c", "--api-url", "https://api.test"]);
+  assertEquals(noVersion.code, 0, "stored all the same: a proxy may serve the API elsewhere");
+  assertMatch(
+    noVersion.stderr,
+    /^Warning: --api-url 'https:\/\/api\.test' does not end in \/v1, where the cloud API's paths start: requests will likely answer 404 \(write it like https:\/\/api\.test\/v1\)\n/,
+  );
   await Deno.writeTextFile(
     `${ctl.dir}/config.toml`,
     `${await Deno.readTextFile(`${ctl.dir}/config.toml`)}\n[profiles.x]\ndeployment_type = "clod"\n`,
