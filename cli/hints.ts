@@ -1,4 +1,4 @@
-import type { Credentials } from "../lib/config/mod.ts";
+import { cloudUrlWithVersion, type Credentials } from "../lib/config/mod.ts";
 import type { StoreCtlError } from "../lib/errors/mod.ts";
 import type { Factory } from "./factory.ts";
 
@@ -69,8 +69,8 @@ export function hintsFor(error: StoreCtlError, factory?: Factory): string[] {
 
 /** A 404 from a cloud base URL without the API's `/v1` says where to add it. */
 function cloudBaseHints(creds: Credentials | undefined): string[] {
-  if (creds?.deployment !== "cloud" || /\/v1\/?$/.test(new URL(creds.apiUrl).pathname)) return [];
-  const fixed = `${creds.apiUrl.replace(/\/+$/, "")}/v1`;
+  const fixed = creds?.deployment === "cloud" ? cloudUrlWithVersion(creds.apiUrl) : undefined;
+  if (creds?.deployment !== "cloud" || !fixed) return [];
   const source = creds.sources.apiUrl;
   return [
     fromEnv(source)

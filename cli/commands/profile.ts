@@ -1,4 +1,5 @@
 import {
+  cloudUrlWithVersion,
   type Deployment,
   listProfiles,
   maskSecrets,
@@ -63,9 +64,10 @@ keyring:<name>. Comments in the file are not kept.`,
           tips: ["Cloud requests authenticate with --api-key and --api-secret"],
         });
       }
-      if (!/\/v1$/.test(new URL(base.url).pathname)) {
+      const fixed = cloudUrlWithVersion(base.url);
+      if (fixed) {
         f.warn(
-          `--api-url '${base.url}' does not end in /v1, where the cloud API's paths start: requests will likely answer 404 (write it like ${base.url}/v1)`,
+          `--api-url '${base.url}' does not end in /v1, where the cloud API's paths start: requests will likely answer 404 (write it like ${fixed})`,
         );
       }
     }

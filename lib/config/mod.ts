@@ -36,7 +36,7 @@ export {
   setProfile,
   validateProfiles,
 } from "./profiles.ts";
-export { maskUrl, parseBaseUrl, type SplitUrl } from "./url.ts";
+export { cloudUrlWithVersion, maskUrl, parseBaseUrl, type SplitUrl } from "./url.ts";
 export {
   type CloudCredentials,
   type Credentials,

@@ -49,6 +49,21 @@ export function parseBaseUrl(value: string, deployment: Deployment, where: strin
 }
 
 /**
+ * The cloud base URL with the API's `/v1` added, when its path does not end in it (a likely
+ * mistake, since every cloud path starts there); undefined when it does.
+ *
+ * @example
+ * ```ts
+ * import { cloudUrlWithVersion } from "./url.ts";
+ * cloudUrlWithVersion("https://api.example.com/"); // "https://api.example.com/v1"
+ * cloudUrlWithVersion("https://api.example.com/v1"); // undefined
+ * ```
+ */
+export function cloudUrlWithVersion(baseUrl: string): string | undefined {
+  return /\/v1\/?$/.test(new URL(baseUrl).pathname) ? undefined : `${baseUrl.replace(/\/+$/, "")}/v1`;
+}
+
+/**
  * Replaces the user-info of every URL in `text` with `***@`, so that credentials written into a
  * URL never reach a log, an error or a listing.
  *

@@ -63,12 +63,10 @@ export function createSearchIndex(
   options: { engine?: EngineName; worker?: () => AsyncEngine } = {},
 ): SearchIndex {
   const documents = store.documents;
-  const inWorker = options.worker !== undefined && options.engine !== "minisearch";
-  const index = inWorker
-    ? options.worker!()
-    : localEngine(options.engine === "minisearch" ? createMiniSearchEngine : createBm25Engine);
+  const worker = options.engine === "minisearch" ? undefined : options.worker; // MiniSearch stays in this thread
+  const index = worker?.() ?? localEngine(options.engine === "minisearch" ? createMiniSearchEngine : createBm25Engine);
   const engine = `${options.engine === "minisearch" ? "MiniSearch" : "compact engine"} in ${
-    inWorker ? "a worker thread" : "the main thread"
+    worker ? "a worker thread" : "the main thread"
   }`;
   /** Per document: the content hash indexed and its chunk ids. */
   const indexed = new Map<string, { hash: string; ids: readonly string[] }>();
