@@ -2,7 +2,8 @@ import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { TaskBook, type TaskRequest } from "./cloud_tasks.ts";
 import { checkBody, SubscriptionCreate } from "./create_bodies.ts";
-import { type CloudData, cloudDatabase, cloudFixture, type Json, MEMORY_QUOTA_GB, subscription } from "./fixture.ts";
+import { type CloudData, cloudDatabase, cloudFixture, MEMORY_QUOTA_GB, subscription } from "./cloud_fixture.ts";
+import type { Json } from "./fixture.ts";
 import { createRandom } from "./random.ts";
 import { isName, isPositiveNumber, paginate, parseId, readObject, unknownField } from "./requests.ts";
 

@@ -2,7 +2,8 @@ import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { checkBody, CrdbCreate } from "./create_bodies.ts";
 import { debuginfoRoutes } from "./enterprise_debuginfo.ts";
-import { bdb, type EnterpriseData, enterpriseFixture, type Json } from "./fixture.ts";
+import { bdb, type EnterpriseData, enterpriseFixture } from "./enterprise_fixture.ts";
+import type { Json } from "./fixture.ts";
 import { createRandom } from "./random.ts";
 import { isName, paginate, parseId, readObject, unknownField } from "./requests.ts";
 

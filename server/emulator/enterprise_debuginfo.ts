@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Gzip, type PackageScope, packageStream } from "./debuginfo/package.ts";
-import type { EnterpriseData } from "./fixture.ts";
+import type { EnterpriseData } from "./enterprise_fixture.ts";
 import { parseId } from "./requests.ts";
 
 interface DebuginfoOptions {

@@ -20,10 +20,12 @@ import { enterpriseErrorBody, enterpriseRoutes } from "./enterprise.ts";
 import { type ErrorBody, faultMiddleware, FaultPlan, faultRoutes } from "./faults.ts";
 import { filesRoutes, type StoredFile } from "./files.ts";
 import type { Gzip } from "./debuginfo/package.ts";
+import type { Quirk } from "./quirks.ts";
 
 export { generateSelfSignedCertificate } from "./self_signed_cert.ts";
 export { packageStream, planPackage } from "./debuginfo/package.ts";
 export { FILES_API_KEY, type StoredFile } from "./files.ts";
+export { ALL_QUIRKS, parseQuirks, type Quirk, QUIRKS } from "./quirks.ts";
 
 /** Every setting of the emulator; the command-line options map onto these one to one. */
 export interface EmulatorOptions {
@@ -39,6 +41,8 @@ export interface EmulatorOptions {
   readonly rateLimitPerMinute: number;
   /** Request bodies over this size answer 413 (in the API's error format), unread. */
   readonly bodyLimitBytes: number;
+  /** Behaviours of the real APIs to reproduce (see `QUIRKS`); none by default. */
+  readonly quirks: ReadonlySet<Quirk>;
   /** The enterprise TLS certificate, if any, shown by `/v1/cluster/certificates`. */
   readonly certificate?: string;
   /** The clock; tests pass their own. */
@@ -62,6 +66,7 @@ export const DEFAULT_OPTIONS: EmulatorOptions = {
   password: "demo-password",
   rateLimitPerMinute: 400,
   bodyLimitBytes: 1024 * 1024,
+  quirks: new Set(),
 };
 
 /** The two emulated APIs, each a fetch handler, plus their fault plans. */

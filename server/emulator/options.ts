@@ -1,5 +1,6 @@
 import { buildApplication, buildCommand, run, type StricliProcess } from "@stricli/core";
 import { DEFAULT_OPTIONS, type EmulatorOptions } from "./mod.ts";
+import { ALL_QUIRKS, parseQuirks, type Quirk, QUIRKS } from "./quirks.ts";
 
 /** Emulator settings plus where and how to listen. */
 export interface EmulatorLaunch extends EmulatorOptions {
@@ -50,12 +51,18 @@ export async function parseEmulatorArgs(
   let launch: EmulatorLaunch | undefined;
   let problem: string | undefined;
   const command = buildCommand({
-    func: (flags: Omit<EmulatorLaunch, keyof EmulatorOptions> & EmulatorOptions) => {
-      if (flags.caOut && !flags.tls) {
+    func: (
+      { realApi, quirks, ...flags }:
+        & Omit<EmulatorLaunch, "quirks">
+        & { realApi: boolean; quirks?: Set<Quirk> },
+    ) => {
+      if (realApi && quirks) {
+        problem = "--real-api already turns every quirk on; give --quirks without it to pick some";
+      } else if (flags.caOut && !flags.tls) {
         problem = "--ca-out needs --tls (without it the enterprise side has no certificate)";
       } else if (!/^\d+\.\d+/.test(flags.softwareVersion)) {
         problem = `--software-version must look like 7.2.4, got '${flags.softwareVersion}'`;
-      } else launch = { ...d, ...flags };
+      } else launch = { ...d, ...flags, quirks: realApi ? ALL_QUIRKS : quirks ?? d.quirks };
     },
     parameters: {
       flags: {
@@ -73,6 +80,18 @@ export async function parseEmulatorArgs(
         softwareVersion: text("enterprise version (7.4 or later enables the new debuginfo API)", d.softwareVersion),
         rateLimitPerMinute: number("cloud requests per minute before 429 (0: no limit)", 0, 1e9, d.rateLimitPerMinute),
         bodyLimitBytes: number("larger request bodies get 413", 1, 1024 ** 3, d.bodyLimitBytes),
+        realApi: {
+          kind: "boolean",
+          brief: "reproduce every behaviour of the real APIs that clients must survive (all the quirks)",
+          default: false,
+        },
+        quirks: {
+          kind: "parsed",
+          brief: `reproduce some of them, comma-separated: ${Object.keys(QUIRKS).join(", ")}`,
+          parse: parseQuirks,
+          optional: true,
+          placeholder: "list",
+        },
         apiKey: text("cloud API key", d.apiKey),
         apiSecret: text("cloud API secret", d.apiSecret),
         username: text("enterprise username", d.username),
