@@ -1,11 +1,23 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { TaskBook, type TaskRequest } from "./cloud_tasks.ts";
+import {
+  type CloudData,
+  cloudDatabase,
+  cloudFixture,
+  MEMORY_QUOTA_GB,
+  networking,
+  placementOf,
+  subscription,
+} from "./cloud_fixture.ts";
+import { authenticate, cloudErrorBody, rateLimit } from "./cloud_guards.ts";
+import { NEW_TASK_404_READS, TaskBook, type TaskRequest } from "./cloud_tasks.ts";
 import { checkBody, SubscriptionCreate } from "./create_bodies.ts";
-import { type CloudData, cloudDatabase, cloudFixture, MEMORY_QUOTA_GB, subscription } from "./cloud_fixture.ts";
 import type { Json } from "./fixture.ts";
+import type { Quirk } from "./quirks.ts";
 import { createRandom } from "./random.ts";
 import { isName, isPositiveNumber, paginate, parseId, readObject, unknownField } from "./requests.ts";
+
+export { cloudErrorBody };
 
 /** Settings of the cloud side. */
 export interface CloudOptions {
@@ -15,34 +27,21 @@ export interface CloudOptions {
   readonly taskDelayMs: number;
   /** Requests allowed per API key and minute; 0 means no limit. */
   readonly rateLimitPerMinute: number;
+  readonly quirks: ReadonlySet<Quirk>;
   readonly now: () => number;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  413: "Payload Too Large",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-/** The cloud API's error body. */
-export function cloudErrorBody(status: number, message: string, path: string): Json {
-  return { timestamp: new Date().toISOString(), status, error: STATUS_TEXT[status] ?? "Error", message, path };
-}
-
-const DATABASE_FIELDS = ["name", "memoryLimitInGb", "replication", "dataPersistence", "dataEvictionPolicy", "password"];
+/** The two ways a database is sized: the current field and the deprecated one. */
+const SIZES = ["datasetSizeInGb", "memoryLimitInGb"] as const;
+const DATABASE_FIELDS = ["name", ...SIZES, "replication", "dataPersistence", "dataEvictionPolicy", "password"];
 
 /**
  * The cloud API under `/v1`: key + secret headers, asynchronous creates, updates and deletes
- * tracked as tasks, offset/limit lists, and a per-minute request budget.
+ * tracked as tasks, one paged list (a subscription's databases), and a per-minute request budget.
+ * The real API's quirks (`options.quirks`) are reproduced on demand.
  */
 export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void } {
+  const quirks = options.quirks;
   let data: CloudData;
   let tasks: TaskBook;
   const reset = () => {
@@ -53,6 +52,7 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
       options.taskDelayMs,
       options.now,
       () => `${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`,
+      quirks.has("task-404") ? NEW_TASK_404_READS : 0,
     );
   };
   reset();
@@ -62,10 +62,6 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
   const notFound = (c: Context, what: string) => fail(c, 404, `${what} not found`);
   const base = (c: Context) => `${new URL(c.req.url).origin}/v1`;
   const accepted = (c: Context, request: TaskRequest) => c.json(tasks.receipt(tasks.submit(request), base(c)), 202);
-  const listOr = (c: Context, items: readonly Json[], wrap: (page: Json[]) => Json) => {
-    const page = paginate(c, items);
-    return typeof page === "string" ? fail(c, 400, page) : c.json(wrap(page));
-  };
 
   // Not strict: the base ends in /v1, so `GET /` arrives as `/v1/` or `/v1`.
   const app = new Hono({ strict: false });
@@ -76,37 +72,30 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     await next();
   });
 
-  app.get(
-    "/",
-    (c) => c.json({ account: { ...data.account, key: { ...data.account.key, accountId: data.account.id } } }),
-  );
-  app.get(
-    "/payment-methods",
-    (c) => listOr(c, data.paymentMethods, (page) => ({ accountId: data.account.id, paymentMethods: page })),
-  );
-  app.get("/regions", (c) => listOr(c, data.regions, (page) => ({ regions: page })));
-  app.get("/acl/users", (c) => listOr(c, data.aclUsers, (page) => ({ accountId: data.account.id, users: page })));
-  app.get("/acl/roles", (c) => listOr(c, data.aclRoles, (page) => ({ accountId: data.account.id, roles: page })));
-  app.get(
-    "/acl/redisRules",
-    (c) => listOr(c, data.aclRedisRules, (page) => ({ accountId: data.account.id, redisRules: page })),
-  );
-  app.get("/tasks", (c) => listOr(c, tasks.list(base(c)), (page) => page as unknown as Json));
+  // Only a subscription's databases are paged; the other lists ignore offset and limit, as the real API does.
+  app.get("/", (c) => c.json({ account: data.account }));
+  app.get("/payment-methods", (c) => c.json({ accountId: data.account.id, paymentMethods: data.paymentMethods }));
+  app.get("/regions", (c) => c.json({ regions: data.regions }));
+  app.get("/acl/users", (c) => c.json({ accountId: data.account.id, users: data.aclUsers }));
+  app.get("/acl/roles", (c) => c.json({ accountId: data.account.id, roles: data.aclRoles }));
+  app.get("/acl/redisRules", (c) => c.json({ accountId: data.account.id, redisRules: data.aclRedisRules }));
+  // A bare array, as the real API answers (its OpenAPI description says `{tasks: [...]}`).
+  app.get("/tasks", (c) => c.json(tasks.list(base(c))));
   app.get("/tasks/:taskId", (c) => {
     const task = tasks.view(c.req.param("taskId"), base(c));
     return task ? c.json(task) : notFound(c, `Task ${c.req.param("taskId")}`);
   });
 
-  const withDatabaseCount = (s: Json) => ({ ...s, numberOfDatabases: data.databases.get(s.id)?.size ?? 0 });
-  app.get(
-    "/subscriptions",
-    (c) =>
-      listOr(
-        c,
-        [...data.subscriptions.values()].map(withDatabaseCount),
-        (page) => ({ accountId: data.account.id, subscriptions: page }),
-      ),
-  );
+  const withDatabaseCount = (s: Json) => {
+    const { links, ...rest } = s;
+    return { ...rest, numberOfDatabases: data.databases.get(s.id)?.size ?? 0, links };
+  };
+  app.get("/subscriptions", (c) =>
+    c.json({
+      accountId: data.account.id,
+      subscriptions: [...data.subscriptions.values()].map(withDatabaseCount),
+      links: [],
+    }));
 
   app.post("/subscriptions", async (c) => {
     const body = await readObject(c);
@@ -114,16 +103,15 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     const problem = checkBody(SubscriptionCreate, body);
     if (typeof problem === "string") return fail(c, 400, problem);
     const id = data.nextId++;
-    const region = {
-      name: body.cloudProviders?.[0]?.regions?.[0]?.region ?? "us-east-1",
+    const placement = {
+      region: body.cloudProviders?.[0]?.regions?.[0]?.region ?? "us-east-1",
       provider: body.cloudProviders?.[0]?.provider ?? "AWS",
     };
     return accepted(c, {
       commandType: "subscriptionCreateRequest",
-      description: "Task request received and is being queued for processing.",
       resourceId: id,
       apply: () => {
-        data.subscriptions.set(id, subscription(id, body.name, region));
+        data.subscriptions.set(id, subscription(id, body.name, placement));
         data.databases.set(id, new Map());
       },
     });
@@ -151,7 +139,6 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     if ("name" in body && !isName(body.name)) return fail(c, 400, "Field 'name' must be a non-empty string");
     return accepted(c, {
       commandType: "subscriptionUpdateRequest",
-      description: "Task request received and is being queued for processing.",
       resourceId: found.sub.id,
       apply: () => Object.assign(found.sub, body),
     });
@@ -169,7 +156,6 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
       : undefined;
     return accepted(c, {
       commandType: "subscriptionDeleteRequest",
-      description: "Task request received and is being queued for processing.",
       resourceId: found.sub.id,
       error,
       apply: () => {
@@ -182,10 +168,18 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
   app.get("/subscriptions/:id/databases", (c) => {
     const found = findSubscription(c);
     if (found instanceof Response) return found;
-    return listOr(c, [...found.dbs.values()], (page) => ({
+    const all = [...found.dbs.values()];
+    const page = paginate(c, all);
+    if (typeof page === "string") return fail(c, 400, page);
+    // The real API answers the page after the last one with 404.
+    if (quirks.has("page-404") && page.length === 0 && Number(c.req.query("offset") ?? 0) > 0) {
+      return notFound(c, `Databases of subscription ${found.sub.id} at offset ${c.req.query("offset")}`);
+    }
+    return c.json({
       accountId: data.account.id,
-      subscription: [{ subscriptionId: found.sub.id, numberOfDatabases: found.dbs.size, databases: page }],
-    }));
+      subscription: [{ subscriptionId: found.sub.id, numberOfDatabases: all.length, databases: page, links: [] }],
+      links: [],
+    });
   });
 
   app.post("/subscriptions/:id/databases", async (c) => {
@@ -194,20 +188,21 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     const body = await readObject(c);
     if (typeof body === "string") return fail(c, 400, body);
     if (!isName(body.name)) return fail(c, 400, "Field 'name' is required and must be a non-empty string");
-    if (!isPositiveNumber(body.memoryLimitInGb)) {
-      return fail(c, 400, "Field 'memoryLimitInGb' is required and must be a number greater than 0");
+    const sizes = SIZES.filter((size) => size in body);
+    if (sizes.length === 0) {
+      return fail(c, 400, "Field 'datasetSizeInGb' (or the deprecated 'memoryLimitInGb') is required");
     }
+    if (sizes.length === 2) return fail(c, 400, "You cannot set both 'datasetSizeInGb' and 'memoryLimitInGb'");
+    if (!isPositiveNumber(body[sizes[0]])) return fail(c, 400, `Field '${sizes[0]}' must be a number greater than 0`);
     const id = data.nextId++;
-    const region = { name: found.sub.cloudDetails[0].regions[0].region, provider: found.sub.cloudDetails[0].provider };
     return accepted(c, {
-      commandType: "createDatabaseRequest",
-      description: "Task request received and is being queued for processing.",
+      commandType: "databaseCreateRequest",
       resourceId: id,
       additionalResourceId: found.sub.id,
       error: databaseError(body, found.dbs),
       apply: () =>
         found.dbs.set(id, {
-          ...cloudDatabase(id, body.name, body.memoryLimitInGb, region, createRandom(id)),
+          ...cloudDatabase(found.sub.id, id, body.name, placementOf(found.sub), createRandom(id)),
           ...pick(body, DATABASE_FIELDS),
         }),
     });
@@ -235,17 +230,22 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     const invalid = unknownField(body, DATABASE_FIELDS);
     if (invalid) return fail(c, 400, invalid);
     if ("name" in body && !isName(body.name)) return fail(c, 400, "Field 'name' must be a non-empty string");
-    if ("memoryLimitInGb" in body && !isPositiveNumber(body.memoryLimitInGb)) {
-      return fail(c, 400, "Field 'memoryLimitInGb' must be a number greater than 0");
+    const sizes = SIZES.filter((size) => size in body);
+    if (sizes.length === 2) return fail(c, 400, "You cannot set both 'datasetSizeInGb' and 'memoryLimitInGb'");
+    if (sizes.length === 1 && !isPositiveNumber(body[sizes[0]])) {
+      return fail(c, 400, `Field '${sizes[0]}' must be a number greater than 0`);
     }
     const others = new Map([...found.dbs].filter(([id]) => id !== found.db.databaseId));
     return accepted(c, {
-      commandType: "updateDatabaseRequest",
-      description: "Task request received and is being queued for processing.",
+      commandType: "databaseUpdateRequest",
       resourceId: found.db.databaseId,
       additionalResourceId: found.sub.id,
       error: databaseError(body, others),
-      apply: () => Object.assign(found.db, body, { lastModified: new Date(options.now()).toISOString() }),
+      apply: () => {
+        // A database is sized one way: a new size replaces the other field.
+        if (sizes.length === 1) { for (const size of SIZES) delete found.db[size]; }
+        Object.assign(found.db, body, { lastModified: new Date(options.now()).toISOString() });
+      },
     });
   });
 
@@ -253,49 +253,33 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     const found = findDatabase(c);
     if (found instanceof Response) return found;
     return accepted(c, {
-      commandType: "deleteDatabaseRequest",
-      description: "Task request received and is being queued for processing.",
+      commandType: "databaseDeleteRequest",
       resourceId: found.db.databaseId,
       additionalResourceId: found.sub.id,
       apply: () => found.dbs.delete(found.db.databaseId),
     });
   });
 
-  const networking = (key: string, make: (subId: number) => Json[]) => (c: Context) => {
+  // Networking reads: the real API answers each with a task whose response holds the resource.
+  const networkingRead = (commandType: string, part: "peerings" | "psc" | "tgws") => (c: Context) => {
     const found = findSubscription(c);
-    return found instanceof Response
-      ? found
-      : listOr(c, make(found.sub.id), (page) => ({ subscriptionId: found.sub.id, [key]: page }));
+    if (found instanceof Response) return found;
+    const resource = () => networking(found.sub.id)[part];
+    if (!quirks.has("networking-tasks")) return c.json(resource());
+    return accepted(c, { commandType, resourceId: found.sub.id, resource });
   };
-  app.get(
-    "/subscriptions/:id/peerings",
-    networking("peerings", (id) => [
-      {
-        vpcPeeringId: id % 1000 + 1,
-        awsAccountId: "123456789012",
-        vpcUid: `vpc-${id.toString(16)}`,
-        vpcCidr: "10.10.0.0/16",
-        status: "active",
-      },
-    ]),
-  );
-  app.get(
-    "/subscriptions/:id/privateServiceConnect",
-    networking("privateServiceConnect", (id) => [
-      {
-        id: id % 1000 + 10,
-        connectionHostName: `psc-${id}.example.net`,
-        serviceAttachmentName: `sa-${id}`,
-        status: "active",
-      },
-    ]),
-  );
-  app.get(
-    "/subscriptions/:id/transitGateway",
-    networking("transitGateways", (id) => [
-      { id: id % 1000 + 20, awsTgwUid: `tgw-${id.toString(16)}`, attachmentStatus: "available", status: "available" },
-    ]),
-  );
+  const routes: [string[], string, "peerings" | "psc" | "tgws"][] = [
+    [["peerings"], "peeringListRequest", "peerings"],
+    [["private-service-connect", "privateServiceConnect"], "pscServiceGetRequest", "psc"],
+    [["transitGateways", "transitGateway"], "tgwGetRequest", "tgws"],
+  ];
+  for (const [[documented, specSpelling], commandType, part] of routes) {
+    app.get(`/subscriptions/:id/${documented}`, networkingRead(commandType, part));
+    // The spec's spelling, served too unless only documented routes are wanted.
+    if (specSpelling && !quirks.has("strict-routes")) {
+      app.get(`/subscriptions/:id/${specSpelling}`, networkingRead(commandType, part));
+    }
+  }
 
   app.notFound((c) => fail(c, 404, `No endpoint ${c.req.method} ${c.req.path}`));
   return { app, reset };
@@ -303,12 +287,12 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
 
 /** Why a create or update cannot complete, reported in the task as the real service does. */
 function databaseError(body: Json, others: Map<number, Json>) {
-  if (isPositiveNumber(body.memoryLimitInGb) && body.memoryLimitInGb > MEMORY_QUOTA_GB) {
+  const size = body.datasetSizeInGb ?? body.memoryLimitInGb;
+  if (isPositiveNumber(size) && size > MEMORY_QUOTA_GB) {
     return {
       type: "DATABASE_MEMORY_LIMIT_EXCEEDED",
       status: "400 BAD_REQUEST",
-      description:
-        `memoryLimitInGb ${body.memoryLimitInGb} is above the subscription's per-database quota of ${MEMORY_QUOTA_GB} GB`,
+      description: `A size of ${size} GB is above the subscription's per-database quota of ${MEMORY_QUOTA_GB} GB`,
     };
   }
   if (isName(body.name) && [...others.values()].some((db) => db.name === body.name)) {
@@ -321,38 +305,7 @@ function databaseError(body: Json, others: Map<number, Json>) {
   return undefined;
 }
 
+/** The fields of a create body the new database keeps (never its password). */
 function pick(body: Json, keys: readonly string[]): Json {
   return Object.fromEntries(Object.entries(body).filter(([k]) => keys.includes(k) && k !== "password"));
-}
-
-type Fail = (c: Context, status: ContentfulStatusCode, message: string) => Response;
-
-function authenticate(options: CloudOptions, fail: Fail) {
-  return async (c: Context, next: () => Promise<void>) => {
-    const key = c.req.header("x-api-key");
-    const secret = c.req.header("x-api-secret-key");
-    if (!key || !secret) return fail(c, 401, "Missing x-api-key or x-api-secret-key header");
-    if (key !== options.apiKey || secret !== options.apiSecret) return fail(c, 401, "Invalid API key or secret");
-    return await next();
-  };
-}
-
-/** A fixed one-minute window per key, like the real service's documented budget. */
-function rateLimit(options: CloudOptions, fail: Fail) {
-  let window = -1;
-  let used = 0;
-  return async (c: Context, next: () => Promise<void>) => {
-    if (options.rateLimitPerMinute > 0) {
-      const now = options.now();
-      if (Math.floor(now / 60_000) !== window) {
-        window = Math.floor(now / 60_000);
-        used = 0;
-      }
-      if (++used > options.rateLimitPerMinute) {
-        c.header("retry-after", String(Math.ceil(((window + 1) * 60_000 - now) / 1000)));
-        return fail(c, 429, `Rate limit of ${options.rateLimitPerMinute} requests per minute exceeded`);
-      }
-    }
-    return await next();
-  };
 }

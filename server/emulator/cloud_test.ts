@@ -36,11 +36,13 @@ Deno.test("cloud: account, payment methods, regions and ACL lists have their doc
   const { get } = setup();
   const account = (await get("/")).body.account;
   assert(Number.isInteger(account.id) && typeof account.name === "string");
+  assertEquals(account.key.accountId, account.id);
   assertEquals((await get("/payment-methods")).body.paymentMethods.length, 2);
-  assert((await get("/regions")).body.regions.every((r: { name: string; provider: string }) => r.name && r.provider));
+  // A real region is a name and a provider, nothing more.
+  for (const region of (await get("/regions")).body.regions) assertEquals(Object.keys(region), ["name", "provider"]);
   assertEquals((await get("/acl/users")).body.users.map((u: { name: string }) => u.name), ["app-reader", "app-writer"]);
   assertEquals((await get("/acl/roles")).body.roles.length, 2);
-  assertEquals((await get("/acl/redisRules")).body.redisRules[0].acl, "+@read ~*");
+  assertEquals((await get("/acl/redisRules")).body.redisRules[0].acl, "+@all ~*");
 });
 
 Deno.test("cloud: subscriptions and databases are seeded deterministically", async () => {
@@ -58,22 +60,26 @@ Deno.test("cloud: subscriptions and databases are seeded deterministically", asy
   assertEquals(list.subscription[0].numberOfDatabases, dbs.length);
   assert(dbs.length >= 2);
   const db = (await a.get(`/subscriptions/${sub.id}/databases/${dbs[0].databaseId}`)).body;
-  assertEquals([typeof db.databaseId, typeof db.name, typeof db.memoryLimitInGb], ["number", "string", "number"]);
+  assertEquals([typeof db.databaseId, typeof db.name], ["number", "string"]);
+  assertEquals(typeof (db.datasetSizeInGb ?? db.memoryLimitInGb), "number");
 });
 
-Deno.test("cloud: database create is a task that moves received → in progress → completed", async () => {
+Deno.test("cloud: database create is a task that moves received → initialized → in progress → completed", async () => {
   const { clock, call, get } = setup();
   const sub = await firstSubscription(get);
-  const created = await call("POST", `/subscriptions/${sub}/databases`, { name: "new-db", memoryLimitInGb: 2 });
+  const created = await call("POST", `/subscriptions/${sub}/databases`, { name: "new-db", datasetSizeInGb: 2 });
   assertEquals(created.status, 202);
   assertEquals(created.body.status, "received");
-  assertEquals(created.body.commandType, "createDatabaseRequest");
+  assertEquals(created.body.commandType, "databaseCreateRequest");
+  assertEquals(created.body.links[0].rel, "task");
   assertMatch(created.body.links[0].href, new RegExp(`/v1/tasks/${created.body.taskId}$`));
   assert(typeof created.body.description === "string" && typeof created.body.timestamp === "string");
 
   const task = () => get(`/tasks/${created.body.taskId}`).then((r) => r.body);
   assertEquals((await task()).status, "received");
-  clock.ms += 1000;
+  clock.ms += 500;
+  assertEquals([(await task()).status, (await task()).response], ["initialized", {}]);
+  clock.ms += 500;
   assertEquals((await task()).status, "processing-in-progress");
   assertEquals(
     (await get(`/subscriptions/${sub}/databases`)).body.subscription[0].databases.some((d: { name: string }) =>
@@ -85,7 +91,12 @@ Deno.test("cloud: database create is a task that moves received → in progress 
   const done = await task();
   assertEquals(done.status, "processing-completed");
   const db = await get(`/subscriptions/${sub}/databases/${done.response.resourceId}`);
-  assertEquals([db.status, db.body.name, db.body.memoryLimitInGb], [200, "new-db", 2]);
+  assertEquals([db.status, db.body.name, db.body.datasetSizeInGb, db.body.memoryLimitInGb], [
+    200,
+    "new-db",
+    2,
+    undefined,
+  ]);
   assertEquals((await get("/tasks")).body[0].taskId, created.body.taskId);
 });
 
@@ -102,14 +113,15 @@ Deno.test("cloud: an impossible create ends processing-error with response.error
   assertMatch(task.response.error.description, /quota of 50 GB/);
 });
 
-Deno.test("cloud: missing name or memoryLimitInGb, or a broken body, is a 400", async () => {
+Deno.test("cloud: missing name or size, both sizes, or a broken body, is a 400", async () => {
   const { call, get } = setup();
   const sub = await firstSubscription(get);
   for (
     const [body, pattern] of [
       [{ memoryLimitInGb: 1 }, /'name' is required/],
-      [{ name: "x" }, /'memoryLimitInGb' is required/],
-      [{ name: "x", memoryLimitInGb: "1" }, /'memoryLimitInGb'/],
+      [{ name: "x" }, /'datasetSizeInGb' \(or the deprecated 'memoryLimitInGb'\) is required/],
+      [{ name: "x", memoryLimitInGb: "1" }, /'memoryLimitInGb' must be a number/],
+      [{ name: "x", datasetSizeInGb: 1, memoryLimitInGb: 1 }, /cannot set both/],
       ["{not json", /not valid JSON/],
       ["[1]", /must be a JSON object/],
     ] as const
@@ -141,15 +153,21 @@ Deno.test("cloud: unknown or malformed ids are 404 with timestamp, status, error
   }
 });
 
-Deno.test("cloud: lists accept offset and limit and reject bad values", async () => {
+Deno.test("cloud: a subscription's databases page by offset and limit; the other lists ignore them", async () => {
   const { get } = setup();
-  const all = (await get("/subscriptions")).body.subscriptions;
-  const page = (await get("/subscriptions?offset=1&limit=1")).body.subscriptions;
-  assertEquals(page, [all[1]]);
-  assertEquals((await get("/regions?limit=2")).body.regions.length, 2);
-  const bad = await get("/subscriptions?limit=-1");
+  const sub = await firstSubscription(get);
+  const dbs = async (query: string) => (await get(`/subscriptions/${sub}/databases${query}`)).body;
+  const all = (await dbs("")).subscription[0].databases;
+  assertEquals((await dbs("?offset=1&limit=1")).subscription[0].databases, [all[1]]);
+  assertEquals((await dbs("?offset=1&limit=1")).subscription[0].numberOfDatabases, all.length);
+  assertEquals((await dbs(`?offset=${all.length}&limit=100`)).subscription[0].databases, []);
+  const bad = await get(`/subscriptions/${sub}/databases?limit=-1`);
   assertEquals(bad.status, 400);
   assertMatch(bad.body.message, /'limit' must be a non-negative integer/);
+  // The real API reads every task and subscription at once: paging parameters change nothing.
+  const subs = (await get("/subscriptions")).body.subscriptions;
+  assertEquals((await get("/subscriptions?offset=1&limit=1")).body.subscriptions, subs);
+  assertEquals((await get("/regions?limit=2")).body.regions.length, (await get("/regions")).body.regions.length);
 });
 
 Deno.test("cloud: updates and deletes are tasks and take effect on completion", async () => {
@@ -157,13 +175,15 @@ Deno.test("cloud: updates and deletes are tasks and take effect on completion", 
   const sub = await firstSubscription(get);
   const db = (await get(`/subscriptions/${sub}/databases`)).body.subscription[0].databases[0];
   const update = await call("PUT", `/subscriptions/${sub}/databases/${db.databaseId}`, { memoryLimitInGb: 3 });
-  assertEquals([update.status, update.body.commandType], [202, "updateDatabaseRequest"]);
-  assertEquals(
-    (await get(`/subscriptions/${sub}/databases/${db.databaseId}`)).body.memoryLimitInGb,
-    db.memoryLimitInGb,
-  );
+  assertEquals([update.status, update.body.commandType], [202, "databaseUpdateRequest"]);
+  const current = () => get(`/subscriptions/${sub}/databases/${db.databaseId}`).then((r) => r.body);
+  assertEquals((await current()).memoryLimitInGb, db.memoryLimitInGb);
   clock.ms += 2000;
-  assertEquals((await get(`/subscriptions/${sub}/databases/${db.databaseId}`)).body.memoryLimitInGb, 3);
+  assertEquals((await current()).memoryLimitInGb, 3);
+  // A database is sized one way: a new datasetSizeInGb replaces the deprecated field.
+  await call("PUT", `/subscriptions/${sub}/databases/${db.databaseId}`, { datasetSizeInGb: 4 });
+  clock.ms += 2000;
+  assertEquals([(await current()).datasetSizeInGb, (await current()).memoryLimitInGb], [4, undefined]);
 
   assertEquals((await call("PUT", `/subscriptions/${sub}/databases/${db.databaseId}`, { memory: 3 })).status, 400);
   const rename = await call("PUT", `/subscriptions/${sub}`, { name: "renamed" });
@@ -186,12 +206,79 @@ Deno.test("cloud: a new subscription appears when its task completes", async () 
   assertEquals((await get(`/subscriptions/${task.response.resourceId}`)).body.numberOfDatabases, 0);
 });
 
-Deno.test("cloud: networking lists answer for a subscription", async () => {
+Deno.test("cloud: networking reads answer for a subscription, on the documented routes and the spec's", async () => {
   const { get } = setup();
   const sub = await firstSubscription(get);
   assertEquals((await get(`/subscriptions/${sub}/peerings`)).body.peerings[0].status, "active");
-  assertEquals((await get(`/subscriptions/${sub}/privateServiceConnect`)).body.subscriptionId, sub);
-  assert(Array.isArray((await get(`/subscriptions/${sub}/transitGateway`)).body.transitGateways));
+  for (const path of ["private-service-connect", "privateServiceConnect"]) {
+    assertEquals((await get(`/subscriptions/${sub}/${path}`)).body.status, "active", path);
+  }
+  for (const path of ["transitGateways", "transitGateway"]) {
+    assertEquals((await get(`/subscriptions/${sub}/${path}`)).body.tgws[0].status, "available", path);
+  }
+});
+
+Deno.test("cloud: networking-tasks: a networking read answers 202 with a task whose response holds the resource", async () => {
+  const { clock, get } = setup({ quirks: new Set(["networking-tasks"]) });
+  const sub = await firstSubscription(get);
+  const cases = [["peerings", "peeringListRequest"], ["private-service-connect", "pscServiceGetRequest"], [
+    "transitGateways",
+    "tgwGetRequest",
+  ]];
+  for (const [path, commandType] of cases) {
+    const started = await get(`/subscriptions/${sub}/${path}`);
+    assertEquals([started.status, started.body.commandType, started.body.status], [202, commandType, "received"]);
+    clock.ms += DEFAULT_OPTIONS.taskDelayMs;
+    const task = (await get(`/tasks/${started.body.taskId}`)).body;
+    assertEquals([task.status, task.response.resourceId], ["processing-completed", sub]);
+    const resource = task.response.resource;
+    assertEquals(
+      path === "peerings"
+        ? resource.peerings[0].status
+        : path === "transitGateways"
+        ? resource.tgws.length
+        : resource.id,
+      path === "peerings" ? "active" : path === "transitGateways" ? 1 : sub % 1000 + 10,
+    );
+  }
+});
+
+Deno.test("cloud: task-404: a new task answers 404 to its first reads, then as usual", async () => {
+  const { call, get } = setup({ quirks: new Set(["task-404"]) });
+  const sub = await firstSubscription(get);
+  const created = await call("POST", `/subscriptions/${sub}/databases`, { name: "late", datasetSizeInGb: 1 });
+  const reads = [];
+  for (let i = 0; i < 4; i++) reads.push((await get(`/tasks/${created.body.taskId}`)).status);
+  assertEquals(reads, [404, 404, 404, 200]);
+});
+
+Deno.test("cloud: page-404: the page after the last of a subscription's databases is 404", async () => {
+  const { get } = setup({ quirks: new Set(["page-404"]) });
+  const sub = await firstSubscription(get);
+  const count = (await get(`/subscriptions/${sub}/databases`)).body.subscription[0].numberOfDatabases;
+  assertEquals((await get(`/subscriptions/${sub}/databases?offset=0&limit=100`)).status, 200);
+  assertEquals((await get(`/subscriptions/${sub}/databases?offset=${count}&limit=100`)).status, 404);
+});
+
+Deno.test("cloud: html-401 and text-429 answer as the real API's front end does", async () => {
+  const { emulator } = setup({ quirks: new Set(["html-401", "text-429"]), rateLimitPerMinute: 1 });
+  const get = (headers: Record<string, string>) =>
+    emulator.cloud.request("http://emulator.test/v1/subscriptions", { headers });
+  const unauthorized = await get({ "x-api-key": "nope", "x-api-secret-key": "nope" });
+  assertEquals([unauthorized.status, unauthorized.headers.get("content-type")], [401, "text/html; charset=UTF-8"]);
+  assertMatch(await unauthorized.text(), /<title>401 Authorization Required<\/title>/);
+  await (await get(AUTH)).body?.cancel();
+  const limited = await get(AUTH);
+  assertEquals([limited.status, await limited.text()], [429, "Too Many Requests"]);
+  assert(limited.headers.get("retry-after"));
+});
+
+Deno.test("cloud: strict-routes: the spec's spellings of the networking routes are 404", async () => {
+  const { get } = setup({ quirks: new Set(["strict-routes"]) });
+  const sub = await firstSubscription(get);
+  assertEquals((await get(`/subscriptions/${sub}/privateServiceConnect`)).status, 404);
+  assertEquals((await get(`/subscriptions/${sub}/transitGateway`)).status, 404);
+  assertEquals((await get(`/subscriptions/${sub}/private-service-connect`)).status, 200);
 });
 
 Deno.test("cloud: the request budget answers 429 with Retry-After, then recovers next minute", async () => {
