@@ -1,3 +1,4 @@
+import { formatSize } from "../../lib/output/mod.ts";
 import type { StdStream } from "../../lib/runtime/mod.ts";
 import { statusLine } from "./status_line.ts";
 
@@ -7,18 +8,6 @@ const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
 function bar(fraction: number): string {
   const full = Math.max(0, Math.min(20, Math.floor(fraction * 20)));
   return `[${"█".repeat(full)}${"░".repeat(20 - full)}]`;
-}
-
-/** Sizes as people read them: `12.3 MB` (SI units, like curl's and browsers'). */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /**
@@ -50,12 +39,12 @@ export function withProgress(
   const update = () => {
     const rate = received / Math.max((now() - started) / 1000, 0.001);
     const spin = !options.spinner ? "" : total ? `${bar(received / total)} ` : `${SPINNER[frame++ % SPINNER.length]} `;
-    const parts = [`${spin}${label}: ${formatBytes(received)}`];
+    const parts = [`${spin}${label}: ${formatSize(received)}`];
     if (total) {
-      parts[0] += ` of ${formatBytes(total)} (${Math.floor((received / total) * 100)}%)`;
+      parts[0] += ` of ${formatSize(total)} (${Math.floor((received / total) * 100)}%)`;
       if (rate > 0 && received < total) parts.push(`${Math.ceil((total - received) / rate)} s left`);
     }
-    parts.push(`${formatBytes(rate)}/s`);
+    parts.push(`${formatSize(rate)}/s`);
     line.show(parts.join(", "));
   };
   const reader = body.getReader();

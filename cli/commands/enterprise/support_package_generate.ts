@@ -7,6 +7,7 @@ import {
   servesNewRoutes,
 } from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
+import { formatSize } from "../../../lib/output/mod.ts";
 import { basename, joinPath } from "../../../lib/runtime/mod.ts";
 import {
   createOptimizer,
@@ -241,7 +242,8 @@ async function report(f: Factory, result: PackageResult, asData: boolean, stats:
     );
     if (result.upload) {
       f.ctx.stderr.write(
-        `Uploaded ${result.upload.remote_path} (${result.upload.size} bytes, ${result.upload.parts} parts) ` +
+        `Uploaded ${result.upload.remote_path} (${formatSize(result.upload.size as number)}, ` +
+          `${result.upload.parts} part${result.upload.parts === 1 ? "" : "s"}) ` +
           `to ${result.upload.service}\n`,
       );
     }

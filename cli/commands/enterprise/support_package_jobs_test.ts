@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { downloadMessage } from "./support_package_jobs.ts";
 
 Deno.test("support-package --no-wait starts a background run; status follows it to completed", async () => {
   await using ctl = await inProcessCtl();
@@ -113,4 +114,9 @@ Deno.test("support-package status says when a background job has gone silent", a
     JSON.parse(r.stdout).message,
     /^Downloading: 4 MB of 10 MB \(no news for 300 s: the background process may have ended\)$/,
   );
+});
+
+Deno.test("downloadMessage() gives a background job's progress in IEC units, as every size ctl prints", () => {
+  assertEquals(downloadMessage(12.5 * 1024 ** 2, 40 * 1024 ** 2), "Downloading: 12.5 MiB of 40 MiB");
+  assertEquals(downloadMessage(2048, undefined), "Downloading: 2 KiB");
 });

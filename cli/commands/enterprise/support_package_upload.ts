@@ -1,5 +1,6 @@
 import { type FilesKey, resolveFilesKey } from "../../../lib/config/mod.ts";
 import { mask, StoreCtlError } from "../../../lib/errors/mod.ts";
+import { formatSize } from "../../../lib/output/mod.ts";
 import { DEFAULT_RETRY_POLICY } from "../../../lib/http/mod.ts";
 import {
   DEFAULT_FILES_API_URL,
@@ -8,7 +9,6 @@ import {
   uploadPackage,
 } from "../../../lib/support_package/mod.ts";
 import type { Factory } from "../../factory.ts";
-import { formatBytes } from "../../framework/progress.ts";
 import { statusLine } from "../../framework/status_line.ts";
 
 /** The upload key in the spec's order, or a config error (exit 3) saying how to set one. */
@@ -69,8 +69,8 @@ export async function uploadBody(
       },
       onPart: (part, sent) =>
         line.show(
-          `Uploading ${name}: part ${part}, ${formatBytes(sent)}${
-            options.size ? ` of ${formatBytes(options.size)}` : ""
+          `Uploading ${name}: part ${part}, ${formatSize(sent)}${
+            options.size ? ` of ${formatSize(options.size)}` : ""
           }`,
         ),
       onPartRetry: (part, attempt, error) => {

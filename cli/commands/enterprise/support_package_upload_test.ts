@@ -37,7 +37,16 @@ Deno.test("support-package --upload saves, then uploads in parts checked by size
   const r = await ctl(["enterprise", "support-package", "cluster", "--upload", "-o", "json"], { env: FILES });
   assertEquals(r.code, 0, r.stderr);
   const result = JSON.parse(r.stdout);
-  const [name] = await files(ctl.dir);
+  const human = await ctl(["enterprise", "support-package", "cluster", "--upload", "-o", "h.tgz"], {
+    env: FILES,
+    tty: { stdout: true, stderr: true },
+  });
+  assertEquals(human.code, 0, human.stderr);
+  // IEC sizes in the upload's status line and its result line, as everywhere.
+  // deno-lint-ignore no-control-regex
+  assertMatch(human.stderr, /\r\x1b\[KUploading h\.tgz: part 1, 64 KiB of [\d.]+ (KiB|MiB)/);
+  assertMatch(human.stderr, /Uploaded support-uploads\/h\.tgz \([\d.]+ (KiB|MiB), \d+ parts\)/);
+  const [name] = (await files(ctl.dir)).filter((n) => n !== "h.tgz");
   const local = await Deno.readFile(`${ctl.dir}/${name}`);
   assertEquals(result.file_path, `${ctl.dir}/${name}`);
   assertEquals(result.upload.remote_path, `support-uploads/${name}`);
@@ -45,7 +54,7 @@ Deno.test("support-package --upload saves, then uploads in parts checked by size
   assertEquals(result.upload.parts, Math.ceil(local.length / (64 * 1024)));
   assert(result.upload.parts > 1, "several parts");
   assertEquals(result.upload.sha256, await partsSha256(local, 64 * 1024));
-  assertEquals(ctl.emulator.files(), [{
+  assertEquals(ctl.emulator.files().filter((f) => f.path !== "support-uploads/h.tgz"), [{
     path: `support-uploads/${name}`,
     size: local.length,
     sha256: result.upload.sha256,
