@@ -151,13 +151,19 @@ Object.assign(SCENARIOS, {
   async "support-package: Ctrl+C at the overwrite question ends the line, says Interrupted, exits 130, changes nothing"(
     w: World,
   ) {
-    const { dir } = isolated(w);
+    const { ctl, dir } = isolated(w);
     await Deno.writeTextFile(`${dir}/keep.tar.gz`, "old");
     const r = await atTerminal(w, ["enterprise", "support-package", "cluster", "-o", "keep.tar.gz"], "[y/N] ", "\x03");
     assertEquals(r.code, 130, r.shown);
     assertMatch(r.shown, /keep\.tar\.gz exists \(3 B\)\. Overwrite it\? \[y\/N\] \^C\r\nInterrupted \(SIGINT\)\r\n$/);
     assertEquals(await Deno.readTextFile(`${dir}/keep.tar.gz`), "old");
     assertEquals(names(dir, /partial/), []);
+    // It never started: no job is recorded.
+    const list = expectCode(await ctl(["enterprise", "support-package", "list", "-o", "json"]), 0);
+    assertEquals(
+      JSON.parse(list.stdout).filter((j: { file_path?: string }) => j.file_path?.endsWith("keep.tar.gz")),
+      [],
+    );
   },
 
   async "support-package --upload --no-save streams to the file-transfer service, sending a failed part again"(

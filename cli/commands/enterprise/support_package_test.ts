@@ -231,10 +231,8 @@ Deno.test("support-package shows progress on a terminal only", async () => {
   await using ctl = await inProcessCtl();
   const tty = await ctl(["enterprise", "support-package", "cluster"], { env, tty: { stdout: true, stderr: true } });
   // deno-lint-ignore no-control-regex
-  assertMatch(
-    tty.stderr,
-    /\r\x1b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Downloading support-package-cluster-\d+T\d+\.tar\.gz: [\d.]+ (B|KiB), /,
-  );
+  const line = /\r\x1b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Downloading support-package-cluster-\d+T\d+\.tar\.gz: [\d.]+ (B|KiB), /;
+  assertMatch(tty.stderr, line);
   // One convention (IEC) in every size: the bytes, the rate, the result line.
   assertMatch(tty.stderr, /, [\d.]+ (B|KiB|MiB|GiB)\/s/);
   assertMatch(tty.stderr, /Saved the cluster support package of .* \([\d.]+ KiB\) in \d+ s\n/);
