@@ -45,6 +45,12 @@ export interface Factory {
   credentials(deployment: Deployment): Promise<Credentials>;
   cloud(): Promise<CloudClient>;
   enterprise(): Promise<EnterpriseClient>;
+  /**
+   * The HTTP settings the API clients are built with (transport with the environment's proxies,
+   * `--timeout`, `--retries` and their notices, logging), for a client of another service (the
+   * file-transfer service of `--upload`); no cluster CA or `--insecure`, which belong to the cluster.
+   */
+  httpSettings(): Promise<ClientSettings>;
   /** The credentials resolved so far, for tips after a failure. */
   readonly used: Partial<Record<Deployment, Credentials>>;
   /** Writes a warning line on stderr. */
@@ -109,6 +115,7 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
       const { createEnterpriseClient } = await import("../lib/enterprise/mod.ts");
       return createEnterpriseClient(resolved, await clientSettings(factory, { insecure: resolved.insecure, caCert }));
     }),
+    httpSettings: once(() => clientSettings(factory, {})),
     used: {},
     warn: (message) => ctx.stderr.write(`Warning: ${message}\n`),
   };

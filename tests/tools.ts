@@ -18,6 +18,7 @@ const PACKAGES: Readonly<Record<string, string>> = {
   "dbus-run-session": "dbus",
   "gnome-keyring-daemon": "gnome-keyring",
   node: "nodejs",
+  script: "bsdutils",
 };
 
 /** The tool's path on PATH, or undefined. */

@@ -1,9 +1,10 @@
 import { StoreCtlError } from "../../lib/errors/mod.ts";
 import { type ApiClient, type HttpResponse, readJson, readText, toCurl } from "../../lib/http/mod.ts";
+import { formatSize } from "../../lib/output/mod.ts";
 import { basename, dirname, joinPath } from "../../lib/runtime/mod.ts";
 import type { Factory } from "../factory.ts";
 import { arg, flag } from "../framework/params.ts";
-import { formatBytes, withProgress } from "../framework/progress.ts";
+import { withProgress } from "../framework/progress.ts";
 import { writeResult } from "../framework/output.ts";
 import { command, type OutputTarget } from "../framework/spec.ts";
 import { readJsonBody } from "../json_input.ts";
@@ -152,7 +153,7 @@ async function handleResponse(
     const label = `Downloading ${basename(path)}`;
     const shown = withProgress(body, { label, total: length, stderr: f.ctx.stderr, now: f.ctx.now });
     const bytes = await f.ctx.fs.writeStream(path, shown);
-    f.ctx.stderr.write(`Saved ${formatBytes(bytes)} to ${path}\n`);
+    f.ctx.stderr.write(`Saved ${formatSize(bytes)} to ${path}\n`);
     return;
   }
   if (f.ctx.stdout.isTTY) {

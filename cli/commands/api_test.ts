@@ -103,8 +103,8 @@ Deno.test("api: a download on a terminal shows progress on stderr, and retries s
   });
   assertEquals(r.code, 0, r.stderr);
   // deno-lint-ignore no-control-regex
-  assertMatch(r.stderr, /^\r\x1b\[KDownloading a\.tgz: [\d.]+ k?B, [\d.]+ [kM]?B\/s/);
-  assertMatch(r.stderr, /Saved [\d.]+ kB to .*a\.tgz\n$/);
+  assertMatch(r.stderr, /^\r\x1b\[KDownloading a\.tgz: [\d.]+ (B|KiB), [\d.]+ (B|KiB|MiB|GiB)\/s/);
+  assertMatch(r.stderr, /Saved [\d.]+ KiB to .*a\.tgz\n$/); // IEC, as every size ctl prints
   const piped = await ctl(["api", "enterprise", "get", "/v1/debuginfo/all", "--file", "b.tgz"], { env });
   assert(!piped.stderr.includes("\r"), "no progress when stderr is not a terminal");
   ctl.emulator.faults.cloud.add({ kind: "status", status: 503, retryAfter: 0 }, 1);

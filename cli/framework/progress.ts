@@ -1,7 +1,11 @@
+import { formatSize } from "../../lib/output/mod.ts";
 import type { StdStream } from "../../lib/runtime/mod.ts";
-import { statusLine } from "./status_line.ts";
+import { type StatusLine, statusLine } from "./status_line.ts";
 
 const SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
+
+/** The line is redrawn at most this often. */
+const REDRAW_MS = 200;
 
 /** A 20-cell bar for a fraction done: `[██████░░░░░░░░░░░░░░]`. */
 function bar(fraction: number): string {
@@ -9,77 +13,82 @@ function bar(fraction: number): string {
   return `[${"█".repeat(full)}${"░".repeat(20 - full)}]`;
 }
 
-/** Sizes as people read them: `12.3 MB` (SI units, like curl's and browsers'). */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+/** What a progress line is drawn from. */
+export interface ProgressOptions {
+  readonly label: string;
+  readonly total?: number;
+  readonly stderr: StdStream;
+  readonly now: () => number;
+  /** Show a bar in front when the size is known, else a turning spinner (so a stalled transfer shows). */
+  readonly spinner?: boolean;
+  /** The status line to draw on (shared with other messages of the command); default a new one. */
+  readonly line?: StatusLine;
+}
+
+/** A progress line fed with byte counts (e.g. from a workflow's callbacks). */
+export interface Progress {
+  /** Bytes done so far; redraws at most every 200 ms. */
+  update(done: number): void;
+  /** Erases the line. */
+  clear(): void;
 }
 
 /**
- * Passes a download through while a status line on `stderr` shows bytes, rate and, when the
- * size is known, percent and time left. Nothing is shown when stderr is not a terminal; the
+ * A status line on `stderr` showing bytes, rate and, when the size is known, percent and time
+ * left, in IEC units. Nothing is shown when stderr is not a terminal.
+ */
+export function progressLine(options: ProgressOptions): Progress {
+  const { now, total, label } = options;
+  if (!options.stderr.isTTY) return { update() {}, clear() {} };
+  const line = options.line ?? statusLine(options.stderr);
+  const started = now();
+  let frame = 0;
+  let shown = -Infinity;
+  return {
+    update(done) {
+      if (now() - shown < REDRAW_MS) return;
+      shown = now();
+      const rate = done / Math.max((now() - started) / 1000, 0.001);
+      const spin = !options.spinner ? "" : total ? `${bar(done / total)} ` : `${SPINNER[frame++ % SPINNER.length]} `;
+      const parts = [`${spin}${label}: ${formatSize(done)}`];
+      if (total) {
+        parts[0] += ` of ${formatSize(total)} (${Math.floor((done / total) * 100)}%)`;
+        if (rate > 0 && done < total) parts.push(`${Math.ceil((total - done) / rate)} s left`);
+      }
+      parts.push(`${formatSize(rate)}/s`);
+      line.show(parts.join(", "));
+    },
+    clear: () => line.clear(),
+  };
+}
+
+/**
+ * Passes a download through while a progress line (`progressLine`) shows how far it is; the
  * line is erased when the download ends, well or not.
  */
-export function withProgress(
-  body: ReadableStream<Uint8Array>,
-  options: {
-    label: string;
-    total?: number;
-    stderr: StdStream;
-    now: () => number;
-    /**
-     * Show a bar in front when the size is known, else a turning spinner (so a stalled download
-     * shows).
-     */
-    spinner?: boolean;
-  },
-): ReadableStream<Uint8Array> {
-  const { now, total, label } = options;
-  let frame = 0;
+export function withProgress(body: ReadableStream<Uint8Array>, options: ProgressOptions): ReadableStream<Uint8Array> {
   if (!options.stderr.isTTY) return body;
-  const line = statusLine(options.stderr);
-  const started = now();
+  const progress = progressLine(options);
   let received = 0;
-  let shown = -Infinity;
-  const update = () => {
-    const rate = received / Math.max((now() - started) / 1000, 0.001);
-    const spin = !options.spinner ? "" : total ? `${bar(received / total)} ` : `${SPINNER[frame++ % SPINNER.length]} `;
-    const parts = [`${spin}${label}: ${formatBytes(received)}`];
-    if (total) {
-      parts[0] += ` of ${formatBytes(total)} (${Math.floor((received / total) * 100)}%)`;
-      if (rate > 0 && received < total) parts.push(`${Math.ceil((total - received) / rate)} s left`);
-    }
-    parts.push(`${formatBytes(rate)}/s`);
-    line.show(parts.join(", "));
-  };
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
         if (done) {
-          line.clear();
+          progress.clear();
           return controller.close();
         }
         received += value.length;
-        if (now() - shown >= 200) {
-          shown = now();
-          update();
-        }
+        progress.update(received);
         controller.enqueue(value);
       } catch (error) {
-        line.clear();
+        progress.clear();
         controller.error(error);
       }
     },
     cancel(reason) {
-      line.clear();
+      progress.clear();
       return reader.cancel(reason);
     },
   });

@@ -1,13 +1,24 @@
 /**
- * Support packages: default names, the JSON result, and shrinking a `tar.gz` as a stream
- * (`createOptimizer`) with the rules it applies to each entry's name.
+ * Support packages: generating one (`generateSupportPackage`: download, optimize, save, upload,
+ * telling each step through callbacks and returning the spec's result), shrinking one on disk
+ * (`optimizePackageFile`) or as a stream (`createOptimizer`, with the rules it applies to each
+ * entry's name), default names, the upload in parts, and this machine's job records.
  *
  * @example
  * ```ts
- * import { createOptimizer } from "./mod.ts";
+ * import { createOptimizer, generateSupportPackage } from "./mod.ts";
+ * import type { EnterpriseClient } from "../enterprise/mod.ts";
+ * import type { FileSystem } from "../runtime/mod.ts";
+ * declare const client: EnterpriseClient, fs: FileSystem;
+ * const outcome = await generateSupportPackage(
+ *   { target: { kind: "nodes" }, name: "nodes.tar.gz", path: "/tmp/nodes.tar.gz" },
+ *   { client, fs },
+ *   { onFallback: (from, to) => console.error(`${from} answered 404; trying ${to}`) },
+ * );
+ * if (!outcome.ok) throw outcome.error;
+ *
  * const optimizer = createOptimizer({ logLines: 1000 });
- * const shrunk = new Blob([]).stream().pipeThrough(optimizer);
- * await shrunk.pipeTo(new WritableStream());
+ * await new Blob([]).stream().pipeThrough(optimizer).pipeTo(new WritableStream());
  * const { reductionPercent } = await optimizer.stats;
  * ```
  *
@@ -23,6 +34,22 @@ export {
   type Optimizer,
   type OptimizeStats,
 } from "./optimize.ts";
+export {
+  type GenerateDeps,
+  type GenerateEvents,
+  type GenerateOutcome,
+  type GenerateRequest,
+  generateSupportPackage,
+  lowestVersion,
+  type UploadDestination,
+} from "./generate.ts";
+export {
+  type OptimizeFileDeps,
+  type OptimizeFileEvents,
+  type OptimizeFileRequest,
+  type OptimizeFileResult,
+  optimizePackageFile,
+} from "./optimize_file.ts";
 export { LogTail, MAX_TAIL_BYTES, type TailResult } from "./log_tail.ts";
 export { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
 export { defaultPackageName, packageTimestamp, packageType } from "./naming.ts";

@@ -22,6 +22,7 @@ export interface UploadOptions {
   /** Announced to begin_upload when known (a file on disk). */
   readonly size?: number;
   readonly partBytes?: number;
+  /** Transport, timeouts, retry policy and retry notices: the ones every other request gets. */
   readonly settings: ClientSettings;
   readonly signal?: AbortSignal;
   /** After each part: its number and the bytes sent so far. */
@@ -78,8 +79,8 @@ export async function uploadPackage(options: UploadOptions): Promise<UploadResul
     identity: "the file-transfer API key",
   });
   // Part URLs may point elsewhere (object storage): they get no API key, and their query (a
-  // presigned signature) never reaches logs or errors.
-  const logger = options.settings.logger;
+  // presigned signature) never reaches logs, retry notices or errors.
+  const { logger, onRetry } = options.settings;
   const parts = createHttpClient({
     ...options.settings,
     baseUrl: "",
@@ -87,6 +88,7 @@ export async function uploadPackage(options: UploadOptions): Promise<UploadResul
     identity: "the upload URL",
     logger: logger &&
       { enabled: logger.enabled, log: (level, module, text) => logger.log(level, module, redact(text)) },
+    onRetry: onRetry && ((event) => onRetry({ ...event, url: redact(event.url), reason: redact(event.reason) })),
   });
   const post = async <T>(path: string, body: unknown): Promise<T> => {
     const response = await api.send({

@@ -50,7 +50,7 @@ target, renamed when complete: a failure or Ctrl+C leaves no half file and an ex
 untouched.
 
 Pre-flight checks (unless --skip-checks), before any request: the directory must take a new file;
-an existing file is replaced only if you agree; under 1 GB free asks whether to go on. Without a
+an existing file is replaced only if you agree; under 1 GiB free asks whether to go on. Without a
 terminal, --yes answers the questions. Routes: the old /v1/debuginfo ones unless the cluster runs
 7.4 or later (then the new ones), --use-new-api or --use-old-api force a family, and a 404 tries
 the other family once. With -o json (or when piped) the result object is printed on stdout.`;

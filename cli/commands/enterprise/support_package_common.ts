@@ -4,13 +4,16 @@ import type { Factory } from "../../factory.ts";
 import { confirmOrStop } from "../../framework/confirm.ts";
 import type { OutputTarget } from "../../framework/spec.ts";
 
-/** Below this much free space the user is asked first (the spec's 1 GB). */
-export const LOW_SPACE_BYTES = 1e9;
+/**
+ * Below this much free space the user is asked first: 1 GiB, since ctl counts sizes in powers of
+ * 1024; it is a little more than the spec's 1 GB, so whenever the spec would ask, this asks.
+ */
+export const LOW_SPACE_BYTES = 1024 ** 3;
 
 /**
  * The spec's pre-flight checks, before any request: the directory must take a new file (tried
  * for real: an error, exit 13), an existing target is replaced only when the user agrees, and
- * less than 1 GB free asks whether to go on. Without a terminal, `--yes` answers the questions;
+ * less than 1 GiB free asks whether to go on. Without a terminal, `--yes` answers the questions;
  * without it they fail with exit 2 naming it.
  */
 export async function preflight(f: Factory, path: string, yes: boolean): Promise<void> {
@@ -22,8 +25,8 @@ export async function preflight(f: Factory, path: string, yes: boolean): Promise
   if (free === undefined) {
     f.logger.log("info", "support-package", `free space of ${dir} unknown; not checked`);
   } else if (free < LOW_SPACE_BYTES) {
-    f.warn(`only ${formatSize(free)} free in ${dir}; a support package is typically 500 MB to 2 GB or more`);
-    await confirmOrStop(f.ctx, `Continue with less than 1 GB free?`, yes);
+    f.warn(`only ${formatSize(free)} free in ${dir}; a support package is typically 500 MiB to 2 GiB or more`);
+    await confirmOrStop(f.ctx, `Continue with less than ${formatSize(LOW_SPACE_BYTES)} free?`, yes);
   }
 }
 

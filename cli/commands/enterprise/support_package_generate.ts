@@ -1,29 +1,27 @@
-import {
-  type Cluster,
-  downloadDebuginfo,
-  type Node,
-  type PackageTarget,
-  type RouteFamily,
-  servesNewRoutes,
-} from "../../../lib/enterprise/mod.ts";
+import type { EnterpriseClient, PackageTarget, RouteFamily } from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
+import { formatSize } from "../../../lib/output/mod.ts";
 import { basename, joinPath } from "../../../lib/runtime/mod.ts";
 import {
-  createOptimizer,
   defaultPackageName,
+  type GenerateEvents,
+  type GenerateOutcome,
+  generateSupportPackage,
   type OptimizeStats,
   type PackageResult,
   packageResult,
   packageType,
+  type UploadDestination,
 } from "../../../lib/support_package/mod.ts";
 import type { Factory } from "../../factory.ts";
 import { writeResult } from "../../framework/output.ts";
-import { withProgress } from "../../framework/progress.ts";
+import { type Progress, progressLine } from "../../framework/progress.ts";
 import type { OutputTarget } from "../../framework/spec.ts";
+import { type StatusLine, statusLine } from "../../framework/status_line.ts";
 import { preflight, resultAsData } from "./support_package_common.ts";
 import { optimizeSummary, verboseAction } from "./support_package_optimize.ts";
-import { requireFilesKey, uploadBody } from "./support_package_upload.ts";
-import { jobReporter, startInBackground } from "./support_package_jobs.ts";
+import { requireFilesKey, uploadTarget } from "./support_package_upload.ts";
+import { type JobReporter, jobReporter, startInBackground } from "./support_package_jobs.ts";
 
 /** The options of `support-package cluster|database|node`. */
 export interface GenerateOptions {
@@ -54,10 +52,14 @@ async function targetPath(f: Factory, target: PackageTarget, output: OutputTarge
   return (await f.ctx.fs.info(path))?.kind === "directory" ? joinPath(path, name) : path;
 }
 
+/** The format of the result on stdout, when it goes there as data. */
+const dataFormat = (output: OutputTarget) => ({ format: output.format === "yaml" ? "yaml" as const : "json" as const });
+
 /**
- * Generates a package: pre-flight checks, the cluster's name and version, the download from the
- * chosen route family (falling back once on a 404) streamed through the optimizer when asked,
- * into `<name>.partial` and then renamed. The whole operation is bounded by `--wait-timeout`.
+ * `support-package cluster|database|node`: the questions (pre-flight checks) and the upload key
+ * first, then the generation (`generateSupportPackage` in lib/support_package), bounded as a
+ * whole by `--wait-timeout`, its steps shown on stderr; then the result and the next steps. A
+ * run refused before it starts records no job.
  */
 export async function generatePackage(
   f: Factory,
@@ -67,187 +69,170 @@ export async function generatePackage(
 ): Promise<void> {
   const startedAt = new Date();
   const started = f.ctx.now();
-  const finishedMs = () => startedAt.getTime() + (f.ctx.now() - started);
   const asData = resultAsData(f, output);
   const path = await targetPath(f, target, output, startedAt);
-  const about: { clusterName?: string; clusterVersion?: string; endpoint?: string } = {};
-  const deadline = new AbortController();
-  const timeout = new StoreCtlError(
-    "timeout",
-    `The support package was not complete within ${options.waitTimeout} s (--wait-timeout); nothing was saved`,
-    { tips: ["Give it longer with --wait-timeout <seconds>: a package of several GB can take a while"] },
-  );
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const upload: { result?: Record<string, unknown> } = {};
-  let saved: number | undefined;
+  // Nothing is recorded until the run starts, or fails as a background run (whose job exists).
   const job = jobReporter(f, {
     id: options.jobId,
     packageType: packageType(target),
     filePath: options.noSave ? undefined : path,
   });
+  let upload: UploadDestination | undefined;
+  let client: EnterpriseClient;
   try {
-    const key = options.upload ? await requireFilesKey(f) : undefined;
+    if (options.upload) {
+      const key = await requireFilesKey(f);
+      upload = { ...uploadTarget(f.ctx.env), key: key.key, settings: await f.httpSettings() };
+    }
     if (options.noSave) {
       f.ctx.stderr.write(
         "--no-save: the package goes straight to the upload; no local copy is kept, even if it fails\n",
       );
     } else if (!options.skipChecks) await preflight(f, path, options.yes);
     if (options.noWait && options.jobId === undefined) return await startInBackground(f, target, options, path, asData);
-    timer = setTimeout(() => deadline.abort(timeout), options.waitTimeout * 1000);
-    const signal = AbortSignal.any([f.ctx.interrupt, deadline.signal]);
-    const client = await f.enterprise();
-    const [cluster, nodes] = await Promise.all([
-      client.get<Cluster>("/v1/cluster", { signal }),
-      client.get<Node[]>("/v1/nodes", { signal }),
-    ]);
-    about.clusterName = cluster.name;
-    about.clusterVersion = lowestVersion(nodes);
-    signal.throwIfAborted();
-    const family = chooseFamily(f, options, about.clusterVersion);
-    const download = await downloadDebuginfo(client, target, {
-      family,
-      signal,
-      onFallback: (from, to) => f.ctx.stderr.write(`GET ${from} answered 404; trying GET ${to}\n`),
-    });
-    signal.throwIfAborted();
-    about.endpoint = download.path;
-    let received = 0;
-    const counted = download.body.pipeThrough(stopOn(signal)).pipeThrough(
-      new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
-        transform(chunk, controller) {
-          received += chunk.length;
-          job.progress(received, download.length);
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    const body = withProgress(counted, {
-      label: `Downloading ${basename(path)}`,
-      total: download.length,
-      stderr: f.ctx.stderr,
-      now: f.ctx.now,
-      spinner: true,
-    });
-    let stats: Promise<OptimizeStats> | undefined;
-    let stream = body as ReadableStream<Uint8Array<ArrayBuffer>>;
-    if (options.optimize) {
-      const optimizer = createOptimizer({
-        logLines: options.logLines,
-        gzip: f.ctx.gzip,
-        gunzip: f.ctx.gunzip,
-        onAction: options.optimizeVerbose ? (action) => f.ctx.stderr.write(verboseAction(action)) : undefined,
-      });
-      stream = stream.pipeThrough(optimizer);
-      stats = optimizer.stats;
-    }
-    let size: number;
-    if (options.noSave) {
-      upload.result = await uploadBody(f, key!, stream, basename(path), { signal });
-      size = upload.result.size as number;
-    } else {
-      size = saved = await f.ctx.fs.writeStream(path, stream);
-      if (key) {
-        const file = await f.ctx.fs.readStream(path);
-        upload.result = await uploadBody(f, key, file.pipeThrough(stopOn(signal)), basename(path), { size, signal });
-      }
-    }
-    const optimization = await stats;
-    const result = packageResult({
-      packageType: packageType(target),
-      startedAt,
-      finishedMs: finishedMs(),
-      filePath: options.noSave ? undefined : path,
-      fileSize: size,
-      ...about,
-      message: upload.result
-        ? `Support package uploaded to ${upload.result.remote_path}${options.noSave ? "" : `, and saved to ${path}`}`
-        : `Support package saved to ${path}`,
-      optimization,
-      upload: upload.result,
-    });
-    await job.done(result);
-    await report(f, result, asData, optimization);
-  } catch (caught) {
-    let error = deadline.signal.aborted && !f.ctx.interrupt.aborted ? timeout : caught;
-    if (saved !== undefined && error instanceof StoreCtlError) {
-      // The download worked; only the upload failed: say where the package is.
-      error = new StoreCtlError(error.code, `The upload failed: ${error.message}`, {
-        status: error.status,
-        cause: error,
-        tips: [...error.tips, `The package is saved at ${path}; upload it by hand (see the next steps) or run again`],
-      });
-    }
-    await job.failed(error);
+    client = await f.enterprise();
+  } catch (error) {
+    // Refused before it started (a "no", a missing --yes, key or profile, a directory that takes no file): no
+    // job, unless this is the background run of one.
+    if (options.jobId !== undefined) await job.failed(error);
     if (asData) {
       const result = packageResult({
         packageType: packageType(target),
         startedAt,
-        finishedMs: finishedMs(),
-        ...(saved !== undefined && { filePath: path, fileSize: saved }),
-        ...about,
+        finishedMs: startedAt.getTime() + (f.ctx.now() - started),
         message: "Support package generation failed",
         error: error instanceof Error ? error.message : String(error),
       });
-      await writeResult(f, result, {}, { format: output.format === "yaml" ? "yaml" : "json" });
+      await writeResult(f, result, {}, dataFormat(output));
     }
     throw error;
+  }
+  const outcome = await generate(f, client, target, options, { path, upload, startedAt, job });
+  if (!outcome.ok) {
+    await job.failed(outcome.error);
+    if (asData) await writeResult(f, outcome.result, {}, dataFormat(output));
+    throw outcome.error;
+  }
+  await job.done(outcome.result);
+  if (asData) await writeResult(f, outcome.result, {}, dataFormat(output));
+  else f.ctx.stderr.write(summary(outcome.result, outcome.optimization));
+  f.ctx.stderr.write(nextSteps(f, outcome.result));
+}
+
+/** Runs the workflow within `--wait-timeout`, showing its steps on stderr and reporting to the job. */
+async function generate(
+  f: Factory,
+  client: EnterpriseClient,
+  target: PackageTarget,
+  options: GenerateOptions,
+  run: { path: string; upload?: UploadDestination; startedAt: Date; job: JobReporter },
+): Promise<GenerateOutcome> {
+  const { path, upload, startedAt, job } = run;
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () =>
+      deadline.abort(
+        new StoreCtlError(
+          "timeout",
+          `The support package was not complete within ${options.waitTimeout} s (--wait-timeout); nothing was saved`,
+          { tips: ["Give it longer with --wait-timeout <seconds>: a package of several GB can take a while"] },
+        ),
+      ),
+    options.waitTimeout * 1000,
+  );
+  const line = statusLine(f.ctx.stderr);
+  try {
+    const family: RouteFamily | undefined = options.useNewApi ? "new" : options.useOldApi ? "old" : undefined;
+    return await generateSupportPackage(
+      {
+        target,
+        name: basename(path),
+        path: options.noSave ? undefined : path,
+        family,
+        optimize: options.optimize ? { logLines: options.logLines } : undefined,
+        upload: upload &&
+          { ...upload, settings: { ...upload.settings, onRetry: clearing(line, upload.settings.onRetry) } },
+        signal: AbortSignal.any([f.ctx.interrupt, deadline.signal]),
+        startedAt,
+      },
+      { client, fs: f.ctx.fs, gzip: f.ctx.gzip, gunzip: f.ctx.gunzip, now: f.ctx.now },
+      shownOn(f, line, basename(path), options, job),
+    );
   } finally {
     clearTimeout(timer);
+    line.clear();
   }
 }
 
-/** Fails the stream as soon as `signal` aborts, whatever the transport does with it. */
-function stopOn(signal: AbortSignal): TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>> {
-  let stop = () => {};
-  return new TransformStream({
-    start(controller) {
-      stop = () => controller.error(signal.reason);
-      signal.addEventListener("abort", stop, { once: true });
-    },
-    transform(chunk, controller) {
-      signal.throwIfAborted();
-      controller.enqueue(chunk);
-    },
-    flush: () => signal.removeEventListener("abort", stop),
+/** Calls `then` after erasing the status line, so a message never lands in the middle of it. */
+function clearing<A extends unknown[]>(line: StatusLine, then?: (...args: A) => void) {
+  return then && ((...args: A) => {
+    line.clear();
+    then(...args);
   });
 }
 
-/** The family to ask first: forced by a flag, else the new one from 7.4 (saying so), else the old. */
-function chooseFamily(f: Factory, options: GenerateOptions, version: string | undefined): RouteFamily {
-  if (options.useNewApi) return "new";
-  if (options.useOldApi) return "old";
-  if (servesNewRoutes(version)) {
-    f.ctx.stderr.write(`The cluster runs ${version}: using the new debuginfo endpoints (7.4 and later)\n`);
-    return "new";
-  }
-  return "old";
+/** The workflow's steps as people see them on stderr: messages, the download's progress, the upload's parts. */
+function shownOn(
+  f: Factory,
+  line: StatusLine,
+  name: string,
+  options: GenerateOptions,
+  job: JobReporter,
+): GenerateEvents {
+  const say = clearing(line, (text: string) => f.ctx.stderr.write(text))!;
+  let download: Progress | undefined;
+  return {
+    onFamily: (family, why, version) => {
+      if (family === "new" && why === "version") {
+        say(`The cluster runs ${version}: using the new debuginfo endpoints (7.4 and later)\n`);
+      }
+    },
+    onFallback: (from, to) => say(`GET ${from} answered 404; trying GET ${to}\n`),
+    onDownloadStart: ({ size }) => {
+      download = progressLine({
+        label: `Downloading ${name}`,
+        total: size,
+        stderr: f.ctx.stderr,
+        now: f.ctx.now,
+        spinner: true,
+        line,
+      });
+    },
+    onDownloadProgress: (received, size) => {
+      download?.update(received);
+      job.progress(received, size);
+    },
+    onDownloaded: () => line.clear(),
+    onOptimizeAction: options.optimizeVerbose ? (action) => say(verboseAction(action)) : undefined,
+    onUploadPart: (part, sent, size) =>
+      line.show(`Uploading ${name}: part ${part}, ${formatSize(sent)}${size ? ` of ${formatSize(size)}` : ""}`),
+    onUploadRetry: (part, attempt, error) =>
+      say(`Part ${part} failed (${error.message}); sending it again (attempt ${attempt})\n`),
+  };
 }
 
-/** The lowest `software_version` of the nodes: a cluster mid-upgrade serves what its oldest node does. */
-function lowestVersion(nodes: readonly Node[]): string | undefined {
-  const versions = nodes.map((n) => n.software_version).filter((v): v is string => typeof v === "string");
-  const key = (v: string) => v.split(".").map((p) => (parseInt(p, 10) || 0).toString().padStart(6, "0")).join(".");
-  return versions.sort((a, b) => key(a).localeCompare(key(b)))[0];
-}
-
-/** The result on stdout as data, or as lines for people on stderr, then the next steps. */
-async function report(f: Factory, result: PackageResult, asData: boolean, stats: OptimizeStats | undefined) {
-  if (asData) await writeResult(f, result, {}, { format: f.globals.output === "yaml" ? "yaml" : "json" });
-  else {
-    const where = result.file_path ? `to ${result.file_path}` : "(not saved: --no-save)";
-    f.ctx.stderr.write(
-      `Saved the ${result.package_type} support package of ${result.cluster_name ?? "the cluster"} ` +
-        `${where} (${result.file_size_display}) in ${result.elapsed_seconds} s\n`,
-    );
-    if (result.upload) {
-      f.ctx.stderr.write(
-        `Uploaded ${result.upload.remote_path} (${result.upload.size} bytes, ${result.upload.parts} parts) ` +
-          `to ${result.upload.service}\n`,
+/** The result for people: what was saved and/or uploaded, where, how big, how long; the optimization. */
+export function summary(result: PackageResult, stats: OptimizeStats | undefined): string {
+  const what = `the ${result.package_type} support package of ${result.cluster_name ?? "the cluster"}`;
+  const upload = result.upload;
+  const parts = upload && `${upload.parts} part${upload.parts === 1 ? "" : "s"}`;
+  const lines: string[] = [];
+  if (result.file_path !== undefined) {
+    lines.push(`Saved ${what} to ${result.file_path} (${result.file_size_display}) in ${result.elapsed_seconds} s`);
+    if (upload) {
+      lines.push(
+        `Uploaded ${upload.remote_path} (${formatSize(upload.size as number)}, ${parts}) to ${upload.service}`,
       );
     }
-    if (stats) f.ctx.stderr.write(`${optimizeSummary(stats)}\n`);
+  } else if (upload) {
+    lines.push(
+      `Uploaded ${what} to ${upload.service} as ${upload.remote_path} (${result.file_size_display}, ${parts}) ` +
+        `in ${result.elapsed_seconds} s; no local copy kept (--no-save)`,
+    );
   }
-  f.ctx.stderr.write(nextSteps(f, result));
+  if (stats) lines.push(optimizeSummary(stats));
+  return lines.map((l) => `${l}\n`).join("");
 }
 
 /** Rule 5: what to do with the package. */

@@ -10,7 +10,7 @@ import {
 } from "../../../lib/support_package/mod.ts";
 import type { Factory } from "../../factory.ts";
 import { writeResult } from "../../framework/output.ts";
-import { formatBytes } from "../../framework/progress.ts";
+import { formatSize } from "../../../lib/output/mod.ts";
 import type { Column } from "../../framework/spec.ts";
 import type { GenerateOptions } from "./support_package_generate.ts";
 
@@ -153,12 +153,17 @@ export function jobReporter(f: Factory, base: { id?: string; packageType: string
       if (base.id === undefined || Date.now() - last < PROGRESS_EVERY_MS) return;
       last = Date.now();
       const progress = total ? Math.min(99, Math.floor((bytes / total) * 100)) : null;
-      void put({ progress, message: `Downloading: ${formatBytes(bytes)}${total ? ` of ${formatBytes(total)}` : ""}` });
+      void put({ progress, message: downloadMessage(bytes, total) });
     },
     done: (result) => put({ status: "completed", progress: 100, message: result.message, result }),
     failed: (error) =>
       put({ status: "failed", message: error instanceof Error ? error.message : String(error), progress: null }),
   };
+}
+
+/** A background job's message while it downloads: `Downloading: 12.5 MiB of 40 MiB`. */
+export function downloadMessage(bytes: number, total: number | undefined): string {
+  return `Downloading: ${formatSize(bytes)}${total ? ` of ${formatSize(total)}` : ""}`;
 }
 
 /** A job as `status` shows it: a background job silent for a minute is said to be stale. */

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { downloadMessage } from "./support_package_jobs.ts";
 
 Deno.test("support-package --no-wait starts a background run; status follows it to completed", async () => {
   await using ctl = await inProcessCtl();
@@ -90,6 +91,48 @@ Deno.test("support-package list shows every run of this machine, failed ones too
   assertEquals([both.code, both.requests], [2, []]);
 });
 
+Deno.test("support-package --no-wait: a background run that fails before its first request marks its job failed", async () => {
+  await using ctl = await inProcessCtl();
+  const env = { ...EMULATOR_ENV, XDG_STATE_HOME: `${ctl.dir}/state` };
+  let background: Promise<unknown> = Promise.resolve();
+  const launchDetached = (args: readonly string[]) => {
+    // The background process finds no credentials (its environment lost them).
+    background = ctl([...args], { env: { ...env, STORE_ENTERPRISE_URL: undefined } });
+    return Promise.resolve(4242);
+  };
+  const r = await ctl(["enterprise", "support-package", "cluster", "--no-wait"], {
+    env,
+    launchDetached,
+    tty: { stdout: true },
+  });
+  assertEquals(r.code, 0, r.stderr);
+  await background;
+  const job = JSON.parse(
+    (await ctl(["enterprise", "support-package", "status", r.stdout.trim(), "-o", "json"], { env }))
+      .stdout,
+  );
+  assertEquals(job.status, "failed", JSON.stringify(job));
+});
+
+Deno.test("support-package list: a run refused before it started (no, missing --yes, not writable) is no job", async () => {
+  await using ctl = await inProcessCtl();
+  const env = { ...EMULATOR_ENV, XDG_STATE_HOME: `${ctl.dir}/state` };
+  await Deno.writeTextFile(`${ctl.dir}/pkg.tar.gz`, "keep");
+  await Deno.writeTextFile(`${ctl.dir}/not-a-dir`, "");
+  const refusals: [string[], { tty?: { stdin: boolean }; answers?: boolean[] }, number][] = [
+    [["-o", "pkg.tar.gz"], { tty: { stdin: true }, answers: [false] }, 12], // answered no
+    [["-o", "pkg.tar.gz"], {}, 2], // no terminal and no --yes
+    [["-o", "not-a-dir/pkg.tar.gz"], {}, 13], // the directory takes no file
+    [["--upload"], {}, 3], // no upload key
+  ];
+  for (const [args, options, code] of refusals) {
+    const r = await ctl(["enterprise", "support-package", "cluster", ...args], { env, ...options });
+    assertEquals([r.code, r.requests], [code, []], r.stderr);
+  }
+  const list = await ctl(["enterprise", "support-package", "list", "-o", "json"], { env });
+  assertEquals(JSON.parse(list.stdout), []);
+});
+
 Deno.test("support-package status says when a background job has gone silent", async () => {
   await using ctl = await inProcessCtl();
   const env = { ...EMULATOR_ENV, XDG_STATE_HOME: `${ctl.dir}/state` };
@@ -113,4 +156,9 @@ Deno.test("support-package status says when a background job has gone silent", a
     JSON.parse(r.stdout).message,
     /^Downloading: 4 MB of 10 MB \(no news for 300 s: the background process may have ended\)$/,
   );
+});
+
+Deno.test("downloadMessage() gives a background job's progress in IEC units, as every size ctl prints", () => {
+  assertEquals(downloadMessage(12.5 * 1024 ** 2, 40 * 1024 ** 2), "Downloading: 12.5 MiB of 40 MiB");
+  assertEquals(downloadMessage(2048, undefined), "Downloading: 2 KiB");
 });

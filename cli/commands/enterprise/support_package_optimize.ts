@@ -1,15 +1,11 @@
 import { formatSize } from "../../../lib/output/mod.ts";
 import { basename, dirname, joinPath } from "../../../lib/runtime/mod.ts";
-import {
-  createOptimizer,
-  type OptimizeAction,
-  type OptimizeStats,
-  packageResult,
-} from "../../../lib/support_package/mod.ts";
+import { type OptimizeAction, optimizePackageFile, type OptimizeStats } from "../../../lib/support_package/mod.ts";
 import type { Factory } from "../../factory.ts";
 import { writeResult } from "../../framework/output.ts";
-import { withProgress } from "../../framework/progress.ts";
+import { type Progress, progressLine } from "../../framework/progress.ts";
 import type { OutputTarget } from "../../framework/spec.ts";
+import { statusLine } from "../../framework/status_line.ts";
 import { preflight, resultAsData } from "./support_package_common.ts";
 
 /** One line of `--optimize-verbose`. */
@@ -32,7 +28,7 @@ export function optimizedName(source: string): string {
   return joinPath(dirname(source), `${stem}-optimized.tar.gz`);
 }
 
-/** `support-package optimize <file>`: the same transform on a package already on disk. */
+/** `support-package optimize <file>`: the pre-flight checks, then `optimizePackageFile`, its progress on stderr. */
 export async function optimizeFile(
   f: Factory,
   source: string,
@@ -40,38 +36,41 @@ export async function optimizeFile(
   output: OutputTarget,
 ): Promise<void> {
   const startedAt = new Date();
-  const started = f.ctx.now();
   const from = f.resolvePath(source);
   const to = output.file === undefined ? optimizedName(from) : f.resolvePath(output.file);
   const asData = resultAsData(f, output);
-  const info = await f.ctx.fs.info(from);
   if (!options.skipChecks) await preflight(f, to, options.yes);
-  const optimizer = createOptimizer({
-    logLines: options.logLines,
-    gzip: f.ctx.gzip,
-    gunzip: f.ctx.gunzip,
-    onAction: options.verbose ? (action) => f.ctx.stderr.write(verboseAction(action)) : undefined,
-  });
-  const input = withProgress(await f.ctx.fs.readStream(from), {
-    label: `Optimizing ${basename(from)}`,
-    total: info?.size,
-    stderr: f.ctx.stderr,
-    now: f.ctx.now,
-    spinner: true,
-  }) as ReadableStream<Uint8Array<ArrayBuffer>>;
-  const size = await f.ctx.fs.writeStream(to, input.pipeThrough(optimizer));
-  const stats = await optimizer.stats;
-  const result = {
-    source_path: from,
-    ...packageResult({
-      startedAt,
-      finishedMs: startedAt.getTime() + (f.ctx.now() - started),
-      filePath: to,
-      fileSize: size,
-      message: `Optimized package saved to ${to}`,
-      optimization: stats,
-    }),
+  const line = statusLine(f.ctx.stderr);
+  let progress: Progress | undefined;
+  const say = (text: string) => {
+    line.clear();
+    f.ctx.stderr.write(text);
   };
+  let outcome;
+  try {
+    outcome = await optimizePackageFile(
+      { source: from, path: to, logLines: options.logLines, startedAt },
+      { fs: f.ctx.fs, gzip: f.ctx.gzip, gunzip: f.ctx.gunzip, now: f.ctx.now },
+      {
+        onProgress: (read, size) => {
+          progress ??= progressLine({
+            label: `Optimizing ${basename(from)}`,
+            total: size,
+            stderr: f.ctx.stderr,
+            now: f.ctx.now,
+            spinner: true,
+            line,
+          });
+          progress.update(read);
+        },
+        onRead: () => line.clear(),
+        onOptimizeAction: options.verbose ? (action) => say(verboseAction(action)) : undefined,
+      },
+    );
+  } finally {
+    line.clear();
+  }
+  const { result, optimization } = outcome;
   if (asData) await writeResult(f, result, {}, { format: output.format === "yaml" ? "yaml" : "json" });
-  else f.ctx.stderr.write(`Saved ${to} (${result.file_size_display})\n${optimizeSummary(stats)}\n`);
+  else f.ctx.stderr.write(`Saved ${to} (${result.file_size_display})\n${optimizeSummary(optimization)}\n`);
 }

@@ -141,14 +141,15 @@ Deno.test("support-package: an existing file is replaced only when the user agre
   assertEquals(await files(ctl.dir), ["pkg.tar.gz"]);
 });
 
-Deno.test("support-package: under 1 GB free warns and asks; a directory that takes no file fails first", async () => {
+Deno.test("support-package: under 1 GiB free warns and asks; a directory that takes no file fails first", async () => {
   await using ctl = await inProcessCtl();
-  const full = { freeSpace: () => Promise.resolve(300 * 1024 * 1024) };
+  // 1 GB (the spec's threshold) is less than 1 GiB: anything under 1 GiB asks.
+  const full = { freeSpace: () => Promise.resolve(1_050_000_000) };
   const args = ["enterprise", "support-package", "cluster"];
   const piped = await ctl(args, { env, fs: full });
   assertEquals([piped.code, piped.requests], [2, []]);
-  assertMatch(piped.stderr, /Warning: only 300 MiB free in .*; a support package is typically 500 MB to 2 GB/);
-  assertMatch(piped.stderr, /Continue with less than 1 GB free: confirm with --yes/);
+  assertMatch(piped.stderr, /Warning: only 1001 MiB free in .*; a support package is typically 500 MiB to 2 GiB/);
+  assertMatch(piped.stderr, /Continue with less than 1 GiB free: confirm with --yes/);
   const no = await ctl(args, { env, fs: full, tty: { stdin: true }, answers: [false] });
   assertEquals([no.code, no.requests], [12, []]);
   const yes = await ctl(args, { env, fs: full, tty: { stdin: true }, answers: [true] });
@@ -228,9 +229,14 @@ Deno.test("support-package --optimize shrinks while downloading; --optimize-verb
 
 Deno.test("support-package shows progress on a terminal only", async () => {
   await using ctl = await inProcessCtl();
-  const tty = await ctl(["enterprise", "support-package", "cluster"], { env, tty: { stderr: true } });
+  const tty = await ctl(["enterprise", "support-package", "cluster"], { env, tty: { stdout: true, stderr: true } });
   // deno-lint-ignore no-control-regex
-  assertMatch(tty.stderr, /\r\x1b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Downloading support-package-cluster-\d+T\d+\.tar\.gz: [\d.]+ k?B, /);
+  const line = /\r\x1b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Downloading support-package-cluster-\d+T\d+\.tar\.gz: [\d.]+ (B|KiB), /;
+  assertMatch(tty.stderr, line);
+  // One convention (IEC) in every size: the bytes, the rate, the result line.
+  assertMatch(tty.stderr, /, [\d.]+ (B|KiB|MiB|GiB)\/s/);
+  assertMatch(tty.stderr, /Saved the cluster support package of .* \([\d.]+ KiB\) in \d+ s\n/);
+  assert(!/\d (kB|MB|GB)\b/.test(tty.stderr), tty.stderr);
   const piped = await ctl(["enterprise", "support-package", "cluster"], { env });
   assert(!piped.stderr.includes("Downloading"), piped.stderr);
 });
@@ -266,7 +272,7 @@ Deno.test("support-package progress shows a bar with percent and time left when 
   await Deno.writeTextFile(`${ctl.dir}/pkg.tar.gz`, "x".repeat(300_000));
   const r = await ctl(["enterprise", "support-package", "optimize", "pkg.tar.gz"], { env, tty: { stderr: true } });
   assert(r.code !== 0); // not a package; the progress still showed while it was read
-  assertMatch(r.stderr, /\[█*░*\] Optimizing pkg\.tar\.gz: [\d.]+ kB of 300\.0 kB \(\d+%\)/);
+  assertMatch(r.stderr, /\[█*░*\] Optimizing pkg\.tar\.gz: [\d.]+ KiB of 293 KiB \(\d+%\)/);
 });
 
 Deno.test("support-package --help says what --file writes", async () => {

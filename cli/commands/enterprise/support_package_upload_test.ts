@@ -37,7 +37,16 @@ Deno.test("support-package --upload saves, then uploads in parts checked by size
   const r = await ctl(["enterprise", "support-package", "cluster", "--upload", "-o", "json"], { env: FILES });
   assertEquals(r.code, 0, r.stderr);
   const result = JSON.parse(r.stdout);
-  const [name] = await files(ctl.dir);
+  const human = await ctl(["enterprise", "support-package", "cluster", "--upload", "-o", "h.tgz"], {
+    env: FILES,
+    tty: { stdout: true, stderr: true },
+  });
+  assertEquals(human.code, 0, human.stderr);
+  // IEC sizes in the upload's status line and its result line, as everywhere.
+  // deno-lint-ignore no-control-regex
+  assertMatch(human.stderr, /\r\x1b\[KUploading h\.tgz: part 1, 64 KiB of [\d.]+ (KiB|MiB)/);
+  assertMatch(human.stderr, /Uploaded support-uploads\/h\.tgz \([\d.]+ (KiB|MiB), \d+ parts\)/);
+  const [name] = (await files(ctl.dir)).filter((n) => n !== "h.tgz");
   const local = await Deno.readFile(`${ctl.dir}/${name}`);
   assertEquals(result.file_path, `${ctl.dir}/${name}`);
   assertEquals(result.upload.remote_path, `support-uploads/${name}`);
@@ -45,7 +54,7 @@ Deno.test("support-package --upload saves, then uploads in parts checked by size
   assertEquals(result.upload.parts, Math.ceil(local.length / (64 * 1024)));
   assert(result.upload.parts > 1, "several parts");
   assertEquals(result.upload.sha256, await partsSha256(local, 64 * 1024));
-  assertEquals(ctl.emulator.files(), [{
+  assertEquals(ctl.emulator.files().filter((f) => f.path !== "support-uploads/h.tgz"), [{
     path: `support-uploads/${name}`,
     size: local.length,
     sha256: result.upload.sha256,
@@ -69,6 +78,37 @@ Deno.test("support-package --upload sends a failed part again and says so", asyn
   assertEquals(ctl.emulator.files().length, 1);
 });
 
+Deno.test("support-package --upload: the upload's HTTP retries follow --retries and are said like every request's", async () => {
+  await using ctl = await inProcessCtl();
+  await fault(ctl, { kind: "status", status: 503, retryAfter: 0, count: 1, path: "/files/upload/" });
+  const r = await ctl(["enterprise", "support-package", "cluster", "--upload", "--no-save", "-o", "json"], {
+    env: FILES,
+  });
+  assertEquals(r.code, 0, r.stderr);
+  assertMatch(
+    r.stderr,
+    /Retrying PUT http:\/\/cloud\.test\/files\/upload\/\S+ in [\d.]+ s after HTTP 503 \(1 of 3\)\n/,
+  );
+  assert(!r.stderr.includes("Part 1 failed"), "the HTTP client's retry was enough");
+  await fault(ctl, { kind: "status", status: 503, retryAfter: 0, count: 1, path: "/files/upload/" });
+  const none = await ctl([
+    "enterprise",
+    "support-package",
+    "cluster",
+    "--upload",
+    "--no-save",
+    "-o",
+    "json",
+    "--retries",
+    "0",
+  ], {
+    env: FILES,
+  });
+  assertEquals(none.code, 0, none.stderr);
+  assert(!none.stderr.includes("Retrying"), none.stderr);
+  assertMatch(none.stderr, /Part 1 failed \(PUT .* HTTP 503.*\); sending it again \(attempt 2\)/);
+});
+
 Deno.test("support-package --upload --no-save keeps no file, says so first, and fails cleanly", async () => {
   await using ctl = await inProcessCtl({ debuginfoMb: 2 });
   const r = await ctl(["enterprise", "support-package", "database", "1", "--upload", "--no-save", "--optimize"], {
@@ -80,7 +120,12 @@ Deno.test("support-package --upload --no-save keeps no file, says so first, and 
     r.stderr,
     /^--no-save: the package goes straight to the upload; no local copy is kept, even if it fails\n/,
   );
-  assertMatch(r.stderr, /Saved the database support package of cluster\.example\.local \(not saved: --no-save\)/);
+  // What happened, in one line: uploaded, and no local copy kept.
+  assertMatch(
+    r.stderr,
+    /\nUploaded the database support package of cluster\.example\.local to http:\/\/cloud\.test\/files\/api\/rest\/v1 as support-uploads\/support-package-database-1-\d{8}T\d{6}\.tar\.gz \([\d.]+ KiB, \d+ parts?\) in \d+ s; no local copy kept \(--no-save\)\n/,
+  );
+  assert(!/Saved|not saved/.test(r.stderr), r.stderr);
   assertEquals(await files(ctl.dir), []);
   const [stored] = ctl.emulator.files();
   assertMatch(stored.path, /^support-uploads\/support-package-database-1-\d{8}T\d{6}\.tar\.gz$/);
