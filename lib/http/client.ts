@@ -1,6 +1,7 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import type { Logger } from "../output/mod.ts";
 import { classifyFailure, describeFailure } from "./classify.ts";
+import { serverMessage } from "./error_body.ts";
 import { checkRequest } from "./request_check.ts";
 import {
   abortableSleep,
@@ -150,7 +151,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           ? retryDelay(retry, outcome.kind === "status" ? outcome.retryAfter : undefined, policy, now(), random)
           : undefined;
         if (delay === undefined) {
-          if (response) throw await httpError(method, request.path, response, options.identity, retry + 1);
+          if (response) {
+            throw await httpError(method, request.path, response, options.identity, retry + 1, (m) => log("debug", m));
+          }
           throw networkError(target, failure);
         }
         if (response) await discardBody(response);
@@ -215,28 +218,44 @@ function guardBody(response: HttpResponse, timeoutMs: number, target: string, si
   return { status: response.status, statusText: response.statusText, headers: response.headers, body };
 }
 
-/** The message a server put in its error body, if any. */
-function serverMessage(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text);
-    const found = body?.message ?? body?.description ?? body?.error?.description ?? body?.detail ?? body?.title ??
-      (typeof body?.error === "string" ? body.error : undefined);
-    return typeof found === "string" ? found : undefined;
-  } catch {
-    const trimmed = text.trim();
-    return trimmed ? trimmed.slice(0, 200) : undefined;
-  }
+/**
+ * `: <the server's message>`, without the words ours already starts with: a server that says
+ * "Authentication failed: bad password" adds only "bad password", one that says just
+ * "Authentication failed" adds nothing.
+ */
+function serverSaid(ours: string, message: string | undefined): string {
+  const rest = message?.toLowerCase().startsWith(ours.toLowerCase())
+    ? message.slice(ours.length).replace(/^[\s:.,;-]+/, "")
+    : message;
+  return rest ? `: ${rest}` : "";
 }
 
-async function httpError(method: string, path: string, response: HttpResponse, identity: string, attempts: number) {
+async function httpError(
+  method: string,
+  path: string,
+  response: HttpResponse,
+  identity: string,
+  attempts: number,
+  log: (message: string) => void,
+) {
   const status = response.status;
-  const message = serverMessage(await readText(response).catch(() => ""));
+  const body = await readText(response).catch(() => "");
+  if (body.trim()) log(`${method} ${path} answered HTTP ${status} with: ${body.slice(0, 4000)}`);
+  const message = serverMessage(body);
   const said = message ? `: ${message}` : "";
   switch (status) {
     case 401:
-      return new StoreCtlError("auth", `Authentication failed for ${identity}${said}`, { status });
+      return new StoreCtlError(
+        "auth",
+        `Authentication failed for ${identity}${serverSaid("Authentication failed", message)}`,
+        {
+          status,
+        },
+      );
     case 403:
-      return new StoreCtlError("auth", `Permission denied for ${identity}${said}`, { status });
+      return new StoreCtlError("auth", `Permission denied for ${identity}${serverSaid("Permission denied", message)}`, {
+        status,
+      });
     case 404:
       return new StoreCtlError("not_found", `Not found: ${method} ${path}${said}`, { status });
     case 400:

@@ -78,6 +78,7 @@ Deno.test("send() maps 400, 401, 404, 409 and 429 to codes and messages", async 
   const bodies: Record<string, [number, unknown]> = {
     "/bad": [400, { status: 400, error: "Bad Request", message: "Field 'name' is required" }],
     "/auth": [401, { error_code: "unauthorized", message: "Authentication failed" }],
+    "/auth2": [401, { error_code: "unauthorized", message: "Authentication failed: wrong password" }],
     "/missing": [404, { error_code: "not_found", message: "bdb '9' does not exist" }],
     "/dup": [409, { error_code: "conflict", message: "name exists" }],
     "/busy": [429, { message: "too many" }],
@@ -94,8 +95,11 @@ Deno.test("send() maps 400, 401, 404, 409 and 429 to codes and messages", async 
     const auth = await failure("/auth");
     assertEquals([auth.code, auth.message], [
       "auth",
-      "Authentication failed for profile 'test' (key abcd…wxyz): Authentication failed",
+      "Authentication failed for profile 'test' (key abcd…wxyz)",
     ]);
+    // The server's words that repeat ours are said once.
+    const auth2 = await failure("/auth2");
+    assertEquals(auth2.message, "Authentication failed for profile 'test' (key abcd…wxyz): wrong password");
     const missing = await failure("/missing");
     assertEquals([missing.code, missing.message], ["not_found", "Not found: GET /missing: bdb '9' does not exist"]);
     assertEquals((await failure("/dup")).code, "conflict");
