@@ -14,7 +14,7 @@ import {
 } from "../lib/config/mod.ts";
 import type { EnterpriseClient } from "../lib/enterprise/mod.ts";
 import { mask, StoreCtlError } from "../lib/errors/mod.ts";
-import { type ClientSettings, DEFAULT_RETRY_POLICY, type RetryEvent } from "../lib/http/mod.ts";
+import { type ClientSettings, DEFAULT_RETRY_POLICY, type RetryEvent, retryLine } from "../lib/http/mod.ts";
 import { createLogger, type Logger } from "../lib/output/mod.ts";
 import { resolvePath } from "../lib/runtime/mod.ts";
 import type { CliContext } from "./context.ts";
@@ -177,11 +177,7 @@ async function clientSettings(f: Factory, tls: { insecure?: boolean; caCert?: st
     timeoutMs: f.globals.timeout * 1000,
     retry: { ...DEFAULT_RETRY_POLICY, retries: f.globals.retries },
     logger: f.logger,
-    onRetry: (event: RetryEvent) =>
-      f.ctx.stderr.write(
-        `Retrying ${event.method} ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s after ${event.reason} ` +
-          `(${event.retry} of ${event.retries})\n`,
-      ),
+    onRetry: (event: RetryEvent) => f.ctx.stderr.write(`${retryLine(event)}\n`),
   };
 }
 

@@ -84,7 +84,7 @@ export const CLOUD_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     const started = Date.now();
     const made = await ctl(create(sub, "patient", 1, "-q", "name", "--raw"), { env });
     assertEquals([made.code, made.stdout], [0, "patient\n"], made.stderr);
-    assertMatch(made.stderr, /^Retrying GET \S+\/tasks\/\S+ in 1\.0 s after HTTP 429 \(1 of 3\)\n/);
+    assertMatch(made.stderr, /^Retrying GET \S+\/tasks\/\S+ in 1 s: HTTP 429 \(retry 1 of 3\)\n/);
     assertEquals(Date.now() - started >= 2000, true, "both Retry-After pauses were honoured");
   },
 

@@ -245,12 +245,21 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
 
   async "refused connections and timeouts name the URL and cause"({ ctl }) {
     const url = freePortUrl();
-    await expectFail(
-      ctl(["api", "cloud", "get", "/regions", "--retries", "0"], {
+    const refused = await expectFail(
+      ctl(["api", "cloud", "get", "/regions", "--retries", "2"], {
         env: { STORE_CLOUD_API_URL: `${url}/v1`, STORE_CLOUD_API_KEY: "k", STORE_CLOUD_API_SECRET: "s" },
       }),
       10,
       new RegExp(`Failed to connect to ${url}/v1/regions: connection refused`),
+    );
+    // One line per retry, the cause in words, the same on every runtime.
+    const retries = refused.stderr.split("\n").filter((line) => line.startsWith("Retrying"));
+    assertEquals(retries.length, 2, refused.stderr);
+    retries.forEach((line, i) =>
+      assertMatch(
+        line,
+        new RegExp(`^Retrying GET ${url}/v1/regions in \\d+ ms: connection refused \\(retry ${i + 1} of 2\\)$`),
+      )
     );
     await expectFail(
       ctl([

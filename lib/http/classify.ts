@@ -44,3 +44,31 @@ export function classifyFailure(error: unknown): FailureKind {
   }
   return "other";
 }
+
+const IN_WORDS: Record<Exclude<FailureKind, "other">, string> = {
+  tls: "TLS certificate verification failed",
+  protocol: "the server spoke another protocol (HTTP and HTTPS mixed up?)",
+  refused: "connection refused",
+  dns: "host not found",
+  reset: "connection closed unexpectedly",
+};
+
+/**
+ * A failed `fetch` in a few words, the same on every runtime: `connection refused`, `host not
+ * found`, …; for a failure of no known kind, the innermost message of the chain.
+ *
+ * @example
+ * ```ts
+ * import { failureInWords } from "./classify.ts";
+ * failureInWords(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } })); // "connection refused"
+ * ```
+ */
+export function failureInWords(error: unknown): string {
+  const kind = classifyFailure(error);
+  if (kind !== "other") return IN_WORDS[kind];
+  let innermost = error as { message?: string; cause?: unknown } | undefined;
+  while (innermost?.cause && typeof innermost.cause === "object" && (innermost.cause as Error).message) {
+    innermost = innermost.cause as typeof innermost;
+  }
+  return innermost?.message || String(error);
+}

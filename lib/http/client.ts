@@ -1,6 +1,6 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import type { Logger } from "../output/mod.ts";
-import { classifyFailure, describeFailure } from "./classify.ts";
+import { classifyFailure, describeFailure, failureInWords } from "./classify.ts";
 import { serverMessage } from "./error_body.ts";
 import { checkRequest } from "./request_check.ts";
 import {
@@ -157,16 +157,24 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           throw networkError(target, failure);
         }
         if (response) await discardBody(response);
-        const reason = outcome.kind === "status" ? `HTTP ${outcome.status}` : describeFailure(failure);
-        log(
-          "info",
-          `retrying ${method} ${target} in ${delay} ms after ${reason} (retry ${retry + 1} of ${policy.retries})`,
-        );
-        options.onRetry?.({ method, url: target, retry: retry + 1, retries: policy.retries, delayMs: delay, reason });
+        const reason = outcome.kind === "status" ? `HTTP ${outcome.status}` : failureInWords(failure);
+        const event = { method, url: target, retry: retry + 1, retries: policy.retries, delayMs: delay, reason };
+        // One line per retry: the caller's when it reports them, else the log's.
+        if (options.onRetry) options.onRetry(event);
+        else log("info", retryLine(event));
         await sleep(delay, request.signal);
       }
     },
   };
+}
+
+/**
+ * A retry as one line, the same on every runtime:
+ * `Retrying GET https://… in 250 ms: connection refused (retry 1 of 3)`.
+ */
+export function retryLine(event: RetryEvent): string {
+  const wait = event.delayMs < 1000 ? `${Math.round(event.delayMs)} ms` : seconds(event.delayMs);
+  return `Retrying ${event.method} ${event.url} in ${wait}: ${event.reason} (retry ${event.retry} of ${event.retries})`;
 }
 
 function seconds(ms: number): string {
@@ -298,10 +306,8 @@ function protocolError(target: string, cause: unknown): StoreCtlError {
 
 function networkError(target: string, cause: unknown): StoreCtlError {
   const kind = classifyFailure(cause);
-  const message = kind === "refused"
-    ? `Failed to connect to ${target}: connection refused`
-    : kind === "dns"
-    ? `Failed to connect to ${target}: host not found`
+  const message = kind === "refused" || kind === "dns"
+    ? `Failed to connect to ${target}: ${failureInWords(cause)}`
     : kind === "reset"
     ? `The connection to ${target} was closed unexpectedly`
     : `Request to ${target} failed: ${describeFailure(cause)}`;

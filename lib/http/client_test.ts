@@ -57,7 +57,7 @@ Deno.test("send() retries GET on 503 with backoff and honours Retry-After", asyn
     const { http, sleeps } = await client(url);
     const res = await http.send({ method: "GET", path: "/v1/x" });
     assertEquals(JSON.parse(await readText(res)), { ok: true });
-    assertEquals(sleeps, [125, 2000]);
+    assertEquals(sleeps, [188, 2000]);
   });
 });
 
@@ -168,6 +168,8 @@ Deno.test("retryDelay() uses jittered backoff, Retry-After seconds or dates, and
     retryDelay(3, null, p, 0, () => 1),
     retryDelay(9, null, p, 0, () => 1),
   ], [250, 2000, 8000]);
+  // Never at once: at least half the step.
+  assertEquals([retryDelay(0, null, p, 0, () => 0), retryDelay(3, null, p, 0, () => 0)], [125, 1000]);
   assertEquals(retryDelay(0, "3", p, 0, () => 1), 3000);
   assertEquals(retryDelay(0, new Date(10_000).toUTCString(), p, 4_000, () => 1), 6000);
   assertEquals(retryDelay(0, "3600", p, 0, () => 1), undefined);

@@ -22,6 +22,7 @@ export {
   type HttpClient,
   type HttpClientOptions,
   type RetryEvent,
+  retryLine,
 } from "./client.ts";
 export {
   discardBody,
@@ -34,7 +35,7 @@ export {
   type TransportRequest,
 } from "./transport.ts";
 export { abortableSleep, DEFAULT_RETRY_POLICY, isRetryable, retryDelay, type RetryPolicy } from "./retry.ts";
-export { classifyFailure, describeFailure } from "./classify.ts";
+export { classifyFailure, describeFailure, failureInWords } from "./classify.ts";
 export { checkRequest, MAX_URL_LENGTH } from "./request_check.ts";
 export { toCurl } from "./curl.ts";
 export { type ApiClient, type ClientSettings, jsonMethods, readJson } from "./json.ts";

@@ -36,7 +36,8 @@ export function isRetryable(method: string, outcome: Outcome): boolean {
 
 /**
  * Milliseconds to wait before retry number `attempt` (0-based): the server's `Retry-After` when
- * given (seconds or an HTTP date), else exponential backoff with full jitter. Undefined means
+ * given (seconds or an HTTP date), else exponential backoff with "equal" jitter (between half
+ * the step and the whole step, so a retry never comes at once). Undefined means
  * do not retry (the server asked for longer than `maxRetryAfterMs`).
  */
 export function retryDelay(
@@ -52,7 +53,7 @@ export function retryDelay(
     if (Number.isFinite(ms)) return ms > policy.maxRetryAfterMs ? undefined : Math.max(0, ms);
   }
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.round(random() * ceiling);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /**

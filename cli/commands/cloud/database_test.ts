@@ -169,7 +169,7 @@ Deno.test("cloud database create --wait: polling rides out 429s with Retry-After
   ctl.emulator.faults.cloud.add({ kind: "status", status: 503 }, 5, "/v1/tasks/");
   const r = await ctl(createWaiting(sub, "n", 1, "--wait-interval", "0.1", "-q", "name", "--raw"), { env });
   assertEquals([r.code, r.stdout], [0, "n\n"], r.stderr);
-  assertMatch(r.stderr, /Retrying GET \S+\/tasks\/\S+ in 0\.0 s after HTTP 429 \(1 of 3\)/);
+  assertMatch(r.stderr, /Retrying GET \S+\/tasks\/\S+ in \d+ ms: HTTP 429 \(retry 1 of 3\)/);
   assertEquals(r.requests.filter((q) => q.startsWith("GET /v1/tasks/")).length >= 8, true);
 });
 

@@ -87,7 +87,7 @@ Deno.test("support-package --upload: the upload's HTTP retries follow --retries 
   assertEquals(r.code, 0, r.stderr);
   assertMatch(
     r.stderr,
-    /Retrying PUT http:\/\/cloud\.test\/files\/upload\/\S+ in [\d.]+ s after HTTP 503 \(1 of 3\)\n/,
+    /Retrying PUT http:\/\/cloud\.test\/files\/upload\/\S+ in \d+ ms: HTTP 503 \(retry 1 of 3\)\n/,
   );
   assert(!r.stderr.includes("Part 1 failed"), "the HTTP client's retry was enough");
   await fault(ctl, { kind: "status", status: 503, retryAfter: 0, count: 1, path: "/files/upload/" });
