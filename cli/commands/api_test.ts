@@ -110,7 +110,10 @@ Deno.test("api: a download on a terminal shows progress on stderr, and retries s
   ctl.emulator.faults.cloud.add({ kind: "status", status: 503, retryAfter: 0 }, 1);
   const retried = await ctl(["api", "cloud", "get", "/regions", "-q", "length(regions)"], { env });
   assertEquals(retried.code, 0, retried.stderr);
-  assertMatch(retried.stderr, /^Retrying GET http:\/\/cloud\.test\/v1\/regions in \d+ ms: HTTP 503 \(retry 1 of 3\)\n$/);
+  assertMatch(
+    retried.stderr,
+    /^Retrying GET http:\/\/cloud\.test\/v1\/regions in \d+ ms: HTTP 503 \(retry 1 of 3\)\n$/,
+  );
 });
 
 Deno.test("api: client-side mistakes are usage errors and nothing is sent", async () => {

@@ -1,4 +1,3 @@
-import type { CloudTask } from "../../lib/cloud/mod.ts";
 import type { Format } from "../../lib/output/mod.ts";
 
 import type { Factory } from "../factory.ts";
@@ -60,21 +59,24 @@ export interface CommandSpec<F = Record<string, Flag<unknown>>, A = readonly Arg
    * `-y/--yes`; with no terminal, `--yes` is required.
    */
   readonly confirm?: (input: Input<F, A>) => string | undefined;
-  /**
-   * The command starts an asynchronous cloud operation and `run` returns its task reference.
-   * Adds `--wait`, `--wait-timeout` and `--wait-interval`.
-   */
-  readonly wait?: WaitSpec<F, A>;
   /** Hidden from help and completion. */
   readonly hidden?: boolean;
-  /** Returns the data to write (through `-o`, `-q`, `--raw`), or nothing. */
+  /** Returns the data to write (through `-o`, `-q`, `--raw`), a `Shown` to write it otherwise, or nothing. */
   run(input: Input<F, A>, factory: Factory): Promise<unknown>;
 }
 
-/** How a command that starts a cloud task is waited for. */
-export interface WaitSpec<F = Record<string, Flag<unknown>>, A = readonly Arg<unknown>[]> {
-  /** What the finished task made, to print instead of the task (e.g. the new database). */
-  resolve?(task: CloudTask, factory: Factory, input: Input<F, A>): Promise<unknown>;
+/**
+ * A result written with an output spec of its own, for a `run` whose result is not always what
+ * the command's table shows (e.g. a task reference where the table is for what the task makes).
+ */
+export class Shown {
+  readonly data: unknown;
+  readonly output: OutputSpec;
+
+  constructor(data: unknown, output: OutputSpec) {
+    this.data = data;
+    this.output = output;
+  }
 }
 
 /** Commands under a noun. */

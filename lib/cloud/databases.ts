@@ -2,11 +2,15 @@ import type { CloudClient } from "./client.ts";
 import { listAll, type ListOptions } from "./paging.ts";
 import type { CloudTask } from "./tasks.ts";
 
-/** A cloud database, addressed by its subscription and database ids; fields beyond these pass through. */
+/**
+ * A cloud database, addressed by its subscription and database ids; fields beyond these pass
+ * through. It is sized by `datasetSizeInGb`, or by the deprecated `memoryLimitInGb`.
+ */
 export interface CloudDatabase {
   readonly databaseId: number;
   readonly name: string;
-  readonly memoryLimitInGb: number;
+  readonly datasetSizeInGb?: number;
+  readonly memoryLimitInGb?: number;
   readonly [field: string]: unknown;
 }
 
@@ -34,11 +38,11 @@ export function getDatabase(client: CloudClient, subscription: number, database:
   return client.get<CloudDatabase>(`${base(subscription)}/${database}`);
 }
 
-/** Starts creating a database; `name` and `memoryLimitInGb` are required by the API. */
+/** Starts creating a database: a `name`, and `datasetSizeInGb` (or the deprecated `memoryLimitInGb`). */
 export function createDatabase(
   client: CloudClient,
   subscription: number,
-  body: { name: string; memoryLimitInGb: number; readonly [field: string]: unknown },
+  body: { name: string; readonly [field: string]: unknown },
 ): Promise<TaskReference> {
   return client.send<TaskReference>("POST", base(subscription), body);
 }

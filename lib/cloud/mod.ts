@@ -35,23 +35,23 @@ export {
   type TaskReference,
   updateDatabase,
 } from "./databases.ts";
-export { listAll, type ListOptions } from "./paging.ts";
+export { listAll, type ListOptions, readList } from "./paging.ts";
 export {
   type CloudSubscription,
   createSubscription,
   deleteSubscription,
-  getPrivateServiceConnect,
   getSubscription,
-  listPeerings,
   listSubscriptions,
-  listTransitGateways,
   updateSubscription,
 } from "./subscriptions.ts";
+export { getPrivateServiceConnect, listPeerings, listTransitGateways, type TaskWaiter } from "./networking.ts";
 export {
   type CloudTask,
   getTask,
+  isTaskReference,
   listTasks,
   pollInterval,
+  readThroughTask,
   TASK_FAILED,
   TASK_SUCCEEDED,
   waitForTask,

@@ -1,7 +1,7 @@
 import type { CloudRecord } from "./account.ts";
 import type { CloudClient } from "./client.ts";
 import type { TaskReference } from "./databases.ts";
-import { listAll, type ListOptions } from "./paging.ts";
+import { type ListOptions, readList } from "./paging.ts";
 
 /** A cloud subscription; fields beyond these pass through. */
 export interface CloudSubscription {
@@ -12,7 +12,7 @@ export interface CloudSubscription {
 
 /** Every subscription of the account. */
 export function listSubscriptions(client: CloudClient, options?: ListOptions): Promise<CloudSubscription[]> {
-  return listAll(
+  return readList(
     client,
     "/subscriptions",
     (b) => (b as { subscriptions?: CloudSubscription[] })?.subscriptions,
@@ -42,46 +42,4 @@ export function updateSubscription(
 /** Starts deleting a subscription (the API refuses while it has databases). */
 export function deleteSubscription(client: CloudClient, subscription: number): Promise<TaskReference> {
   return client.send<TaskReference>("DELETE", `/subscriptions/${subscription}`);
-}
-
-/** The VPC peerings of a subscription. */
-export function listPeerings(client: CloudClient, subscription: number, options?: ListOptions): Promise<CloudRecord[]> {
-  return listAll(
-    client,
-    `/subscriptions/${subscription}/peerings`,
-    (b) => (b as { peerings?: CloudRecord[] })?.peerings,
-    options,
-  );
-}
-
-/** The private service connect endpoints of a subscription. */
-export function getPrivateServiceConnect(client: CloudClient, subscription: number): Promise<CloudRecord[]> {
-  return listAll(
-    client,
-    `/subscriptions/${subscription}/privateServiceConnect`,
-    (b) => asList((b as { privateServiceConnect?: CloudRecord[] | CloudRecord })?.privateServiceConnect),
-  );
-}
-
-/** The transit gateways of a subscription. */
-export function listTransitGateways(
-  client: CloudClient,
-  subscription: number,
-  options?: ListOptions,
-): Promise<CloudRecord[]> {
-  return listAll(
-    client,
-    `/subscriptions/${subscription}/transitGateway`,
-    (b) =>
-      asList(
-        (b as { transitGateways?: CloudRecord[]; transitGateway?: CloudRecord[] })?.transitGateways ??
-          (b as { transitGateway?: CloudRecord[] })?.transitGateway,
-      ),
-    options,
-  );
-}
-
-/** A field that holds one record or a list, as a list. */
-function asList(value: CloudRecord[] | CloudRecord | undefined): CloudRecord[] | undefined {
-  return value === undefined || Array.isArray(value) ? value : [value];
 }

@@ -1,7 +1,7 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import { abortableSleep } from "../http/mod.ts";
 import type { CloudClient } from "./client.ts";
-import { listAll, type ListOptions } from "./paging.ts";
+import { type ListOptions, readList } from "./paging.ts";
 
 /** An asynchronous cloud operation, as `GET /tasks/{taskId}` shows it. */
 export interface CloudTask {
@@ -13,8 +13,16 @@ export interface CloudTask {
   readonly response?: {
     readonly resourceId?: number | string;
     readonly additionalResourceId?: number | string;
+    /** What a finished read task hands back (networking reads). */
+    readonly resource?: unknown;
     readonly error?: { readonly type?: string; readonly status?: string; readonly description?: string };
   };
+}
+
+/** Whether an answer is a task reference (`{taskId, status, …}`) rather than the data itself. */
+export function isTaskReference(body: unknown): body is Pick<CloudTask, "taskId" | "status"> {
+  const b = body as { taskId?: unknown; status?: unknown } | null;
+  return typeof b?.taskId === "string" && typeof b.status === "string";
 }
 
 /** Statuses that end a task well, and badly (the spec's and those generic scripts test). */
@@ -28,7 +36,7 @@ export function getTask(client: CloudClient, taskId: string, signal?: AbortSigna
 
 /** Every task the account shows, every page of them. */
 export function listTasks(client: CloudClient, options?: ListOptions): Promise<CloudTask[]> {
-  return listAll(
+  return readList(
     client,
     "/tasks",
     (body) => Array.isArray(body) ? body as CloudTask[] : (body as { tasks?: CloudTask[] })?.tasks,
@@ -49,6 +57,11 @@ export interface WaitOptions {
   readonly maxIntervalMs?: number;
   /** Give up after this long. Default 600 s. */
   readonly timeoutMs?: number;
+  /**
+   * How long a task may answer 404 before that counts: the API may not show a task accepted a
+   * moment ago (the official Go client waits out five 404s). Default 10 s.
+   */
+  readonly notFoundGraceMs?: number;
   /** Called after every poll. */
   readonly onProgress?: (task: CloudTask, elapsedMs: number) => void;
   /** Called when a poll failed for a passing reason (429, 5xx, network) and polling goes on. */
@@ -70,12 +83,38 @@ function isPassing(error: unknown): error is StoreCtlError {
 }
 
 /**
+ * Reads a resource the API may hand back through a task: real networking reads answer 202 with a
+ * task whose finished `response.resource` holds the data. A body that is not a task reference is
+ * the data itself. `wait` follows the task (default `waitForTask` with its defaults).
+ *
+ * @example
+ * ```ts
+ * import { createCloudClient, readThroughTask } from "./mod.ts";
+ * import { fetchTransport } from "../http/mod.ts";
+ * const client = createCloudClient(
+ *   { deployment: "cloud", apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1", sources: { apiKey: "", apiSecret: "", apiUrl: "" } },
+ *   { transport: fetchTransport(fetch), timeoutMs: 30_000 },
+ * );
+ * const { peerings } = await readThroughTask(client, "/subscriptions/1/peerings") as { peerings: unknown[] };
+ * ```
+ */
+export async function readThroughTask(
+  client: CloudClient,
+  path: string,
+  wait: (taskId: string) => Promise<CloudTask> = (taskId) => waitForTask(client, taskId),
+): Promise<unknown> {
+  const body = await client.get(path);
+  return isTaskReference(body) ? (await wait(body.taskId)).response?.resource : body;
+}
+
+/**
  * Polls a task until it ends. Resolves with the finished task; a failed task is an `api` error
  * with the task's own description (`reason: "task_failed"`), running out of time a `timeout`
  * error (`reason: "task_timeout"`, `details.taskId`). The client underneath retries 429s (after
  * `Retry-After`) and transient errors; a poll that still fails that way is tried again at the
- * next interval, while a 404 or an authentication error ends the wait at once. An aborted
- * `signal` rejects with its reason.
+ * next interval. A task not seen yet may answer 404 for `notFoundGraceMs` (then `not_found`,
+ * `reason: "task_not_found"`); a 404 once it was seen, or an authentication error, ends the wait
+ * at once. An aborted `signal` rejects with its reason.
  *
  * @example
  * ```ts
@@ -95,6 +134,7 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
   const timeoutMs = options.timeoutMs ?? 600_000;
   const intervalMs = options.intervalMs ?? 1_000;
   const maxIntervalMs = options.maxIntervalMs ?? 5_000;
+  const graceMs = options.notFoundGraceMs ?? 10_000;
   const started = now();
   let last = "not yet seen";
   const timedOut = () =>
@@ -121,9 +161,19 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
       }
     } catch (error) {
       if (deadline.aborted && !options.signal?.aborted) throw timedOut();
-      if (!isPassing(error)) throw error;
-      last = `poll failed: ${error.message}`;
-      options.onPollError?.(error, now() - started);
+      if (error instanceof StoreCtlError && error.code === "not_found" && last === "not yet seen") {
+        if (now() - started >= graceMs) {
+          throw new StoreCtlError(
+            "not_found",
+            `Task ${taskId} was not found: the API answered 404 for ${
+              Math.round(graceMs / 1000)
+            } s after it was accepted`,
+            { status: 404, reason: "task_not_found", details: { taskId } },
+          );
+        }
+      } else if (!isPassing(error)) throw error;
+      else last = `poll failed: ${error.message}`;
+      options.onPollError?.(error as StoreCtlError, now() - started);
     }
     const elapsed = now() - started;
     const left = timeoutMs - elapsed;

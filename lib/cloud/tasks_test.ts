@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import type { CloudClient } from "./client.ts";
-import { type CloudTask, pollInterval, waitForTask } from "./tasks.ts";
+import { type CloudTask, pollInterval, readThroughTask, waitForTask } from "./tasks.ts";
 
 /** A client whose task moves through `statuses`, one per poll, on a fake clock. */
 function scripted(statuses: string[]) {
@@ -45,7 +45,7 @@ Deno.test("waitForTask() notices a short task within one interval, a long one at
   }
 });
 
-Deno.test("waitForTask() polls on through a 429 or 503 that outlasted the client's retries; a 404 ends it", async () => {
+Deno.test("waitForTask() polls on through a 429 or 503 that outlasted the client's retries", async () => {
   const { client, options } = scripted([]);
   const answers: (CloudTask | StoreCtlError)[] = [
     new StoreCtlError("rate_limited", "Rate limited", { status: 429 }),
@@ -59,10 +59,41 @@ Deno.test("waitForTask() polls on through a 429 or 503 that outlasted the client
   };
   const task = await waitForTask(client, "t1", { ...options, onPollError: (e) => passing.push(e.code) });
   assertEquals([task.status, passing], ["processing-completed", ["rate_limited", "api"]]);
+});
+
+Deno.test("waitForTask() waits out the 404s of a task created a moment ago, then fails clearly", async () => {
+  const notFound = () => Promise.reject(new StoreCtlError("not_found", "Not found: GET /tasks/t1", { status: 404 }));
+  const late = scripted([]);
+  let reads = 0;
+  late.client.get = () =>
+    (++reads <= 5 ? notFound() : Promise.resolve({ taskId: "t1", status: "processing-completed" })) as never;
+  const seen: string[] = [];
+  const task = await waitForTask(late.client, "t1", { ...late.options, onProgress: (t) => seen.push(t.status) });
+  assertEquals([task.status, reads], ["processing-completed", 6]);
+
+  const never = scripted([]);
   let calls = 0;
-  client.get = () => (calls++, Promise.reject(new StoreCtlError("not_found", "Not found", { status: 404 }))) as never;
-  const missing = await assertRejects(() => waitForTask(client, "t1", options)) as StoreCtlError;
-  assertEquals([missing.code, calls], ["not_found", 1]);
+  never.client.get = () => (calls++, notFound()) as never;
+  const missing = await assertRejects(() => waitForTask(never.client, "t1", never.options)) as StoreCtlError;
+  assertEquals([missing.code, missing.reason], ["not_found", "task_not_found"]);
+  assertEquals(missing.message, "Task t1 was not found: the API answered 404 for 10 s after it was accepted");
+  assert(calls >= 5, `it asked ${calls} times`);
+  const waited = never.sleeps.reduce((a, b) => a + b, 0);
+  assert(waited >= 10_000 && waited < 15_000, `it waited ${waited} ms`);
+});
+
+Deno.test("readThroughTask() returns a body as it is, or waits for the task it names and returns its resource", async () => {
+  const direct = { get: () => Promise.resolve({ peerings: [1] }) } as unknown as CloudClient;
+  assertEquals(await readThroughTask(direct, "/subscriptions/1/peerings"), { peerings: [1] });
+  const waited: string[] = [];
+  const tasked = {
+    get: () => Promise.resolve({ taskId: "t9", commandType: "peeringListRequest", status: "received" }),
+  } as unknown as CloudClient;
+  const resource = await readThroughTask(tasked, "/subscriptions/1/peerings", (id) => {
+    waited.push(id);
+    return Promise.resolve({ taskId: id, status: "processing-completed", response: { resource: { peerings: [2] } } });
+  });
+  assertEquals([resource, waited], [{ peerings: [2] }, ["t9"]]);
 });
 
 Deno.test("waitForTask() reports failure with the task's description, and a timeout with the task id", async () => {

@@ -24,7 +24,7 @@ const roles = listCommand({
     { header: "ID", value: "id" },
     { header: "NAME", value: "name" },
     { header: "RULES", value: (r) => names(r.redisRules, "ruleName") },
-    { header: "USERS", value: (r) => names(r.users, "id") },
+    { header: "USERS", value: (r) => names(r.users, "name") },
   ],
   empty: "No ACL roles",
   examples: ["ctl cloud acl role list"],

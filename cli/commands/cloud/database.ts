@@ -9,7 +9,7 @@ import {
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { TASK_COLUMNS } from "./task.ts";
+import { TASK_COLUMNS, taskCommand } from "./wait.ts";
 import {
   DATA_FLAG,
   DATABASE_FLAG,
@@ -25,18 +25,21 @@ const COLUMNS: readonly Column[] = [
   { header: "ID", value: "databaseId" },
   { header: "NAME", value: "name" },
   { header: "STATUS", value: "status" },
-  { header: "MEMORY (GB)", value: "memoryLimitInGb" },
+  { header: "SIZE (GB)", value: (db) => db.datasetSizeInGb ?? memoryLimit(db.memoryLimitInGb) },
   { header: "VERSION", value: "redisVersion" },
   { header: "REGION", value: (db) => [db.provider, db.region].filter(Boolean).join(" ") || undefined },
   { header: "ENDPOINT", value: "publicEndpoint" },
 ];
 
+/** The deprecated size, marked as such: it counts replication and overhead, unlike the dataset size. */
+const memoryLimit = (gb: unknown) => (gb === undefined ? undefined : `${gb} (memory limit)`);
+
 const DATABASE_TIP = "Give --database-id <id>; ctl cloud database list --subscription <id> shows the ids";
 
-/** `--memory-limit-gb`: a number of GB above 0. */
-const MEMORY_FLAG: Flag<number | undefined> = {
+/** A number of GB above 0. */
+const gigabytes = (brief: string): Flag<number | undefined> => ({
   kind: "parsed",
-  brief: "memory limit in GB, e.g. 1 or 0.5",
+  brief,
   parse: (input) => {
     const value = Number(input);
     if (input.trim() === "" || !Number.isFinite(value) || value <= 0) {
@@ -45,7 +48,24 @@ const MEMORY_FLAG: Flag<number | undefined> = {
     return value;
   },
   placeholder: "gb",
+});
+
+/** The database's size: the dataset (current) or the total memory limit (deprecated by the API). */
+const SIZE_FLAGS = {
+  datasetSizeGb: gigabytes("the most data the database holds, in GB, e.g. 1 or 0.5"),
+  memoryLimitGb: gigabytes("deprecated by the API: total memory in GB, replication and overhead included"),
 };
+
+/** The size fields of a body, from the flags over the -d body's; one kind at most. */
+function sizeOf(body: Record<string, unknown>, flags: { datasetSizeGb?: number; memoryLimitGb?: number }) {
+  const sized = { ...body, ...given({ datasetSizeInGb: flags.datasetSizeGb, memoryLimitInGb: flags.memoryLimitGb }) };
+  if (sized.datasetSizeInGb !== undefined && sized.memoryLimitInGb !== undefined) {
+    throw new StoreCtlError("usage", "Give --dataset-size-gb or --memory-limit-gb, not both", {
+      tips: ["The API takes one size: datasetSizeInGb (current) or memoryLimitInGb (deprecated)"],
+    });
+  }
+  return sized;
+}
 
 const NAME_FLAG = flag.string("the database's name", { placeholder: "name" });
 
@@ -92,73 +112,66 @@ const get = command({
   },
 });
 
-const create = command({
+const create = taskCommand({
   summary: "create a database in a subscription",
-  description: `Create a database in a subscription. --name and --memory-limit-gb are required unless the -d
-body has them; flags override fields of the body. The API works asynchronously: without --wait
-this prints the task (follow it with 'ctl cloud task wait <id>'); with --wait it prints the new
-database once ready, exits 8 if the task fails and 11 if --wait-timeout passes first.`,
-  flags: { subscription: SUBSCRIPTION_FLAG, name: NAME_FLAG, memoryLimitGb: MEMORY_FLAG, data: DATA_FLAG },
+  description: `Create a database in a subscription. --name and a size are required unless the -d body has
+them: --dataset-size-gb (the API's datasetSizeInGb) or the deprecated --memory-limit-gb
+(memoryLimitInGb), not both. Flags override fields of the body. The API works asynchronously:
+without --wait this prints the task (follow it with 'ctl cloud task wait <id>'); with --wait it
+prints the new database once ready, exits 8 if the task fails and 11 if --wait-timeout passes
+first.`,
+  flags: { subscription: SUBSCRIPTION_FLAG, name: NAME_FLAG, ...SIZE_FLAGS, data: DATA_FLAG },
   output: { columns: COLUMNS },
-  wait: {
-    async resolve(task, f, { flags }) {
-      return await finished(task, await f.cloud(), flags.subscription!);
-    },
+  async resolve(task, f, { flags }) {
+    return await finished(task, await f.cloud(), flags.subscription!);
   },
   examples: [
-    "ctl cloud database create --subscription 156400 --name cache --memory-limit-gb 1 --wait",
+    "ctl cloud database create --subscription 156400 --name cache --dataset-size-gb 1 --wait",
     "ctl cloud database create --subscription 156400 -d @database.json --name cache-2",
   ],
-  async run({ flags }, f) {
+  async start({ flags }, f) {
     const subscription = required(flags.subscription, "--subscription", SUBSCRIPTION_TIP);
-    const body = {
-      ...await readBody(f, flags.data),
-      ...given({ name: flags.name, memoryLimitInGb: flags.memoryLimitGb }),
-    };
+    const body = sizeOf({ ...await readBody(f, flags.data), ...given({ name: flags.name }) }, flags);
     required(body.name, "--name", 'Give --name <name>, or a "name" field in the -d body');
     required(
-      body.memoryLimitInGb,
-      "--memory-limit-gb",
-      'Give --memory-limit-gb <gb>, or a "memoryLimitInGb" field in the -d body',
+      body.datasetSizeInGb ?? body.memoryLimitInGb,
+      "--dataset-size-gb",
+      'Give --dataset-size-gb <gb> (or the deprecated --memory-limit-gb), or a "datasetSizeInGb" field in the -d body',
     );
-    return await createDatabase(await f.cloud(), subscription, body as { name: string; memoryLimitInGb: number });
+    return await createDatabase(await f.cloud(), subscription, body as { name: string });
   },
 });
 
-const update = command({
+const update = taskCommand({
   summary: "change a database's name, memory limit or other fields",
-  description: `Change a database: --name, --memory-limit-gb, or any updatable field in a -d body (flags
-override its fields). Without --wait this prints the task; with --wait, the changed database.`,
+  description: `Change a database: --name, --dataset-size-gb (or the deprecated --memory-limit-gb), or any
+updatable field in a -d body (flags override its fields). Without --wait this prints the task;
+with --wait, the changed database.`,
   flags: {
     subscription: SUBSCRIPTION_FLAG,
     databaseId: DATABASE_FLAG,
     name: NAME_FLAG,
-    memoryLimitGb: MEMORY_FLAG,
+    ...SIZE_FLAGS,
     data: DATA_FLAG,
   },
   output: { columns: COLUMNS },
-  wait: {
-    async resolve(task, f, { flags }) {
-      return await finished(task, await f.cloud(), flags.subscription!);
-    },
+  async resolve(task, f, { flags }) {
+    return await finished(task, await f.cloud(), flags.subscription!);
   },
-  examples: ["ctl cloud database update --subscription 156400 --database-id 51 --memory-limit-gb 2 --wait"],
-  async run({ flags }, f) {
+  examples: ["ctl cloud database update --subscription 156400 --database-id 51 --dataset-size-gb 2 --wait"],
+  async start({ flags }, f) {
     const [subscription, database] = ids(flags);
-    const changes = {
-      ...await readBody(f, flags.data),
-      ...given({ name: flags.name, memoryLimitInGb: flags.memoryLimitGb }),
-    };
+    const changes = sizeOf({ ...await readBody(f, flags.data), ...given({ name: flags.name }) }, flags);
     if (Object.keys(changes).length === 0) {
       throw new StoreCtlError("usage", "Nothing to change", {
-        tips: ["Give --name, --memory-limit-gb, or a -d body with the fields to change"],
+        tips: ["Give --name, --dataset-size-gb, or a -d body with the fields to change"],
       });
     }
     return await updateDatabase(await f.cloud(), subscription, database, changes);
   },
 });
 
-const remove = command({
+const remove = taskCommand({
   summary: "delete a database",
   description: `Delete a database. Asks for confirmation on a terminal; elsewhere give --yes. Without --wait
 this prints the task; with --wait, the finished task.`,
@@ -167,10 +180,9 @@ this prints the task; with --wait, the finished task.`,
     const [subscription, database] = ids(flags);
     return `Delete database ${database} of subscription ${subscription}?`;
   },
-  wait: {},
   output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud database delete --subscription 156400 --database-id 51 --yes --wait"],
-  async run({ flags }, f) {
+  async start({ flags }, f) {
     return await deleteDatabase(await f.cloud(), ...ids(flags));
   },
 });

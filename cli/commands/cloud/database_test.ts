@@ -17,10 +17,12 @@ Deno.test("cloud database list and get: table columns for people, full objects a
   const table = await ctl(["cloud", "database", "list", "--subscription", sub], TTY);
   assertEquals(table.code, 0, table.stderr);
   const lines = table.stdout.split("\n");
-  assertMatch(lines[1], /^│ ID +│ NAME +│ STATUS +│ MEMORY \(GB\) │ VERSION │ REGION +│ ENDPOINT +│$/);
+  assertMatch(lines[1], /^│ ID +│ NAME +│ STATUS +│ SIZE \(GB\) +│ VERSION │ REGION +│ ENDPOINT +│$/);
   assertMatch(
     lines[2],
-    /^│ 51 +│ \S+-51 +│ active +│ \d+ +│ 7\.4 +│ AWS us-east-1 +│ redis-\d+\.c1\.us-east-1\.example\.net:\d+ +│$/,
+    new RegExp(
+      `^│ 51 +│ \\S+-51 +│ active +│ \\d+ \\(memory limit\\) │ 7\\.4 +│ (AWS|GCP) [a-z0-9-]+ +│ redis-\\d+\\.c${sub}\\.[a-z0-9-]+\\.example\\.net:\\d+ +│$`,
+    ),
   );
   assertEquals(table.requests, [`GET /v1/subscriptions/${sub}/databases?offset=0&limit=100`]);
   const json = await ctl(["cloud", "database", "list", "--subscription", sub, "-o", "json"], { env });
@@ -74,7 +76,7 @@ Deno.test("cloud database: ids are checked and required before any request; an u
   assertEquals([gone.code, gone.requests.length], [5, 1]);
 });
 
-Deno.test("cloud database create: --name and --memory-limit-gb, or a -d body, flags winning; missing ones exit 2 unsent", async () => {
+Deno.test("cloud database create: --name and a size, or a -d body, flags winning; missing ones exit 2 unsent", async () => {
   await using ctl = await inProcessCtl();
   const sub = await firstSubscription(ctl);
   const noName = await ctl(["cloud", "database", "create", "--subscription", sub, "--memory-limit-gb", "1"], { env });
@@ -85,7 +87,7 @@ Deno.test("cloud database create: --name and --memory-limit-gb, or a -d body, fl
   );
   const noMemory = await ctl(["cloud", "database", "create", "--subscription", sub, "-d", '{"name":"a"}'], { env });
   assertEquals([noMemory.code, noMemory.requests], [2, []]);
-  assertMatch(noMemory.stderr, /--memory-limit-gb is required/);
+  assertMatch(noMemory.stderr, /--dataset-size-gb is required/);
   const badBody = await ctl(["cloud", "database", "create", "--subscription", sub, "-d", "[1]"], { env });
   assertEquals([badBody.code, badBody.requests], [2, []]);
   assertMatch(badBody.stderr, /-d must be a JSON object; got an array/);
@@ -140,7 +142,7 @@ Deno.test("cloud database create --wait: a failed task exits 8 with its descript
   assertEquals(failed.code, 8);
   assertMatch(
     failed.stderr,
-    /^Error: Task \S+ failed: memoryLimitInGb 500 is above the subscription's per-database quota/,
+    /^Error: Task \S+ failed: A size of 500 GB is above the subscription's per-database quota/,
   );
   await using slow = await inProcessCtl({ taskDelayMs: 60_000 });
   const late = await slow(createWaiting(sub, "slow", 1, "--wait-timeout", "1", "--wait-interval", "0.2"), { env });
@@ -179,7 +181,7 @@ Deno.test("cloud database update and delete: flags over -d, confirmation, --wait
   const ids = ["--subscription", sub, "--database-id", "51"];
   const nothing = await ctl(["cloud", "database", "update", ...ids], { env });
   assertEquals([nothing.code, nothing.requests], [2, []]);
-  assertMatch(nothing.stderr, /^Error: Nothing to change\n {2}tip: Give --name, --memory-limit-gb, or a -d body/);
+  assertMatch(nothing.stderr, /^Error: Nothing to change\n {2}tip: Give --name, --dataset-size-gb, or a -d body/);
   const updated = await ctl([
     "cloud",
     "database",
@@ -194,7 +196,7 @@ Deno.test("cloud database update and delete: flags over -d, confirmation, --wait
     "0.1",
   ], TTY);
   assertEquals(updated.code, 0, updated.stderr);
-  assertMatch(updated.stdout.split("\n")[2], /^│ 51 +│ renamed +│ active +│ 3 +│/);
+  assertMatch(updated.stdout.split("\n")[2], /^│ 51 +│ renamed +│ active +│ 3 \(memory limit\) │/);
 
   const unconfirmed = await ctl(["cloud", "database", "delete", ...ids], { env });
   assertEquals([unconfirmed.code, unconfirmed.requests], [2, []]);
@@ -215,7 +217,66 @@ Deno.test("cloud database update and delete: flags over -d, confirmation, --wait
   });
   assertEquals(deleted.code, 0, deleted.stderr);
   assertMatch(deleted.stdout.split("\n")[1], /^│ TASK ID +│ STATUS +│ COMMAND +│ RESOURCE │ DESCRIPTION +│$/);
-  assertMatch(deleted.stdout.split("\n")[2], /^│ \S+ │ processing-completed │ deleteDatabaseRequest │ 51 +│/);
+  assertMatch(deleted.stdout.split("\n")[2], /^│ \S+ │ processing-completed │ databaseDeleteRequest │ 51 +│/);
   const after = await ctl(["cloud", "database", "get", ...ids], { env });
   assertEquals(after.code, 5);
+});
+
+Deno.test("cloud database list: exactly 100 databases, the page after the last answering 404, lists them all", async () => {
+  await using ctl = await inProcessCtl({ quirks: new Set(["page-404"]) });
+  const sub = (await ctl(["cloud", "subscription", "list", "-q", "[0].id", "--raw"], { env })).stdout.trim();
+  const have = JSON.parse(
+    (await ctl(["cloud", "database", "list", "--subscription", sub, "-o", "json"], { env })).stdout,
+  );
+  for (let i = have.length; i < 100; i++) {
+    const res = await ctl.emulator.cloud.request(`http://cloud.test/v1/subscriptions/${sub}/databases`, {
+      method: "POST",
+      headers: { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret", "content-type": "application/json" },
+      body: JSON.stringify({ name: `db${i}`, datasetSizeInGb: 1 }),
+    });
+    assertEquals(res.status, 202);
+  }
+  const list = await ctl(["cloud", "database", "list", "--subscription", sub, "-o", "json"], { env });
+  assertEquals([list.code, JSON.parse(list.stdout).length], [0, 100], list.stderr);
+  assertEquals(list.requests, [
+    `GET /v1/subscriptions/${sub}/databases?offset=0&limit=100`,
+    `GET /v1/subscriptions/${sub}/databases?offset=100&limit=100`,
+  ]);
+});
+
+Deno.test("cloud database create: datasetSizeInGb (current) or memoryLimitInGb (deprecated), by flag or -d; SIZE shows either", async () => {
+  await using ctl = await inProcessCtl();
+  const sub = await firstSubscription(ctl);
+  const json = async (argv: string[]) => {
+    const r = await ctl(["cloud", "database", ...argv, "--subscription", sub, "-o", "json"], { env });
+    assertEquals(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const fromBody = await json(["create", "-d", '{"name":"from-body","datasetSizeInGb":1}', "--wait"]);
+  assertEquals([fromBody.name, fromBody.datasetSizeInGb], ["from-body", 1]);
+  const byFlag = await json(["create", "--name", "by-flag", "--dataset-size-gb", "2", "--wait"]);
+  assertEquals([byFlag.datasetSizeInGb, byFlag.memoryLimitInGb], [2, undefined]);
+  const deprecated = await json(["create", "--name", "old-style", "--memory-limit-gb", "3", "--wait"]);
+  assertEquals([deprecated.memoryLimitInGb, deprecated.datasetSizeInGb], [3, undefined]);
+  for (
+    const [argv, message] of [
+      [
+        ["--name", "x"],
+        /--dataset-size-gb is required\n {2}tip: Give --dataset-size-gb <gb> \(or the deprecated --memory-limit-gb\)/,
+      ],
+      [
+        ["--name", "x", "--dataset-size-gb", "1", "--memory-limit-gb", "1"],
+        /Give --dataset-size-gb or --memory-limit-gb, not both/,
+      ],
+      [["-d", '{"name":"x","datasetSizeInGb":1}', "--memory-limit-gb", "1"], /not both/],
+    ] as const
+  ) {
+    const r = await ctl(["cloud", "database", "create", "--subscription", sub, ...argv], { env });
+    assertEquals([r.code, r.requests], [2, []], r.stderr);
+    assertMatch(r.stderr, message);
+  }
+  const table = await ctl(["cloud", "database", "list", "--subscription", sub], TTY);
+  assertMatch(table.stdout.split("\n")[1], /│ SIZE \(GB\) +│/);
+  assertMatch(table.stdout, /│ by-flag +│ active +│ 2 +│/);
+  assertMatch(table.stdout, /│ old-style +│ active +│ 3 \(memory limit\) +│/);
 });

@@ -4,11 +4,10 @@ import { listCommand } from "./common.ts";
 
 const list = listCommand({
   summary: "list the regions subscriptions can use",
+  // A real region is its name and provider, nothing more.
   columns: [
-    { header: "ID", value: "id" },
     { header: "NAME", value: "name" },
     { header: "PROVIDER", value: "provider" },
-    { header: "ZONES", value: (r) => (Array.isArray(r.availableZones) ? r.availableZones.join(", ") : undefined) },
   ],
   empty: "No regions",
   examples: ["ctl cloud region list", "ctl cloud region list -q \"[?provider=='GCP'].name\""],

@@ -9,7 +9,7 @@ import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import type { Factory } from "../../factory.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { TASK_COLUMNS } from "./task.ts";
+import { TASK_COLUMNS, taskCommand } from "./wait.ts";
 import { DATA_FLAG, given, LIMIT_FLAG, parseId, readBody, required, SUBSCRIPTION_ARG } from "./common.ts";
 
 const COLUMNS: readonly Column[] = [
@@ -55,7 +55,7 @@ const get = command({
   },
 });
 
-const create = command({
+const create = taskCommand({
   summary: "create a subscription",
   description: `Create a subscription from a -d body (the API's full subscription request: cloud providers,
 regions, databases…); --name, --payment-method-id, --provider and --region set or override the
@@ -71,12 +71,12 @@ with --wait, the new subscription.`,
     data: DATA_FLAG,
   },
   output: { columns: COLUMNS },
-  wait: { resolve: (task, f) => finished(task, f) },
+  resolve: (task, f) => finished(task, f),
   examples: [
     "ctl cloud subscription create -d @subscription.json --wait",
     "ctl cloud subscription create --name analytics --payment-method-id 7001 --provider AWS --region eu-west-1",
   ],
-  async run({ flags }, f) {
+  async start({ flags }, f) {
     const body: Record<string, unknown> = {
       ...await readBody(f, flags.data),
       ...given({ name: flags.name, paymentMethodId: flags.paymentMethodId }),
@@ -98,7 +98,7 @@ with --wait, the new subscription.`,
   },
 });
 
-const update = command({
+const update = taskCommand({
   summary: "rename a subscription or change its payment method",
   description: `Change a subscription: --name, --payment-method-id, or the fields of a -d body (flags
 override them). Without --wait this prints the task; with --wait, the changed subscription.`,
@@ -109,9 +109,9 @@ override them). Without --wait this prints the task; with --wait, the changed su
     data: DATA_FLAG,
   },
   output: { columns: COLUMNS },
-  wait: { resolve: (task, f) => finished(task, f) },
+  resolve: (task, f) => finished(task, f),
   examples: ["ctl cloud subscription update 156400 --name orders-prod --wait"],
-  async run({ args: [id], flags }, f) {
+  async start({ args: [id], flags }, f) {
     const changes = {
       ...await readBody(f, flags.data),
       ...given({ name: flags.name, paymentMethodId: flags.paymentMethodId }),
@@ -125,16 +125,15 @@ override them). Without --wait this prints the task; with --wait, the changed su
   },
 });
 
-const remove = command({
+const remove = taskCommand({
   summary: "delete a subscription (it must have no databases)",
   description: `Delete a subscription; the API refuses while it has databases (the task fails, exit 8 with
 --wait). Asks for confirmation on a terminal; elsewhere give --yes.`,
   args: [SUBSCRIPTION_ARG],
   confirm: ({ args: [id] }) => `Delete subscription ${id}?`,
-  wait: {},
   output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud subscription delete 156400 --yes --wait"],
-  async run({ args: [id] }, f) {
+  async start({ args: [id] }, f) {
     return await deleteSubscription(await f.cloud(), id);
   },
 });

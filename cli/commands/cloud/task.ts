@@ -1,22 +1,9 @@
 import { getTask, listTasks } from "../../../lib/cloud/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
-import { WAIT_FLAGS } from "../../framework/extra_flags.ts";
-import { waitFor } from "../../framework/wait.ts";
 import { type Arg, arg } from "../../framework/params.ts";
-import { type Column, command, group } from "../../framework/spec.ts";
+import { command, group } from "../../framework/spec.ts";
 import { LIMIT_FLAG } from "./common.ts";
-
-/** Table columns of a task. */
-export const TASK_COLUMNS: readonly Column[] = [
-  { header: "TASK ID", value: "taskId" },
-  { header: "STATUS", value: "status" },
-  { header: "COMMAND", value: "commandType" },
-  { header: "RESOURCE", value: "response.resourceId" },
-  {
-    header: "DESCRIPTION",
-    value: (task) => (task.response as { error?: { description?: string } })?.error?.description ?? task.description,
-  },
-];
+import { TASK_COLUMNS, WAIT_LIMIT_FLAGS, waitFor, waitLimits } from "./wait.ts";
 
 /** A task id, checked before any request: the API's ids are letters, digits and dashes. */
 const TASK_ID: Arg<string> = {
@@ -52,13 +39,15 @@ const get = command({
 const wait = command({
   summary: "wait for a task to finish and show it",
   description: `Wait for a task to finish and show it. Exits 8 when the task fails (with its error), 11 when
---wait-timeout passes first. Ctrl+C stops waiting, not the task.`,
+--wait-timeout passes first. A task created a moment ago may answer 404 for a while: that is
+waited out for 10 s, then the task is reported not found (exit 5). Ctrl+C stops waiting, not the
+task.`,
   args: [TASK_ID],
-  flags: { waitTimeout: WAIT_FLAGS.waitTimeout, waitInterval: WAIT_FLAGS.waitInterval },
+  flags: WAIT_LIMIT_FLAGS,
   output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud task wait 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13 --wait-timeout 120"],
   async run({ args: [taskId], flags }, f) {
-    return await waitFor(f, taskId, { timeoutSeconds: flags.waitTimeout, intervalSeconds: flags.waitInterval });
+    return await waitFor(f, taskId, waitLimits(flags));
   },
 });
 

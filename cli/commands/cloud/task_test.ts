@@ -87,15 +87,12 @@ Deno.test("cloud task wait: a spinner with status and time on a terminal's stder
   assertEquals(r.stderr.endsWith("\r\x1b[K"), true, "the line is erased at the end");
 });
 
-Deno.test("cloud task list and get: every page of tasks, --limit caps, columns for people", async () => {
+Deno.test("cloud task list and get: every task in one read, --limit caps, columns for people", async () => {
   await using ctl = await inProcessCtl();
   const ids = [];
   for (let i = 0; i < 102; i++) ids.push(await startCreate(ctl, 1));
   const all = await ctl(["cloud", "task", "list", "-q", "length(@)"], { env });
-  assertEquals([all.stdout.trim(), all.requests], ["102", [
-    "GET /v1/tasks?offset=0&limit=100",
-    "GET /v1/tasks?offset=100&limit=100",
-  ]]);
+  assertEquals([all.stdout.trim(), all.requests], ["102", ["GET /v1/tasks"]]);
   const capped = await ctl(["cloud", "task", "list", "--limit", "5", "-q", "[].taskId"], { env });
   assertEquals(JSON.parse(capped.stdout), ids.slice(-5).reverse());
   const one = await ctl(["cloud", "task", "get", ids[0]], { env, tty: { stdout: true }, columns: 200 });
@@ -103,8 +100,54 @@ Deno.test("cloud task list and get: every page of tasks, --limit caps, columns f
   assertMatch(lines[1], /^│ TASK ID +│ STATUS +│ COMMAND +│ RESOURCE │ DESCRIPTION +│$/);
   assertMatch(
     lines[2],
-    new RegExp(`^│ ${ids[0]} │ processing-completed │ createDatabaseRequest │ \\d+ +│ Request processing`),
+    new RegExp(`^│ ${ids[0]} │ processing-completed │ databaseCreateRequest │ \\d+ +│ Request processing`),
   );
   const unknown = await ctl(["cloud", "task", "get", "no-such-task"], { env });
   assertEquals([unknown.code, unknown.requests.length], [5, 1]);
+});
+
+/** Sends `count` requests to the emulator's cloud side directly. */
+async function post(
+  ctl: { emulator: { cloud: { request: (url: string, init: RequestInit) => Response | Promise<Response> } } },
+  path: string,
+  bodies: unknown[],
+) {
+  for (const body of bodies) {
+    const res = await ctl.emulator.cloud.request(`http://cloud.test/v1${path}`, {
+      method: "POST",
+      headers: { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assertEquals(res.status, 202, await res.text());
+  }
+}
+
+Deno.test("cloud task list and subscription list: 120 tasks and 100 subscriptions in one read each, no paging", async () => {
+  await using ctl = await inProcessCtl({ quirks: new Set(["page-404"]) });
+  const sub = (await ctl(["cloud", "subscription", "list", "-q", "[0].id", "--raw"], { env })).stdout.trim();
+  await post(
+    ctl,
+    `/subscriptions/${sub}/databases`,
+    Array.from({ length: 120 }, (_, i) => ({ name: `t${i}`, datasetSizeInGb: 1 })),
+  );
+  await post(ctl, "/subscriptions", Array.from({ length: 97 }, (_, i) => ({ name: `s${i}` })));
+  // The old reader asked for the same page forever: stop it if it starts again.
+  const interrupt = AbortSignal.timeout(10_000);
+  const tasks = await ctl(["cloud", "task", "list", "-o", "json"], { env, interrupt });
+  assertEquals([tasks.code, JSON.parse(tasks.stdout).length, tasks.requests], [0, 217, ["GET /v1/tasks"]]);
+  const limited = await ctl(["cloud", "task", "list", "--limit", "5", "-o", "json"], { env, interrupt });
+  assertEquals([JSON.parse(limited.stdout).length, limited.requests], [5, ["GET /v1/tasks"]]);
+  const subs = await ctl(["cloud", "subscription", "list", "-o", "json"], { env, interrupt });
+  assertEquals([subs.code, JSON.parse(subs.stdout).length, subs.requests], [0, 100, ["GET /v1/subscriptions"]]);
+});
+
+Deno.test("cloud task wait: the spinner shows each state the task goes through", async () => {
+  // The emulator's clock moves 100 ms whenever it is read: each state lasts several polls.
+  let clock = Date.UTC(2026, 0, 1);
+  await using ctl = await inProcessCtl({ taskDelayMs: 2400, now: () => (clock += 100) });
+  const taskId = await startCreate(ctl, 1);
+  const r = await ctl(["cloud", "task", "wait", taskId, "--wait-interval", "0.1"], { env, tty: { stderr: true } });
+  assertEquals(r.code, 0, r.stderr);
+  const states = [...r.stderr.matchAll(new RegExp(`Task ${taskId}: ([a-z-]+)`, "g"))].map((m) => m[1]);
+  assertEquals([...new Set(states)], ["received", "initialized", "processing-in-progress", "processing-completed"]);
 });

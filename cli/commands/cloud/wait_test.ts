@@ -1,25 +1,24 @@
-import { assertEquals, assertMatch } from "../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../tests/ctl_in_process.ts";
-import { flag } from "./params.ts";
-import { command, group } from "./spec.ts";
+import { assertEquals, assertMatch } from "../../../tests/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { flag } from "../../framework/params.ts";
+import { group } from "../../framework/spec.ts";
+import { taskCommand } from "./wait.ts";
 
-/** A command like `cloud database create`, built on the framework's wait support. */
-const create = command({
+/** A command like `cloud database create`, built on taskCommand. */
+const create = taskCommand({
   summary: "create a database",
   flags: { gb: flag.number("memory", { min: 0.1, max: 1000, default: 1 }) },
   output: { columns: [{ header: "ID", value: "databaseId" }, { header: "NAME", value: "name" }] },
-  wait: {
-    async resolve(task, f) {
-      const db = task.response!;
-      return await (await f.cloud()).get(`/subscriptions/${db.additionalResourceId}/databases/${db.resourceId}`);
-    },
+  async resolve(task, f) {
+    const db = task.response!;
+    return await (await f.cloud()).get(`/subscriptions/${db.additionalResourceId}/databases/${db.resourceId}`);
   },
-  async run({ flags }, f) {
+  async start({ flags }, f) {
     const client = await f.cloud();
     const { subscriptions } = await client.get<{ subscriptions: { id: number }[] }>("/subscriptions");
     return await client.send("POST", `/subscriptions/${subscriptions[0].id}/databases`, {
       name: `w-${crypto.randomUUID().slice(0, 6)}`,
-      memoryLimitInGb: flags.gb,
+      datasetSizeInGb: flags.gb,
     });
   },
 });

@@ -1,0 +1,154 @@
+/**
+ * Waiting for cloud tasks, as the cloud commands do it: `--wait` and its flags, a spinner with
+ * the task's state, and `taskCommand`, a command that starts a task and waits for it when asked.
+ *
+ * @module
+ */
+import { type CloudTask, type TaskReference, waitForTask } from "../../../lib/cloud/mod.ts";
+import { StoreCtlError } from "../../../lib/errors/mod.ts";
+import { Interrupted } from "../../context.ts";
+import type { Factory } from "../../factory.ts";
+import { type Arg, type Flag, flag } from "../../framework/params.ts";
+import { type Column, command, type CommandSpec, type Input, Shown } from "../../framework/spec.ts";
+import { statusLine } from "../../framework/status_line.ts";
+
+const FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
+
+/** Table columns of a task. */
+export const TASK_COLUMNS: readonly Column[] = [
+  { header: "TASK ID", value: "taskId" },
+  { header: "STATUS", value: "status" },
+  { header: "COMMAND", value: "commandType" },
+  { header: "RESOURCE", value: "response.resourceId" },
+  {
+    header: "DESCRIPTION",
+    value: (task) => (task.response as { error?: { description?: string } })?.error?.description ?? task.description,
+  },
+];
+
+/** How long to wait, and how often to ask. */
+export const WAIT_LIMIT_FLAGS = {
+  waitTimeout: flag.number("give up waiting after this many seconds", {
+    min: 1,
+    max: 86_400,
+    integer: true,
+    default: 600,
+    placeholder: "seconds",
+  }),
+  waitInterval: flag.number(
+    "shortest pause between polls, in seconds; later ones grow to a quarter of the time waited, up to 5 s",
+    { min: 0.1, max: 60, default: 1, placeholder: "seconds" },
+  ),
+};
+
+/** The flags of a command that can wait for its task. */
+export const WAIT_FLAGS = {
+  wait: flag.boolean("wait until the operation has finished, then print its result"),
+  ...WAIT_LIMIT_FLAGS,
+};
+
+/** The command that resumes waiting for a task. */
+export const resumeCommand = (taskId: string) => `ctl cloud task wait ${taskId}`;
+
+/** What a spinner says while a poll failed: the task not visible yet, or the failure and that it goes on. */
+function pollTrouble(error: StoreCtlError): string {
+  return error.code === "not_found" ? "not visible yet" : `poll failed (${error.status ?? error.code}), retrying`;
+}
+
+/**
+ * Waits for a cloud task with a spinner on a terminal (the task's state and the time waited on
+ * stderr, redrawn as the state changes; nothing when piped). Ctrl+C stops waiting, not the task:
+ * the error says how to follow it.
+ */
+export async function waitFor(
+  f: Factory,
+  taskId: string,
+  options: { timeoutSeconds: number; intervalSeconds: number },
+): Promise<CloudTask> {
+  const client = await f.cloud();
+  const line = statusLine(f.ctx.stderr);
+  const started = f.ctx.now();
+  let status = "waiting";
+  let frame = 0;
+  const draw = () =>
+    line.show(
+      `${FRAMES[frame++ % FRAMES.length]} Task ${taskId}: ${status} (${Math.round((f.ctx.now() - started) / 1000)} s)`,
+    );
+  const show = (next: string) => {
+    if (next !== status && f.ctx.stderr.isTTY) {
+      status = next;
+      draw();
+    }
+  };
+  const timer = f.ctx.stderr.isTTY ? setInterval(draw, 100) : undefined;
+  try {
+    return await waitForTask(client, taskId, {
+      signal: f.ctx.interrupt,
+      intervalMs: options.intervalSeconds * 1000,
+      timeoutMs: options.timeoutSeconds * 1000,
+      now: f.ctx.now,
+      onProgress: (task) => show(task.status),
+      onPollError: (error) => show(pollTrouble(error)),
+    });
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      throw new Interrupted(
+        error.signal,
+        `task ${taskId} goes on in the cloud; follow it with: ${resumeCommand(taskId)}`,
+      );
+    }
+    throw error;
+  } finally {
+    clearInterval(timer);
+    line.clear();
+  }
+}
+
+/** The waiting flags' values, as `waitFor` takes them. */
+export function waitLimits(flags: { waitTimeout: number; waitInterval: number }) {
+  return { timeoutSeconds: flags.waitTimeout, intervalSeconds: flags.waitInterval };
+}
+
+/** A command that starts a cloud task (a create, update or delete). */
+export interface TaskCommandSpec<F, A> extends Omit<CommandSpec<F, A>, "kind" | "run"> {
+  /** Sends the request; resolves with the task reference the API answered. */
+  start(input: Input<F, A>, f: Factory): Promise<TaskReference>;
+  /** With `--wait`: what the finished task made, printed instead of the task (e.g. the new database). */
+  resolve?(task: CloudTask, f: Factory, input: Input<F, A>): Promise<unknown>;
+}
+
+/**
+ * Declares a command that starts a cloud task, with `--wait`, `--wait-timeout` and
+ * `--wait-interval`. Without `--wait` it prints the task reference (JSON: the command's table is
+ * for what the task makes) and, on stderr, the command that waits for it; with `--wait` what
+ * `resolve` finds once the task completed, or the finished task.
+ */
+export function taskCommand<
+  const F extends Record<string, Flag<unknown>> = Record<never, Flag<unknown>>,
+  const A extends readonly Arg<unknown>[] = [],
+>(spec: TaskCommandSpec<F, A>): CommandSpec {
+  const { start, resolve, ...rest } = spec;
+  return command({
+    ...rest,
+    flags: { ...spec.flags, ...WAIT_FLAGS } as F & typeof WAIT_FLAGS,
+    async run(input, f) {
+      const own = input as unknown as Input<F, A>;
+      const ref = await start(own, f);
+      if (typeof ref?.taskId !== "string") {
+        throw new StoreCtlError("api", "The API answered without a task id; see the response with ctl api");
+      }
+      if (!input.flags.wait) {
+        f.ctx.stderr.write(
+          `Task ${ref.taskId} is ${ref.status ?? "queued"}; wait for it with: ${resumeCommand(ref.taskId)}\n`,
+        );
+        return new Shown(ref, {});
+      }
+      const task = await waitFor(
+        f,
+        ref.taskId,
+        waitLimits(input.flags as { waitTimeout: number; waitInterval: number }),
+      );
+      return resolve ? await resolve(task, f, own) : task;
+    },
+  });
+}
