@@ -3,7 +3,7 @@ import type { Entry, GroupSpec } from "./spec.ts";
 /** Help is wrapped at this width when it does not go to a terminal (a pipe, a file). */
 const DEFAULT_WIDTH = 80;
 /** A list item: `1. `, `- `, `* ` at the start of a line. */
-const LIST_ITEM = /^\s*(\d+\.|[-*•])\s+(?=\S)/;
+const LIST_ITEM = /^\s*(\d+\.|[-*])\s+(?=\S)/;
 /** Sections whose indented lines are commands: broken like a shell line, never inside an argument. */
 const COMMAND_SECTIONS = new Set(["USAGE", "Examples:"]);
 
