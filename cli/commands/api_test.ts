@@ -28,7 +28,7 @@ Deno.test("api: -o table fits the terminal width; an empty list says so on stder
   assertEquals(wide.code, 0, wide.stderr);
   for (const line of wide.stdout.trimEnd().split("\n")) assert([...line].length <= 60, `too wide: ${line}`);
   assertMatch(wide.stdout, /│ UID │/);
-  assertMatch(wide.stderr, /^\d+ more columns did not fit \(.*\): see them with -o json, or choose columns with -q\n$/);
+  assertMatch(wide.stderr, /^\d+ more columns did not fit \(.*\): show them with --wide, -o json, or -q\n$/);
   const empty = await ctl(["api", "enterprise", "get", "/v1/bdbs", "-q", "[?name=='none']", "-o", "table"], {
     env,
     tty: { stdout: true },

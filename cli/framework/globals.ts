@@ -29,6 +29,7 @@ export const GLOBAL_FLAGS = {
     },
   } as Flag<string | undefined>,
   raw: flag.boolean("print strings unquoted and lists of values one per line"),
+  wide: flag.boolean("tables: show every column whole, even wider than the terminal"),
   verbose: flag.count("log to stderr: -v info, -vv debug (env: STORE_LOG, RUST_LOG)", { alias: "v" }),
   insecure: flag.boolean("accept any TLS certificate (enterprise; env: STORE_ENTERPRISE_INSECURE)"),
   caCert: flag.string("trust this PEM certificate (enterprise; env: STORE_ENTERPRISE_CA_CERT)", {

@@ -35,7 +35,9 @@ export function outputTarget(globals: GlobalOptions, spec: OutputSpec, file: str
 /**
  * Writes a command's result through `-q`, `--raw` and the format: `auto` is a table on a
  * terminal when the command has columns, otherwise JSON (pretty, coloured on a terminal). A
- * table that would be empty says so on stderr. With a file target the result goes there.
+ * table fits the terminal (ids whole, other columns narrowed or left out and named on stderr)
+ * unless `--wide`; one that would be empty says so on stderr. With a file target the result
+ * goes there.
  */
 export async function writeResult(f: Factory, data: unknown, spec: OutputSpec, target: OutputTarget): Promise<void> {
   const shown = f.globals.query ? await applyQuery(data, f.globals.query) : data;
@@ -62,12 +64,12 @@ export async function writeResult(f: Factory, data: unknown, spec: OutputSpec, t
       format,
       // A query reshapes the data: its own keys make the columns then.
       columns: f.globals.query ? undefined : spec.columns,
-      width: tty ? f.ctx.stdout.columns() : undefined,
+      width: tty && !f.globals.wide ? f.ctx.stdout.columns() : undefined,
       color: f.color,
-      onHiddenColumns: (headers) =>
+      onHiddenColumns: (names) =>
         f.ctx.stderr.write(
-          `${headers.length} more column${headers.length > 1 ? "s" : ""} did not fit (${headers.join(", ")}): ` +
-            "see them with -o json, or choose columns with -q\n",
+          `${names.length} more column${names.length > 1 ? "s" : ""} did not fit (${names.join(", ")}): ` +
+            "show them with --wide, -o json, or -q\n",
         ),
     }),
   );

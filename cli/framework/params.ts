@@ -41,6 +41,12 @@ export interface Flag<T> {
   readonly default?: string;
   /** Repeatable: every occurrence adds a value. */
   readonly variadic?: boolean;
+  /**
+   * The command cannot run without it (a flag that takes a value, with no default): help shows
+   * it without brackets and in the usage line, and a command line without it is a usage error
+   * (`--x is required`, exit 2) before the command runs.
+   */
+  readonly required?: boolean;
   readonly hidden?: boolean;
   /** Values offered by shell completion. */
   readonly values?: readonly string[];
@@ -97,10 +103,11 @@ function boundedNumber(bounds: { min: number; max: number; integer?: boolean }):
 
 /** Flag constructors. */
 export const flag = {
-  /** An optional text value. */
-  string(brief: string, options: { alias?: Letter; placeholder?: string; hidden?: boolean } = {}): Flag<
-    string | undefined
-  > {
+  /** A text value; optional unless `required`. */
+  string(
+    brief: string,
+    options: { alias?: Letter; placeholder?: string; hidden?: boolean; required?: boolean } = {},
+  ): Flag<string | undefined> {
     return { kind: "parsed", brief, parse: String, placeholder: "value", ...options };
   },
   /** An on/off switch, off by default. */

@@ -17,6 +17,7 @@ import {
 } from "@stricli/core";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
 import type { CliContext } from "../context.ts";
+import { reflow } from "./help.ts";
 import type { Arg, Flag } from "./params.ts";
 import type { CommandSpec, Entry } from "./spec.ts";
 import type { Loaded } from "./tree.ts";
@@ -43,7 +44,12 @@ export interface ExtraFlags {
   readonly forSpec: (spec: CommandSpec) => Record<string, Flag<unknown>>;
 }
 
-function toFlag(spec: Flag<unknown>) {
+/**
+ * The parser's flag. A required flag is optional to the parser, which reports a missing flag and
+ * one without a value by the same error; `commandFor` checks it instead, and help shows it as
+ * required (`asRequired`).
+ */
+function toFlag(spec: Flag<unknown>, asRequired = false) {
   const base = { brief: spec.brief, placeholder: spec.placeholder, hidden: spec.hidden };
   switch (spec.kind) {
     case "boolean":
@@ -56,10 +62,12 @@ function toFlag(spec: Flag<unknown>) {
         kind: "parsed",
         parse: spec.parse ?? String,
         ...(spec.variadic
-          ? { variadic: true, optional: true }
-          : spec.default === undefined
-          ? { optional: true }
-          : { default: spec.default }),
+          ? { variadic: true, optional: !(spec.required && asRequired) }
+          : spec.default !== undefined
+          ? { default: spec.default }
+          : spec.required && asRequired
+          ? {}
+          : { optional: true }),
         ...(spec.values && { proposeCompletions: () => spec.values }),
         ...(spec.propose && {
           proposeCompletions(this: CompletionContext) {
@@ -90,17 +98,54 @@ function commandFor(spec: CommandSpec, extra: ExtraFlags, run: Runner): AnyTarge
   const aliases = Object.fromEntries(
     names.flatMap((name) => (flags[name].alias ? [[flags[name].alias, kebab(name)]] : [])),
   );
+  const required = names.filter((name) => flags[name].required && flags[name].kind === "parsed");
   const examples = spec.examples?.length ? `\n\nExamples:\n${spec.examples.map((e) => `  ${e}`).join("\n")}` : "";
-  return buildCommand({
+  const positional = { kind: "tuple", parameters: (spec.args ?? []).map(toPositional) };
+  const docs = { brief: spec.summary, fullDescription: `${reflow(spec.description ?? spec.summary)}${examples}` };
+  const parameters = (asRequired: boolean) => ({
+    flags: Object.fromEntries(names.map((name) => [kebab(name), toFlag(flags[name], asRequired)])),
+    aliases,
+    positional,
+  });
+  // Required flags are checked as the command starts, before its question and its work, where
+  // `-o json` already applies to the error.
+  const need = (given: Record<string, unknown>) => {
+    const missing = required.find((name) => given[name] === undefined);
+    if (missing) throw requiredFlag(kebab(missing), flags[missing]);
+  };
+  const checked: CommandSpec = required.length === 0 ? spec : {
+    ...spec,
+    confirm: spec.confirm && ((input) => (need(input.flags), spec.confirm!(input))),
+    run: (input, factory) => (need(input.flags), spec.run(input, factory)),
+  };
+  const command = buildCommand({
     func: (values: Record<string, unknown>, ...args: unknown[]) =>
-      run(spec, Object.fromEntries(names.map((name) => [name, values[kebab(name)]])), args),
-    parameters: {
-      flags: Object.fromEntries(names.map((name) => [kebab(name), toFlag(flags[name])])),
-      aliases,
-      positional: { kind: "tuple", parameters: (spec.args ?? []).map(toPositional) },
-    },
-    docs: { brief: spec.summary, fullDescription: `${spec.description ?? spec.summary}${examples}` },
+      run(checked, Object.fromEntries(names.map((name) => [name, values[kebab(name)]])), args),
+    parameters: parameters(false),
+    docs,
   } as Loose);
+  if (required.length === 0) return command;
+  // Help and usage come from the same command with its required flags marked so.
+  const shown = buildCommand({ func: () => {}, parameters: parameters(true), docs } as Loose);
+  return Object.assign(command, {
+    formatUsageLine: (args: Loose) => requiredInUsage(shown.formatUsageLine(args)),
+    formatHelp: (args: Loose) => {
+      const [usage, ...rest] = shown.formatHelp(args).split("\n\n");
+      return [requiredInUsage(usage), ...rest].join("\n\n");
+    },
+  });
+}
+
+/** The parser writes a required flag in a usage line as `(--flag id)`; `ctl` writes `--flag <id>`. */
+function requiredInUsage(usage: string): string {
+  return usage.replace(/\((--[\w-]+|-\w) ([^()\s]+)\)/g, "$1 <$2>");
+}
+
+function requiredFlag(name: string, flag: Flag<unknown>): StoreCtlError {
+  return new StoreCtlError("usage", `--${name} is required`, {
+    reason: "bad_arguments",
+    tips: [`Give --${name} <${flag.placeholder ?? "value"}>: ${flag.brief}`],
+  });
 }
 
 /** A stand-in for a module not loaded in this run: it lists in help with its summary. */

@@ -15,12 +15,15 @@ export interface RenderOptions {
   readonly format: Exclude<Format, "auto"> | "raw";
   /** Table columns; without them, the data's own keys. */
   readonly columns?: readonly TableColumn[];
-  /** The width a table must fit (a terminal's); unlimited when undefined. */
+  /** The width a table must fit (a terminal's); unlimited when undefined: every column whole. */
   readonly width?: number;
   /** ANSI colours (JSON). */
   readonly color?: boolean;
-  /** Told which columns were left out of a table to fit `width`. */
-  readonly onHiddenColumns?: (headers: readonly string[]) => void;
+  /**
+   * Told which columns were left out of a table to fit `width`: their headers, or the keys of
+   * columns made from the data's keys (what `-q` takes).
+   */
+  readonly onHiddenColumns?: (names: readonly string[]) => void;
 }
 
 /**

@@ -21,6 +21,7 @@ export const SUBSCRIPTION_FLAG: Flag<number | undefined> = {
   brief: "the subscription's id (ctl cloud subscription list shows them)",
   parse: parseId("subscription"),
   placeholder: "id",
+  required: true,
 };
 
 /** `--database-id <id>`. */
@@ -29,6 +30,7 @@ export const DATABASE_FLAG: Flag<number | undefined> = {
   brief: "the database's id (ctl cloud database list --subscription <id> shows them)",
   parse: parseId("database"),
   placeholder: "id",
+  required: true,
 };
 
 /** A subscription id as the positional argument `<id>`. */

@@ -49,7 +49,10 @@ Deno.test("cloud database: ids are checked and required before any request; an u
   await using ctl = await inProcessCtl();
   for (
     const [argv, message] of [
-      [["list"], /^Error: --subscription is required\n {2}tip: Give --subscription <id>; ctl cloud subscription list/],
+      [
+        ["list"],
+        /^Error: --subscription is required\n {2}tip: Give --subscription <id>: .*ctl cloud subscription list/,
+      ],
       [
         ["list", "--subscription", "abc"],
         /--subscription must be a subscription id \(a positive whole number\); got 'abc'/,

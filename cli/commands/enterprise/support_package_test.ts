@@ -277,8 +277,14 @@ Deno.test("support-package progress shows a bar with percent and time left when 
 
 Deno.test("support-package --help says what --file writes", async () => {
   await using ctl = await inProcessCtl();
-  const help = await ctl(["enterprise", "support-package", "cluster", "--help"], { columns: 200 });
+  const help = await ctl(["enterprise", "support-package", "cluster", "--help"], {
+    tty: { stdout: true },
+    columns: 200,
+  });
   assertMatch(help.stdout, /--file\]\s+the package file, also -o <path> \(default: support-package-<type>-<UTC time>/);
-  const optimize = await ctl(["enterprise", "support-package", "optimize", "--help"], { columns: 200 });
+  const optimize = await ctl(["enterprise", "support-package", "optimize", "--help"], {
+    tty: { stdout: true },
+    columns: 200,
+  });
   assertMatch(optimize.stdout, /--file\]\s+the optimized package/);
 });
