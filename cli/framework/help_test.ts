@@ -62,7 +62,7 @@ Deno.test("command help at 80 and 120 columns: paragraphs flow, examples stay wh
     if (columns === 120) assert(width(lines[start]) > 100, lines[start]);
     assert(!lines[start + 1].startsWith("body has them"), "no ragged pre-wrapped lines");
     assertEquals(examples(r.stdout), [
-      "ctl cloud database create --subscription 156400 --name cache --memory-limit-gb 1 --wait",
+      "ctl cloud database create --subscription 156400 --name cache --dataset-size-gb 1 --wait",
       "ctl cloud database create --subscription 156400 -d @database.json --name cache-2",
     ]);
   }

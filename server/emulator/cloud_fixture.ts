@@ -51,7 +51,6 @@ const REGIONS: readonly Json[] = [
 /** Builds the cloud fixture: an account, three subscriptions, two to three databases each. */
 export function cloudFixture(seed: number): CloudData {
   const random = createRandom(seed);
-  const accountId = 40_000 + random.int(0, 9999);
   const subscriptions = new Map<number, Json>();
   const databases = new Map<number, Map<number, Json>>();
   let nextDatabaseId = 51;
@@ -69,6 +68,7 @@ export function cloudFixture(seed: number): CloudData {
     }
     databases.set(id, dbs);
   }
+  const accountId = 40_000 + random.int(0, 9999);
   return {
     account: {
       id: accountId,
