@@ -167,3 +167,25 @@ Deno.test("api: -d rejects invalid UTF-8 with its byte offset and accepts a byte
   });
   assertEquals([ok.code, ok.stdout], [0, "received\n"]);
 });
+
+Deno.test("api: a query with an unknown function is a usage error before any request, with the closest name", async () => {
+  await using ctl = await inProcessCtl();
+  const body = '{"name":"q","datasetSizeInGb":1}';
+  const r = await ctl(
+    ["api", "cloud", "post", "/subscriptions/156400/databases", "-d", body, "-q", "to_strin(taskId)"],
+    {
+      env: EMULATOR_ENV,
+    },
+  );
+  assertEquals([r.code, r.requests], [2, []], r.stderr);
+  assertMatch(
+    r.stderr,
+    /^Error: Invalid query 'to_strin\(taskId\)': unknown function to_strin\(\); did you mean to_string\(\)\?\n/,
+  );
+  assertMatch(r.stderr, /\n {2}to_strin\(taskId\)\n {2}\^ position 0\n/);
+  const nested = await ctl(["cloud", "account", "get", "-q", "{n: lenght(name)}"], { env: EMULATOR_ENV });
+  assertEquals([nested.code, nested.requests], [2, []]);
+  assertMatch(nested.stderr, /unknown function lenght\(\); did you mean length\(\)\?/);
+  const known = await ctl(["cloud", "account", "get", "-q", "to_string(id)", "--raw"], { env: EMULATOR_ENV });
+  assertEquals(known.code, 0, known.stderr);
+});

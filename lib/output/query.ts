@@ -1,4 +1,5 @@
 import { StoreCtlError } from "../errors/mod.ts";
+import { closest } from "../text/edits.ts";
 
 type JmesPath = typeof import("@jmespath-community/jmespath");
 type Json = Parameters<JmesPath["search"]>[0];
@@ -29,19 +30,44 @@ export async function applyQuery(data: unknown, expression: string): Promise<unk
   }
 }
 
-/** Throws a usage error, with the position, when `expression` is not valid JMESPath. */
+/**
+ * Throws a usage error, with the position, when `expression` is not valid JMESPath or calls a
+ * function the library does not have: the whole query is checked before any request, since the
+ * library finds unknown functions only while it evaluates.
+ */
 export async function checkQuery(expression: string): Promise<void> {
-  const { compile, tokenize } = await jmespath();
+  const { compile, tokenize, getRegisteredFunctions } = await jmespath();
+  const invalid = (message: string, at: number | undefined) => {
+    const pointer = at === undefined ? "" : `\n  ${expression}\n  ${" ".repeat(at)}^ position ${at}`;
+    return new StoreCtlError("usage", `Invalid query '${expression}': ${message}${pointer}`, {
+      tips: ["Query syntax and functions: https://jmespath.site"],
+    });
+  };
+  let tree: unknown;
   try {
-    compile(expression);
+    tree = compile(expression);
   } catch (error) {
     const message = (error as Error).message;
-    const at = errorPosition(expression, message, tokenize);
-    const pointer = at === undefined ? "" : `\n  ${expression}\n  ${" ".repeat(at)}^ position ${at}`;
-    throw new StoreCtlError("usage", `Invalid query '${expression}': ${message}${pointer}`, {
-      tips: ["Query syntax: https://jmespath.site"],
-    });
+    throw invalid(message, errorPosition(expression, message, tokenize));
   }
+  const known = getRegisteredFunctions();
+  for (const name of functionNames(tree)) {
+    if (known.includes(name)) continue;
+    const guess = closest(name, known);
+    const at = expression.search(new RegExp(`\\b${name}\\s*\\(`));
+    throw invalid(`unknown function ${name}()${guess ? `; did you mean ${guess}()?` : ""}`, at < 0 ? undefined : at);
+  }
+}
+
+/** The names of the functions a compiled expression calls. */
+function functionNames(node: unknown, names: string[] = []): string[] {
+  if (Array.isArray(node)) { for (const child of node) functionNames(child, names); }
+  else if (node !== null && typeof node === "object") {
+    const record = node as Record<string, unknown>;
+    if (record.type === "Function" && typeof record.name === "string") names.push(record.name);
+    for (const value of Object.values(record)) functionNames(value, names);
+  }
+  return names;
 }
 
 /** Where the token that made the parser fail starts, worked out from the parser's message. */

@@ -1,4 +1,5 @@
 import type { SearchEngine } from "./engine.ts";
+import { withinEdits } from "../text/edits.ts";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -193,7 +194,7 @@ export function createBm25Engine(): SearchEngine {
     if (!terms[token] && token.length >= 5) {
       const max = token.length >= 9 ? 2 : 1;
       for (const term in terms) {
-        if (Math.abs(term.length - token.length) <= max && !out.has(term) && within(token, term, max)) {
+        if (Math.abs(term.length - token.length) <= max && !out.has(term) && withinEdits(token, term, max)) {
           out.set(term, EXPANSION_WEIGHT);
         }
       }
@@ -281,22 +282,4 @@ export function createBm25Engine(): SearchEngine {
       return live;
     },
   };
-}
-
-/** Whether `a` and `b` are at most `max` edits apart (Levenshtein, stopping early). */
-function within(a: string, b: string, max: number): boolean {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-      row.push(v);
-      if (v < best) best = v;
-    }
-    if (best > max) return false;
-    prev = row;
-  }
-  return prev[b.length] <= max;
 }
