@@ -149,7 +149,7 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
     if (found instanceof Response) return found;
     const error = found.dbs.size > 0
       ? {
-        type: "SUBSCRIPTION_NOT_EMPTY",
+        type: "SUBSCRIPTION_IN_USE",
         status: "400 BAD_REQUEST",
         description: `Subscription ${found.sub.id} still has ${found.dbs.size} database(s); delete them first`,
       }
@@ -168,7 +168,11 @@ export function cloudRoutes(options: CloudOptions): { app: Hono; reset(): void }
   app.get("/subscriptions/:id/databases", (c) => {
     const found = findSubscription(c);
     if (found instanceof Response) return found;
-    const all = [...found.dbs.values()];
+    // The list leaves the default user's password out; only a database's own record shows it.
+    const all = [...found.dbs.values()].map(({ security: { password: _, ...security }, ...db }) => ({
+      ...db,
+      security,
+    }));
     const page = paginate(c, all);
     if (typeof page === "string") return fail(c, 400, page);
     // The real API answers the page after the last one with 404.
@@ -290,14 +294,14 @@ function databaseError(body: Json, others: Map<number, Json>) {
   const size = body.datasetSizeInGb ?? body.memoryLimitInGb;
   if (isPositiveNumber(size) && size > MEMORY_QUOTA_GB) {
     return {
-      type: "DATABASE_MEMORY_LIMIT_EXCEEDED",
+      type: "DATABASE_SIZE_TOO_BIG",
       status: "400 BAD_REQUEST",
       description: `A size of ${size} GB is above the subscription's per-database quota of ${MEMORY_QUOTA_GB} GB`,
     };
   }
   if (isName(body.name) && [...others.values()].some((db) => db.name === body.name)) {
     return {
-      type: "DATABASE_NAME_ALREADY_EXISTS",
+      type: "DATABASE_NAME_EXISTS",
       status: "409 CONFLICT",
       description: `A database named '${body.name}' already exists in this subscription`,
     };

@@ -209,6 +209,8 @@ export function cloudDatabase(
     clustering: { numberOfShards: 1, regexRules: [], hashingPolicy: "standard" },
     security: {
       enableDefaultUser: true,
+      // The real API shows the default user's password; this one is made up from the ids.
+      password: `emulator-${subscriptionId.toString(36)}-${databaseId.toString(36)}`,
       sslClientAuthentication: false,
       tlsClientAuthentication: false,
       enableTls: false,

@@ -108,7 +108,7 @@ Deno.test("cloud: an impossible create ends processing-error with response.error
   clock.ms += 5000;
   const task = (await get(`/tasks/${created.body.taskId}`)).body;
   assertEquals(task.status, "processing-error");
-  assertEquals(task.response.error.type, "DATABASE_MEMORY_LIMIT_EXCEEDED");
+  assertEquals(task.response.error.type, "DATABASE_SIZE_TOO_BIG");
   assertEquals(task.response.error.status, "400 BAD_REQUEST");
   assertMatch(task.response.error.description, /quota of 50 GB/);
 });
@@ -192,7 +192,7 @@ Deno.test("cloud: updates and deletes are tasks and take effect on completion", 
   assertEquals([rename.status, notEmpty.status, remove.status], [202, 202, 202]);
   clock.ms += 2000;
   assertEquals((await get(`/subscriptions/${sub}`)).body.name, "renamed");
-  assertEquals((await get(`/tasks/${notEmpty.body.taskId}`)).body.response.error.type, "SUBSCRIPTION_NOT_EMPTY");
+  assertEquals((await get(`/tasks/${notEmpty.body.taskId}`)).body.response.error.type, "SUBSCRIPTION_IN_USE");
   assertEquals((await get(`/subscriptions/${sub}/databases/${db.databaseId}`)).status, 404);
 });
 
