@@ -12,7 +12,7 @@ import type { World } from "./ctl_scenarios.ts";
 const KEYS = { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" };
 
 async function slowEmulator(taskDelayMs: number) {
-  const emulator = await startEmulator(["--task-delay-ms", String(taskDelayMs)]);
+  const emulator = await startEmulator(["--real-api", "--task-delay-ms", String(taskDelayMs)]);
   const env = {
     STORE_CLOUD_API_URL: emulator.cloudUrl,
     STORE_CLOUD_API_KEY: "demo-key",
@@ -36,7 +36,7 @@ export const createWaitingArgv = (sub: string, name: string, gb: number, ...more
   sub,
   "--name",
   name,
-  "--memory-limit-gb",
+  "--dataset-size-gb",
   String(gb),
   "--wait",
   ...more,
@@ -53,13 +53,13 @@ export const CLOUD_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     const made = await ctl(create(sub, "orders-cache", 1, "-o", "json"), { env });
     assertEquals(made.code, 0, made.stderr);
     const db = JSON.parse(made.stdout);
-    assertEquals([db.name, db.memoryLimitInGb, db.status, made.stderr], ["orders-cache", 1, "active", ""]);
+    assertEquals([db.name, db.datasetSizeInGb, db.status, made.stderr], ["orders-cache", 1, "active", ""]);
 
     const failed = await ctl(create(sub, "too-big", 500), { env });
     assertEquals([failed.code, failed.stdout], [8, ""], failed.stderr);
     assertMatch(
       failed.stderr,
-      /^Error: Task \S+ failed: memoryLimitInGb 500 is above the subscription's per-database quota/,
+      /^Error: Task \S+ failed: A size of 500 GB is above the subscription's per-database quota/,
     );
 
     const late = await ctl(create(sub, "late", 1, "--wait-timeout", "1"), { env });
@@ -112,7 +112,7 @@ export const CLOUD_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     assertEquals(list.code, 0, list.stderr);
     assertMatch(
       list.stdout.split("\n")[1],
-      /^│ ID +│ NAME +│ STATUS +│ MEMORY \(GB\) │ VERSION │ REGION +│ ENDPOINT +│$/,
+      /^│ ID +│ NAME +│ STATUS +│ SIZE \(GB\) +│ VERSION │ REGION +│ ENDPOINT +│$/,
     );
     const bad = await ctl(["cloud", "database", "get", "--subscription", "x", "--database-id", "1"], { env });
     assertEquals(bad.code, 2);

@@ -6,7 +6,7 @@ import "./ctl_support_package_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 
 Deno.test("ctl on Deno against the emulator (cloud over HTTP, enterprise over TLS)", async (t) => {
-  await using emulator = await startEmulator(["--tls", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);
+  await using emulator = await startEmulator(["--tls", "--real-api", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);
   const dir = await Deno.makeTempDir();
   const caFile = `${dir}/emulator-ca.pem`;
   await Deno.writeTextFile(caFile, emulator.caCert!);

@@ -10,7 +10,7 @@ import { missingTools, requireTool } from "./tools.ts";
 
 Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTools("node") }, async (t) => {
   const node = requireTool("node");
-  await using emulator = await startEmulator(["--tls", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);
+  await using emulator = await startEmulator(["--tls", "--real-api", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);
   const dir = await Deno.makeTempDir();
   const caFile = `${dir}/emulator-ca.pem`;
   await Deno.writeTextFile(caFile, emulator.caCert!);

@@ -136,17 +136,19 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   async "a database create from @file completes as a task"({ ctl, dir }) {
     const sub = (await expectOk(ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id", "--raw"])))
       .stdout.trim();
-    await Deno.writeTextFile(`${dir}/db.json`, JSON.stringify({ name: "from-file", memoryLimitInGb: 1 }));
+    await Deno.writeTextFile(`${dir}/db.json`, JSON.stringify({ name: "from-file", datasetSizeInGb: 1 }));
     const created = await expectOk(
       ctl(["api", "cloud", "post", `/subscriptions/${sub}/databases`, "-d", `@${dir}/db.json`]),
     );
     const taskId = JSON.parse(created.stdout).taskId;
-    await new Promise((r) => setTimeout(r, 300));
-    const status = await expectOk(ctl(["api", "cloud", "get", `/tasks/${taskId}`, "-q", "status", "--raw"]));
+    // A task this new may answer 404 for a moment (the emulator runs with --real-api): task wait rides it out.
+    const status = await expectOk(
+      ctl(["cloud", "task", "wait", taskId, "--wait-interval", "0.1", "-q", "status", "--raw"]),
+    );
     assertEquals(status.stdout, "processing-completed\n");
     const fromStdin = await expectOk(
       ctl(["api", "cloud", "post", `/subscriptions/${sub}/databases`, "-d", "@-"], {
-        stdin: '{"name":"stdin-db","memoryLimitInGb":2}',
+        stdin: '{"name":"stdin-db","datasetSizeInGb":2}',
       }),
     );
     assertEquals(JSON.parse(fromStdin.stdout).status, "received");
@@ -164,16 +166,18 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   },
 
   async "--query-params and -H reach the server"({ ctl }) {
+    const sub = (await expectOk(ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id", "--raw"])))
+      .stdout.trim();
     const page = await expectOk(
       ctl([
         "api",
         "cloud",
         "get",
-        "/subscriptions",
+        `/subscriptions/${sub}/databases`,
         "--query-params",
         "offset=1&limit=1",
         "-q",
-        "length(subscriptions)",
+        "length(subscription[0].databases)",
       ]),
     );
     assertEquals(page.stdout.trim(), "1");
@@ -196,7 +200,7 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     await expectFail(
       ctl(["api", "cloud", "post", `/subscriptions/${sub}/databases`, "-d", '{"name":"x"}']),
       6,
-      /Field 'memoryLimitInGb' is required/,
+      /Field 'datasetSizeInGb' \(or the deprecated 'memoryLimitInGb'\) is required/,
     );
     await expectFail(ctl(["api", "cloud", "get", "/subscriptions/1"]), 5, /Not found: GET \/subscriptions\/1/);
     const json = await expectFail(ctl(["api", "enterprise", "get", "/v1/bdbs/99", "-o", "json"]), 5, /^\{"error":/);
