@@ -1,5 +1,5 @@
 import { StoreCtlError } from "../errors/mod.ts";
-import { abortableSleep } from "../http/mod.ts";
+import { abortableSleep, isTransient } from "../http/mod.ts";
 import type { CloudClient } from "./client.ts";
 import { type ListOptions, readList } from "./paging.ts";
 
@@ -75,13 +75,6 @@ export function pollInterval(elapsedMs: number, intervalMs: number, maxIntervalM
   return Math.max(intervalMs, Math.min(elapsedMs / 4, maxIntervalMs));
 }
 
-/** A poll that failed for a reason that may pass: the client already retried it, polling tries again later. */
-function isPassing(error: unknown): error is StoreCtlError {
-  if (!(error instanceof StoreCtlError)) return false;
-  return error.code === "rate_limited" || error.code === "network" || error.code === "timeout" ||
-    (error.code === "api" && error.status !== undefined && error.status >= 500);
-}
-
 /**
  * Reads a resource the API may hand back through a task: real networking reads answer 202 with a
  * task whose finished `response.resource` holds the data. A body that is not a task reference is
@@ -145,7 +138,7 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
     );
   for (;;) {
     // A poll that hangs (with its retries) must not carry the wait past its limit.
-    const deadline = AbortSignal.timeout(Math.max(1, timeoutMs - (now() - started)));
+    const deadline = AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs - (now() - started)))); // Node takes whole ms only
     try {
       const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
       const task = await getTask(client, taskId, signal);
@@ -171,7 +164,7 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
             { status: 404, reason: "task_not_found", details: { taskId } },
           );
         }
-      } else if (!isPassing(error)) throw error;
+      } else if (!isTransient(error)) throw error;
       else last = `poll failed: ${error.message}`;
       options.onPollError?.(error as StoreCtlError, now() - started);
     }

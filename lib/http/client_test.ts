@@ -1,9 +1,9 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { opensslCertificate } from "../../tests/certs.ts";
 import { missingTools } from "../../tests/tools.ts";
-import type { StoreCtlError } from "../errors/mod.ts";
+import { StoreCtlError } from "../errors/mod.ts";
 import { createHttpClient, type HttpClientOptions } from "./client.ts";
-import { DEFAULT_RETRY_POLICY, isRetryable, retryDelay } from "./retry.ts";
+import { DEFAULT_RETRY_POLICY, isRetryable, isTransient, retryDelay } from "./retry.ts";
 import { readText } from "./transport.ts";
 import { runtime } from "../runtime/deno.ts";
 import { toCurl } from "./curl.ts";
@@ -217,4 +217,19 @@ Deno.test("send() names the scheme mistake: http to a TLS port, https to a plain
       /^127\.0\.0\.1:\d+ did not answer with TLS: it looks like a plain HTTP port\. Did you mean http:\/\/127\.0\.0\.1:\d+\/v1\/cluster\?$/,
     );
   });
+});
+
+Deno.test("isTransient() is the one rule for failures worth trying again later", () => {
+  const status = (code: number) =>
+    new StoreCtlError(code === 429 ? "rate_limited" : "api", `HTTP ${code}`, { status: code });
+  assertEquals([429, 500, 502, 503, 504].map((code) => isTransient(status(code))), [true, true, true, true, true]);
+  assertEquals([400, 401, 404, 409, 501].map((code) => isTransient(status(code))), [false, false, false, false, false]);
+  assertEquals(
+    [isTransient(new StoreCtlError("network", "reset")), isTransient(new StoreCtlError("timeout", "slow"))],
+    [
+      true,
+      true,
+    ],
+  );
+  assertEquals([isTransient(new Error("x")), isRetryable("GET", { kind: "status", status: 500 })], [false, false]);
 });

@@ -34,7 +34,14 @@ export {
   type TransportOptions,
   type TransportRequest,
 } from "./transport.ts";
-export { abortableSleep, DEFAULT_RETRY_POLICY, isRetryable, retryDelay, type RetryPolicy } from "./retry.ts";
+export {
+  abortableSleep,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  isTransient,
+  retryDelay,
+  type RetryPolicy,
+} from "./retry.ts";
 export { classifyFailure, describeFailure, failureInWords } from "./classify.ts";
 export { checkRequest, MAX_URL_LENGTH } from "./request_check.ts";
 export { toCurl } from "./curl.ts";

@@ -15,8 +15,13 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
+import { StoreCtlError } from "../errors/mod.ts";
+
 const SAFE_METHODS = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
+/** Statuses a request is repeated on at once (the CLI contract): rate limited, a gateway or server busy or down. */
 const RETRY_STATUSES = [429, 502, 503, 504];
+/** Statuses worth trying again later, when a whole operation is repeated at a pace: a 500 too. */
+const TRANSIENT_STATUSES = [...RETRY_STATUSES, 500];
 
 /** What went wrong with one attempt. */
 export type Outcome =
@@ -32,6 +37,26 @@ export function isRetryable(method: string, outcome: Outcome): boolean {
   if (outcome.kind === "connect") return true;
   if (!SAFE_METHODS.includes(method.toUpperCase())) return false;
   return outcome.kind === "reset" || RETRY_STATUSES.includes(outcome.status);
+}
+
+/**
+ * Whether a failure may pass if the same thing is tried again later: a network failure, a
+ * timeout, 429 or a 5xx the server may recover from (500, 502, 503, 504). The rule of every
+ * caller that repeats a whole operation at a pace (polling a task, sending an upload part
+ * again); the HTTP client itself repeats a request at once only on the contract's narrower set.
+ *
+ * @example
+ * ```ts
+ * import { StoreCtlError } from "../errors/mod.ts";
+ * import { isTransient } from "./retry.ts";
+ * isTransient(new StoreCtlError("api", "HTTP 503", { status: 503 })); // true
+ * isTransient(new StoreCtlError("not_found", "Not found", { status: 404 })); // false
+ * ```
+ */
+export function isTransient(error: unknown): error is StoreCtlError {
+  if (!(error instanceof StoreCtlError)) return false;
+  if (error.code === "network" || error.code === "timeout") return true;
+  return error.status !== undefined && TRANSIENT_STATUSES.includes(error.status);
 }
 
 /**

@@ -18,7 +18,7 @@
 /** Calls `fn` after `ms` milliseconds unless the returned function is called first. */
 export function after(ms: number, fn: () => void): () => void {
   let armed = true;
-  AbortSignal.timeout(Math.max(0, ms)).addEventListener("abort", () => armed && fn(), { once: true });
+  AbortSignal.timeout(Math.max(0, Math.ceil(ms))).addEventListener("abort", () => armed && fn(), { once: true });
   return () => (armed = false);
 }
 

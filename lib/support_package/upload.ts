@@ -1,5 +1,5 @@
 import { StoreCtlError } from "../errors/mod.ts";
-import { type ClientSettings, createHttpClient, type HttpClient, readJson } from "../http/mod.ts";
+import { type ClientSettings, createHttpClient, type HttpClient, isTransient, readJson } from "../http/mod.ts";
 
 /** Where uploads go unless `STORE_FILES_API_URL` says otherwise. */
 export const DEFAULT_FILES_API_URL = "https://files.example.com/api/rest/v1";
@@ -170,9 +170,7 @@ async function sendPart(
       const error = caught instanceof StoreCtlError
         ? new StoreCtlError(caught.code, redact(caught.message), { status: caught.status, tips: caught.tips })
         : caught;
-      const retryable = error instanceof StoreCtlError &&
-        (["network", "timeout", "rate_limited"].includes(error.code) || (error.status ?? 0) >= 500);
-      if (!retryable || attempt >= PART_ATTEMPTS || options.signal?.aborted) throw error;
+      if (!isTransient(error) || attempt >= PART_ATTEMPTS || options.signal?.aborted) throw error;
       options.onPartRetry?.(number, attempt + 1, error);
       target = await again();
     }
