@@ -22,6 +22,7 @@ export interface CliContext {
   confirm(question: string): Promise<boolean>;
   /** Aborted, with the signal as its reason, when the user interrupts (Ctrl+C, SIGTERM, SIGHUP). */
   readonly interrupt: AbortSignal;
+  /** The time, in milliseconds since the epoch (`Date.now` outside tests): every clock reading of a command. */
   readonly now: () => number;
   /** The runtime's gzip (it holds backpressure on Node); default `CompressionStream`. */
   readonly gzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;

@@ -37,7 +37,7 @@ export async function start(argv: readonly string[], runtime: Runtime): Promise<
       return /^y(es)?$/i.test((await runtime.stdin.readLine())?.trim() ?? "");
     },
     interrupt: interrupt.signal,
-    now: () => performance.now(),
+    now: Date.now,
     gzip: runtime.gzip,
     gunzip: runtime.gunzip,
     launchDetached: runtime.launchDetached,

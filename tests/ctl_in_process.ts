@@ -72,6 +72,8 @@ export interface RunOptions {
   readonly interrupt?: AbortSignal;
   /** File-system calls to replace (e.g. a `freeSpace` that reports a full disk). */
   readonly fs?: Partial<FileSystem>;
+  /** The command's clock (default `Date.now`). */
+  readonly now?: () => number;
   /** What `--no-wait` starts in the background (e.g. the same harness, not awaited). */
   readonly launchDetached?: (args: readonly string[]) => Promise<number>;
 }
@@ -135,7 +137,7 @@ export async function inProcessCtl(
         return Promise.resolve(answers.shift() ?? false);
       },
       interrupt: o.interrupt ?? new AbortController().signal,
-      now: () => performance.now(),
+      now: o.now ?? Date.now,
     };
     const code = await run(argv, ctx, root);
     return { code, stdout: stdout.text(), stderr: stderr.text(), requests, transports };

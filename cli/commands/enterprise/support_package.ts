@@ -152,7 +152,7 @@ jobs live in $XDG_STATE_HOME/storectl/support-packages.json (~/.local/state by d
         tips: ["See the known ones with: ctl enterprise support-package list"],
       });
     }
-    return describe(job, Date.now());
+    return describe(job, f.ctx.now());
   },
 });
 
@@ -166,7 +166,7 @@ first (most cluster versions store no packages, so this list is local).`,
     "ctl enterprise support-package list -q '[?status==`completed`].file_path'",
   ],
   async run(_input, f) {
-    const now = Date.now();
+    const now = f.ctx.now();
     return (await jobs(f).list()).map((job) => describe(job, now));
   },
 });

@@ -67,8 +67,7 @@ export async function generatePackage(
   options: GenerateOptions,
   output: OutputTarget,
 ): Promise<void> {
-  const startedAt = new Date();
-  const started = f.ctx.now();
+  const startedAt = new Date(f.ctx.now());
   const asData = resultAsData(f, output);
   const path = await targetPath(f, target, output, startedAt);
   // Nothing is recorded until the run starts, or fails as a background run (whose job exists).
@@ -99,7 +98,7 @@ export async function generatePackage(
       const result = packageResult({
         packageType: packageType(target),
         startedAt,
-        finishedMs: startedAt.getTime() + (f.ctx.now() - started),
+        finishedMs: f.ctx.now(),
         message: "Support package generation failed",
         error: error instanceof Error ? error.message : String(error),
       });

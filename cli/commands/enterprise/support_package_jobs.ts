@@ -89,7 +89,7 @@ export async function startInBackground(
   if (!f.ctx.launchDetached) {
     throw new StoreCtlError("usage", "--no-wait is not available here: this ctl cannot start itself in the background");
   }
-  const now = Date.now();
+  const now = f.ctx.now();
   const id = newJobId(new Date(now));
   const store = jobs(f);
   const record: JobRecord = {
@@ -126,7 +126,7 @@ export interface JobReporter {
 /** The reporter of a run: job `id` when given (background), else a new one. Never fails the run. */
 export function jobReporter(f: Factory, base: { id?: string; packageType: string; filePath?: string }): JobReporter {
   const store = jobs(f);
-  const started = Date.now();
+  const started = f.ctx.now();
   const id = base.id ?? newJobId(new Date(started));
   let last = 0;
   let writing: Promise<void> = Promise.resolve();
@@ -143,15 +143,15 @@ export function jobReporter(f: Factory, base: { id?: string; packageType: string
         started: iso(started),
         ...current,
         ...change,
-        updated: iso(Date.now()),
+        updated: iso(f.ctx.now()),
       } as JobRecord);
     }).catch((error) => f.logger.log("info", "support-package", `cannot record job ${id}: ${error.message}`));
     return writing;
   };
   return {
     progress(bytes, total) {
-      if (base.id === undefined || Date.now() - last < PROGRESS_EVERY_MS) return;
-      last = Date.now();
+      if (base.id === undefined || f.ctx.now() - last < PROGRESS_EVERY_MS) return;
+      last = f.ctx.now();
       const progress = total ? Math.min(99, Math.floor((bytes / total) * 100)) : null;
       void put({ progress, message: downloadMessage(bytes, total) });
     },

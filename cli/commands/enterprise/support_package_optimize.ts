@@ -35,7 +35,7 @@ export async function optimizeFile(
   options: { logLines: number; verbose: boolean; skipChecks: boolean; yes: boolean },
   output: OutputTarget,
 ): Promise<void> {
-  const startedAt = new Date();
+  const startedAt = new Date(f.ctx.now());
   const from = f.resolvePath(source);
   const to = output.file === undefined ? optimizedName(from) : f.resolvePath(output.file);
   const asData = resultAsData(f, output);

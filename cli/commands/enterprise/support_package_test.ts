@@ -288,3 +288,25 @@ Deno.test("support-package --help says what --file writes", async () => {
   });
   assertMatch(optimize.stdout, /--file\]\s+the optimized package/);
 });
+
+Deno.test("support-package: names, timestamps and job times come from the command's clock", async () => {
+  await using ctl = await inProcessCtl();
+  const now = () => Date.UTC(2026, 0, 31, 8, 5, 9);
+  const state = { ...env, XDG_STATE_HOME: `${ctl.dir}/state` };
+  const r = await ctl(["enterprise", "support-package", "cluster", "-o", "json"], { env: state, now });
+  assertEquals(r.code, 0, r.stderr);
+  const result = JSON.parse(r.stdout);
+  assertEquals([result.file_path.split("/").at(-1), result.timestamp, result.elapsed_seconds], [
+    "support-package-cluster-20260131T080509.tar.gz",
+    "2026-01-31T08:05:09Z",
+    0,
+  ]);
+  const [job] = JSON.parse(
+    (await ctl(["enterprise", "support-package", "list", "-o", "json"], { env: state, now })).stdout,
+  );
+  assertEquals([job.task_id.startsWith("sp-20260131T080509-"), job.started, job.updated], [
+    true,
+    "2026-01-31T08:05:09Z",
+    "2026-01-31T08:05:09Z",
+  ]);
+});
