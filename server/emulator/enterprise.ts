@@ -137,7 +137,7 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   app.get("/v1/cluster/stats/last", (c) => c.json(clusterStats(random, now())));
   app.get("/v1/cluster/certificates", (c) => {
     const pem = options.certificate;
-    return c.json(pem ? { api_cert: pem, cm_cert: pem, proxy_cert: pem, syncer_cert: pem } : {});
+    return c.json(pem ? { api_cert: pem, cm_cert: pem, proxy_cert: pem } : {});
   });
   app.get("/v1/cluster/alerts", (c) => c.json(clusterAlerts(data.nodes.size)));
 
