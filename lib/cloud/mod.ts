@@ -50,7 +50,6 @@ export {
   getTask,
   isTaskReference,
   listTasks,
-  pollInterval,
   readThroughTask,
   TASK_FAILED,
   TASK_SUCCEEDED,

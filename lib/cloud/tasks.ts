@@ -1,5 +1,5 @@
 import { StoreCtlError } from "../errors/mod.ts";
-import { abortableSleep, isTransient } from "../http/mod.ts";
+import { isTransient, poll, type PollOptions } from "../http/mod.ts";
 import type { CloudClient } from "./client.ts";
 import { type ListOptions, readList } from "./paging.ts";
 
@@ -44,19 +44,8 @@ export function listTasks(client: CloudClient, options?: ListOptions): Promise<C
   );
 }
 
-/** How `waitForTask` polls. */
-export interface WaitOptions {
-  readonly signal?: AbortSignal;
-  /**
-   * The shortest pause between polls. Default 1 s. Each pause is the larger of this and a
-   * quarter of the time waited so far, up to `maxIntervalMs`: a task is noticed at most a
-   * quarter of its duration late, and a short one within one interval.
-   */
-  readonly intervalMs?: number;
-  /** The longest pause (unless `intervalMs` is longer). Default 5 s. */
-  readonly maxIntervalMs?: number;
-  /** Give up after this long. Default 600 s. */
-  readonly timeoutMs?: number;
+/** How `waitForTask` polls (see `PollOptions`), and what it reports. */
+export interface WaitOptions extends PollOptions {
   /**
    * How long a task may answer 404 before that counts: the API may not show a task accepted a
    * moment ago (the official Go client waits out five 404s). Default 10 s.
@@ -64,15 +53,8 @@ export interface WaitOptions {
   readonly notFoundGraceMs?: number;
   /** Called after every poll. */
   readonly onProgress?: (task: CloudTask, elapsedMs: number) => void;
-  /** Called when a poll failed for a passing reason (429, 5xx, network) and polling goes on. */
+  /** Called when a poll failed for a passing reason (429, 5xx, network, a 404 in the grace) and polling goes on. */
   readonly onPollError?: (error: StoreCtlError, elapsedMs: number) => void;
-  readonly now?: () => number;
-  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** The pause before the next poll, after `elapsedMs` of waiting. */
-export function pollInterval(elapsedMs: number, intervalMs: number, maxIntervalMs: number): number {
-  return Math.max(intervalMs, Math.min(elapsedMs / 4, maxIntervalMs));
 }
 
 /**
@@ -121,29 +103,14 @@ export async function readThroughTask(
  * console.log(task.response?.resourceId);
  * ```
  */
-export async function waitForTask(client: CloudClient, taskId: string, options: WaitOptions = {}): Promise<CloudTask> {
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? abortableSleep;
-  const timeoutMs = options.timeoutMs ?? 600_000;
-  const intervalMs = options.intervalMs ?? 1_000;
-  const maxIntervalMs = options.maxIntervalMs ?? 5_000;
+export function waitForTask(client: CloudClient, taskId: string, options: WaitOptions = {}): Promise<CloudTask> {
   const graceMs = options.notFoundGraceMs ?? 10_000;
-  const started = now();
   let last = "not yet seen";
-  const timedOut = () =>
-    new StoreCtlError(
-      "timeout",
-      `Task ${taskId} did not finish within ${Math.round(timeoutMs / 1000)} s (last status: ${last})`,
-      { reason: "task_timeout", details: { taskId } },
-    );
-  for (;;) {
-    // A poll that hangs (with its retries) must not carry the wait past its limit.
-    const deadline = AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs - (now() - started)))); // Node takes whole ms only
-    try {
-      const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  return poll<CloudTask>({
+    async read(signal, elapsedMs) {
       const task = await getTask(client, taskId, signal);
       last = task.status;
-      options.onProgress?.(task, now() - started);
+      options.onProgress?.(task, elapsedMs);
       if (TASK_SUCCEEDED.includes(task.status)) return task;
       if (TASK_FAILED.includes(task.status)) {
         const description = task.response?.error?.description ?? task.description ?? "no description given";
@@ -152,25 +119,28 @@ export async function waitForTask(client: CloudClient, taskId: string, options: 
           details: { task },
         });
       }
-    } catch (error) {
-      if (deadline.aborted && !options.signal?.aborted) throw timedOut();
-      if (error instanceof StoreCtlError && error.code === "not_found" && last === "not yet seen") {
-        if (now() - started >= graceMs) {
-          throw new StoreCtlError(
-            "not_found",
-            `Task ${taskId} was not found: the API answered 404 for ${
-              Math.round(graceMs / 1000)
-            } s after it was accepted`,
-            { status: 404, reason: "task_not_found", details: { taskId } },
-          );
-        }
-      } else if (!isTransient(error)) throw error;
-      else last = `poll failed: ${error.message}`;
-      options.onPollError?.(error as StoreCtlError, now() - started);
-    }
-    const elapsed = now() - started;
-    const left = timeoutMs - elapsed;
-    if (left <= 0) throw timedOut();
-    await sleep(Math.min(pollInterval(elapsed, intervalMs, maxIntervalMs), left), options.signal);
-  }
+      return undefined;
+    },
+    failed(error, elapsedMs) {
+      const unseen = error instanceof StoreCtlError && error.code === "not_found" && last === "not yet seen";
+      if (unseen && elapsedMs >= graceMs) {
+        throw new StoreCtlError(
+          "not_found",
+          `Task ${taskId} was not found: the API answered 404 for ${
+            Math.round(graceMs / 1000)
+          } s after it was accepted`,
+          { status: 404, reason: "task_not_found", details: { taskId } },
+        );
+      }
+      if (!unseen && !isTransient(error)) throw error;
+      if (!unseen) last = `poll failed: ${(error as Error).message}`;
+      options.onPollError?.(error as StoreCtlError, elapsedMs);
+    },
+    timedOut: (timeoutMs) =>
+      new StoreCtlError(
+        "timeout",
+        `Task ${taskId} did not finish within ${Math.round(timeoutMs / 1000)} s (last status: ${last})`,
+        { reason: "task_timeout", details: { taskId } },
+      ),
+  }, options);
 }

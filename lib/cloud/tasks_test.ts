@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import type { CloudClient } from "./client.ts";
-import { type CloudTask, pollInterval, readThroughTask, waitForTask } from "./tasks.ts";
+import { pollInterval } from "../http/mod.ts";
+import { type CloudTask, readThroughTask, waitForTask } from "./tasks.ts";
 
 /** A client whose task moves through `statuses`, one per poll, on a fake clock. */
 function scripted(statuses: string[]) {

@@ -1,14 +1,50 @@
 import type { EnterpriseClient } from "./client.ts";
 import type { Stats } from "./cluster.ts";
-import { unwrapStats } from "./nodes.ts";
+import type { AlertMap } from "./health.ts";
+import { lastStats } from "./stats.ts";
 
-/** An enterprise database (bdb); `memory_size` is in bytes. Fields beyond these pass through. */
+/** Where clients connect to a database: a DNS name, addresses and the port. */
+export interface BdbEndpoint {
+  readonly dns_name?: string;
+  readonly addr?: readonly string[];
+  readonly port?: number;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * An enterprise database (bdb); `memory_size` is in bytes. A real cluster shows `port: 0` at
+ * the top level; the port clients use is in `endpoints[]`. Fields beyond these pass through.
+ */
 export interface Bdb {
   readonly uid: number;
   readonly name: string;
   readonly memory_size: number;
   readonly status?: string;
+  readonly port?: number;
+  readonly endpoints?: readonly BdbEndpoint[];
   readonly [field: string]: unknown;
+}
+
+/**
+ * The port(s) clients connect to: the endpoints' ports (distinct, comma-separated), or the
+ * top-level `port` when there is no endpoint and it is not 0.
+ *
+ * @example
+ * ```ts
+ * import { bdbPorts } from "./bdbs.ts";
+ * bdbPorts({ uid: 1, name: "a", memory_size: 1, port: 0, endpoints: [{ port: 12001 }] }); // "12001"
+ * ```
+ */
+export function bdbPorts(bdb: Partial<Bdb>): string | undefined {
+  const ports = [...new Set((bdb.endpoints ?? []).map((e) => e?.port).filter((p) => typeof p === "number" && p > 0))];
+  if (ports.length > 0) return ports.join(", ");
+  return typeof bdb.port === "number" && bdb.port > 0 ? String(bdb.port) : undefined;
+}
+
+/** The address of a database's first endpoint: its DNS name, else its first IP address. */
+export function bdbAddress(bdb: Partial<Bdb>): string | undefined {
+  const endpoint = bdb.endpoints?.[0];
+  return endpoint?.dns_name || endpoint?.addr?.[0] || undefined;
 }
 
 /** Every database of the cluster. */
@@ -43,7 +79,12 @@ export async function deleteBdb(client: EnterpriseClient, uid: number): Promise<
   await client.send<unknown>("DELETE", `/v1/bdbs/${uid}`);
 }
 
-/** A database's statistics of the last interval (the API keys them by uid; this unwraps them). */
-export async function bdbStats(client: EnterpriseClient, uid: number): Promise<Stats> {
-  return unwrapStats(await client.get<Record<string, Stats>>(`/v1/bdbs/${uid}/stats/last`), uid);
+/** A database's statistics of the last interval (`/v1/bdbs/stats/last/{uid}`, unwrapped from its uid key). */
+export function bdbStats(client: EnterpriseClient, uid: number): Promise<Stats> {
+  return lastStats(client, "bdbs", uid);
+}
+
+/** Every database's alerts, by database uid. */
+export function bdbsAlerts(client: EnterpriseClient): Promise<Readonly<Record<string, AlertMap>>> {
+  return client.get<Record<string, AlertMap>>("/v1/bdbs/alerts");
 }

@@ -1,6 +1,11 @@
 import type { EnterpriseClient } from "./client.ts";
+import type { AlertMap } from "./health.ts";
 
-/** The cluster; healthy `status` and `state` are `active`. Fields beyond these pass through. */
+/**
+ * The cluster's settings. The spec gives it `status` and `state` (healthy: `active`); a real
+ * cluster has neither, so its health is read from its nodes, databases and alerts
+ * (`summarizeHealth`). Fields beyond these pass through.
+ */
 export interface Cluster {
   readonly name: string;
   readonly status?: string;
@@ -38,9 +43,12 @@ export function clusterCertificates(client: EnterpriseClient): Promise<Readonly<
   return client.get<Record<string, string>>("/v1/cluster/certificates");
 }
 
-/** The cluster's alert settings and states, by alert name. */
-export function clusterAlerts(client: EnterpriseClient): Promise<Readonly<Record<string, Record<string, unknown>>>> {
-  return client.get<Record<string, Record<string, unknown>>>("/v1/cluster/alerts");
+/**
+ * The cluster's alerts by name: `enabled`, raised (`state`), `severity`, and in `change_value`
+ * what was measured, with the threshold as `global_threshold`.
+ */
+export function clusterAlerts(client: EnterpriseClient): Promise<AlertMap> {
+  return client.get<AlertMap>("/v1/cluster/alerts");
 }
 
 /** The bootstrap status, which a cluster answers without checking credentials. */

@@ -15,9 +15,13 @@ export interface CrdbTask {
   readonly [field: string]: unknown;
 }
 
-/** Every active-active database this cluster takes part in. */
-export function listCrdbs(client: EnterpriseClient): Promise<Crdb[]> {
-  return client.get<Crdb[]>("/v1/crdbs");
+/**
+ * Every active-active database this cluster takes part in. The reference documents an array;
+ * a captured real answer was `{"crdbs": [...]}`: both are read.
+ */
+export async function listCrdbs(client: EnterpriseClient): Promise<Crdb[]> {
+  const body = await client.get<Crdb[] | { crdbs?: Crdb[] }>("/v1/crdbs");
+  return Array.isArray(body) ? body : body?.crdbs ?? [];
 }
 
 /** One active-active database. */

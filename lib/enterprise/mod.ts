@@ -1,6 +1,7 @@
 /**
  * The enterprise (cluster) management API: a client with HTTP Basic and the `/v1` path rule,
- * one file per resource (cluster, nodes, bdbs, users with roles and ACLs, crdbs, logs).
+ * one file per resource (cluster, nodes, bdbs, users with roles and ACLs, crdbs, logs, actions),
+ * and the cluster's health read from what a real cluster returns (`summarizeHealth`).
  *
  * @example
  * ```ts
@@ -16,7 +17,40 @@
  * @module
  */
 export { basicAuth, createEnterpriseClient, type EnterpriseClient, enterprisePath } from "./client.ts";
-export { type Bdb, bdbStats, createBdb, deleteBdb, getBdb, listBdbs, updateBdb } from "./bdbs.ts";
+export {
+  type Bdb,
+  bdbAddress,
+  type BdbEndpoint,
+  bdbPorts,
+  bdbsAlerts,
+  bdbStats,
+  createBdb,
+  deleteBdb,
+  getBdb,
+  listBdbs,
+  updateBdb,
+} from "./bdbs.ts";
+export {
+  type Action,
+  ACTION_FAILED,
+  ACTION_SUCCEEDED,
+  type ActionList,
+  actionProgress,
+  type ActionRef,
+  type ActionWaitOptions,
+  getAction,
+  listActions,
+  waitForAction,
+} from "./actions.ts";
+export {
+  type ActiveAlert,
+  type Alert,
+  type AlertMap,
+  type Health,
+  type HealthInput,
+  summarizeHealth,
+} from "./health.ts";
+export { lastStats, unwrapStats } from "./stats.ts";
 export {
   type Bootstrap,
   type Cluster,
@@ -28,7 +62,7 @@ export {
   type Stats,
   updateCluster,
 } from "./cluster.ts";
-export { getNode, listNodes, type Node, nodeStats, removeNode, unwrapStats, updateNode } from "./nodes.ts";
+export { getNode, listNodes, type Node, nodesAlerts, nodeStats, removeNode, updateNode } from "./nodes.ts";
 export {
   createUser,
   getUser,

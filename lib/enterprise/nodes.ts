@@ -1,5 +1,8 @@
+import type { Action } from "./actions.ts";
 import type { Stats } from "./cluster.ts";
 import type { EnterpriseClient } from "./client.ts";
+import type { AlertMap } from "./health.ts";
+import { lastStats } from "./stats.ts";
 
 /** A node of the cluster. Fields beyond these pass through. */
 export interface Node {
@@ -29,18 +32,23 @@ export function updateNode(
   return client.send<Node>("PUT", `/v1/nodes/${uid}`, changes);
 }
 
-/** Removes a node from the cluster. */
-export async function removeNode(client: EnterpriseClient, uid: number): Promise<void> {
-  await client.send<unknown>("DELETE", `/v1/nodes/${uid}`);
+/**
+ * Starts removing a node from the cluster (`POST /v1/nodes/{uid}/actions/remove`): its shards
+ * and endpoints move to the other nodes first. The answer is the action, which
+ * `waitForAction` follows; a cluster that answers without an `action_uid` is followed at
+ * `GET /v1/nodes/{uid}/actions/remove`.
+ */
+export async function removeNode(client: EnterpriseClient, uid: number): Promise<Action> {
+  const action = await client.send<Action | undefined>("POST", `/v1/nodes/${uid}/actions/remove`, {});
+  return action !== null && typeof action === "object" ? action : { status: "queued" };
 }
 
-/** A node's statistics of the last interval (the API keys them by uid; this unwraps them). */
-export async function nodeStats(client: EnterpriseClient, uid: number): Promise<Stats> {
-  return unwrapStats(await client.get<Record<string, Stats>>(`/v1/nodes/${uid}/stats/last`), uid);
+/** A node's statistics of the last interval (`/v1/nodes/stats/last/{uid}`, unwrapped from its uid key). */
+export function nodeStats(client: EnterpriseClient, uid: number): Promise<Stats> {
+  return lastStats(client, "nodes", uid);
 }
 
-/** Statistics keyed by uid (`{"1": {...}}`) as the object for `uid`; other shapes pass through. */
-export function unwrapStats(body: Readonly<Record<string, unknown>>, uid: number): Stats {
-  const inner = body?.[String(uid)];
-  return inner !== null && typeof inner === "object" ? inner as Stats : body;
+/** Every node's alerts, by node uid. */
+export function nodesAlerts(client: EnterpriseClient): Promise<Readonly<Record<string, AlertMap>>> {
+  return client.get<Record<string, AlertMap>>("/v1/nodes/alerts");
 }

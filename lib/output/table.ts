@@ -127,11 +127,24 @@ function layout(data: object, columns: readonly TableColumn[] | undefined): Laid
   }
   if (columns) return fromColumns(data, columns);
   const keys = [...new Set(data.flatMap((row) => Object.keys(row)))];
+  // The rows' own id (`id`, `uid`…, else the first id key) comes before the ids of other things
+  // (a real bdb also has `group_uid`, `crdt_guid`…), which come after names and status.
+  const own = keys.find((key) => /^(id|uid|uuid|guid)$/i.test(key)) ?? keys.find(isIdKey);
   return keys.map((key) => {
     const values = data.map((row) => (row as Record<string, unknown>)[key]);
     const id = isIdKey(key);
-    // Ids, names and status first; then values that read as text; nested objects last.
-    const rank = id ? 0 : NAME_KEY.test(key) ? 1 : STATUS_KEY.test(key) ? 2 : values.every(isScalarOrMissing) ? 3 : 4;
+    // Its id, names and status first; then other ids, values that read as text; nested objects last.
+    const rank = key === own
+      ? 0
+      : NAME_KEY.test(key)
+      ? 1
+      : STATUS_KEY.test(key)
+      ? 2
+      : id
+      ? 3
+      : values.every(isScalarOrMissing)
+      ? 4
+      : 5;
     return { head: key.toUpperCase(), name: key, cells: values.map(cell), id, rank };
   });
 }

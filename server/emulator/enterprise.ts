@@ -1,9 +1,22 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { checkBody, CrdbCreate } from "./create_bodies.ts";
+import { type ActionClock, runningRemoval, settleActions, startNodeRemoval } from "./enterprise_actions.ts";
+import { bdbAlerts, clusterAlerts, nodeAlerts } from "./enterprise_alerts.ts";
+import { applyBdbChanges, bdb, BDB_FIELDS, bdbProblem } from "./enterprise_bdb.ts";
 import { debuginfoRoutes } from "./enterprise_debuginfo.ts";
-import { bdb, type EnterpriseData, enterpriseFixture } from "./enterprise_fixture.ts";
+import {
+  bootstrapBody,
+  crdb,
+  type EnterpriseData,
+  enterpriseFixture,
+  nodeView,
+  stateMachine,
+  user,
+} from "./enterprise_fixture.ts";
+import { bdbStats, clusterStats, nodeStats } from "./enterprise_stats.ts";
 import type { Json } from "./fixture.ts";
+import type { Quirk } from "./quirks.ts";
 import { createRandom } from "./random.ts";
 import { isName, paginate, parseId, readObject, unknownField } from "./requests.ts";
 
@@ -14,10 +27,12 @@ export interface EnterpriseOptions {
   readonly password: string;
   readonly softwareVersion: string;
   readonly debuginfoMb: number;
-  /** How long a new database stays `pending` and a new crdb task stays `started`. */
+  /** How long a new database stays `pending`, a crdb task `started`, a node removal running. */
   readonly taskDelayMs: number;
   /** The TLS certificate served, shown by `/v1/cluster/certificates`. */
   readonly certificate?: string;
+  /** Behaviours of the real API to reproduce; `strict-routes` answers only documented routes. */
+  readonly quirks?: ReadonlySet<Quirk>;
   readonly now: () => number;
 }
 
@@ -37,29 +52,38 @@ export function enterpriseErrorBody(status: number, message: string, _path?: str
 
 const CLUSTER_FIELDS = ["name", "email_alerts", "rack_aware"];
 const NODE_FIELDS = ["addr", "external_addr", "accept_servers", "rack_id"];
-const BDB_FIELDS = ["name", "memory_size", "replication", "sharding", "shards_count", "eviction_policy", "port"];
-const BDB_NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,62}$/;
+const USER_FIELDS = ["email", "password", "name", "role", "email_alerts", "auth_method"];
 
-/** The enterprise API (paths include `/v1`): HTTP Basic, synchronous JSON, debug-info archives. */
+/**
+ * The enterprise API (paths include `/v1`): HTTP Basic, JSON in the real API's shapes,
+ * debug-info archives. Where the spec's endpoint table spells a route otherwise than the real
+ * API (node stats, database stats, node removal), both answer; under the `strict-routes` quirk
+ * only the documented one does.
+ */
 export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset(): void } {
   let data: EnterpriseData;
   const random = createRandom(options.seed + 3);
-  const reset = () => data = enterpriseFixture(options.seed, options.softwareVersion);
+  const clock: ActionClock = { started: new Map() };
+  const pendingSince = new Map<Json, number>();
+  const reset = () => {
+    data = enterpriseFixture(options.seed, options.softwareVersion, options.certificate);
+    clock.started.clear();
+    pendingSince.clear();
+  };
   reset();
 
   const fail = (c: Context, status: ContentfulStatusCode, message: string) =>
     c.json(enterpriseErrorBody(status, message), status);
+  /** A route of the spec's table that the real API spells otherwise: 404 under `strict-routes`. */
+  const specAlias = (handler: (c: Context) => Response | Promise<Response>) => (c: Context) =>
+    options.quirks?.has("strict-routes") ? fail(c, 404, `No endpoint ${c.req.method} ${c.req.path}`) : handler(c);
   const app = new Hono();
 
-  app.get("/v1/bootstrap", (c) =>
-    c.json({
-      bootstrap_status: { state: "completed", start_time: "2026-01-01T00:00:00Z", end_time: "2026-01-01T00:02:00Z" },
-      local_node_info: { uid: 1, software_version: options.softwareVersion, cores: 4, total_memory: 16 * 1024 ** 3 },
-    }));
+  app.get("/v1/bootstrap", (c) => c.json(bootstrapBody(options.softwareVersion)));
   app.use("/v1/*", authenticate(options, fail));
-  const pendingSince = new WeakMap<Json, number>();
   app.use("/v1/*", async (_c, next) => {
-    settlePending([...data.bdbs.values(), ...data.crdbTasks], pendingSince, options);
+    settlePending(pendingSince, options);
+    settleActions(data, clock, options.now(), options.taskDelayMs);
     await next();
   });
 
@@ -82,59 +106,108 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
     record: Json,
     fields: readonly string[],
     check?: (body: Json) => string | undefined,
+    apply: (body: Json) => void = (body) => Object.assign(record, body),
+    show: (record: Json) => Json = (r) => r,
   ) => {
     const body = await readObject(c);
     if (typeof body === "string") return fail(c, 400, body);
     const problem = unknownField(body, fields) ?? check?.(body);
     if (problem) return fail(c, 400, problem);
-    Object.assign(record, body);
-    return c.json(record);
+    apply(body);
+    return c.json(show(record));
   };
+  /** Statistics keyed by uid, as the `stats/last` routes answer. */
+  const keyed = (records: Json[], stats: (record: Json) => Json) =>
+    Object.fromEntries(records.map((r) => [String(r.uid), stats(r)]));
+  const now = () => options.now();
 
+  // Cluster.
   app.get("/v1/cluster", (c) => c.json(data.cluster));
-  app.put(
-    "/v1/cluster",
-    (c) =>
-      update(
-        c,
-        data.cluster,
-        CLUSTER_FIELDS,
-        (b) => "name" in b && !isName(b.name) ? "Field 'name' must be a non-empty string" : undefined,
-      ),
-  );
-  app.get("/v1/cluster/stats/last", (c) => c.json(stats(random, options.now())));
-  app.get(
-    "/v1/cluster/certificates",
-    (c) =>
-      c.json(
-        options.certificate
-          ? { api_cert: options.certificate, cm_cert: options.certificate, proxy_cert: options.certificate }
-          : {},
-      ),
-  );
-  app.get("/v1/cluster/alerts", (c) => c.json(data.alerts));
+  app.put("/v1/cluster", (c) =>
+    update(
+      c,
+      data.cluster,
+      CLUSTER_FIELDS,
+      (b) =>
+        "name" in b && !isName(b.name)
+          ? "Field 'name' must be a non-empty string"
+          : ["email_alerts", "rack_aware"].find((k) => k in b && typeof b[k] !== "boolean") &&
+            "Fields 'email_alerts' and 'rack_aware' must be booleans",
+    ));
+  app.get("/v1/cluster/stats/last", (c) => c.json(clusterStats(random, now())));
+  app.get("/v1/cluster/certificates", (c) => {
+    const pem = options.certificate;
+    return c.json(pem ? { api_cert: pem, cm_cert: pem, proxy_cert: pem } : {});
+  });
+  app.get("/v1/cluster/alerts", (c) => c.json(clusterAlerts(data.nodes.size)));
 
-  app.get("/v1/nodes", (c) => list(c, [...data.nodes.values()]));
+  // Nodes: the fixed paths before `/v1/nodes/:uid`.
+  const nodes = () => [...data.nodes.values()].map((n) => nodeView(n, data));
+  app.get("/v1/nodes", (c) => list(c, nodes()));
+  app.get("/v1/nodes/alerts", (c) => c.json(keyed(nodes(), () => nodeAlerts())));
+  app.get("/v1/nodes/alerts/:uid", (c) => {
+    const node = find(c, "node", data.nodes);
+    return node instanceof Response ? node : c.json(nodeAlerts());
+  });
+  app.get("/v1/nodes/stats/last", (c) => c.json(keyed(nodes(), () => nodeStats(random, now()))));
+  app.get("/v1/nodes/stats/last/:uid", (c) => {
+    const node = find(c, "node", data.nodes);
+    return node instanceof Response ? node : c.json(keyed([node], () => nodeStats(random, now())));
+  });
   app.get("/v1/nodes/:uid{[^/]+}", (c) => {
     const node = find(c, "node", data.nodes);
-    return node instanceof Response ? node : c.json(node);
+    return node instanceof Response ? node : c.json(nodeView(node, data));
   });
   app.put("/v1/nodes/:uid{[^/]+}", (c) => {
     const node = find(c, "node", data.nodes);
-    return node instanceof Response ? node : update(c, node, NODE_FIELDS);
+    return node instanceof Response
+      ? node
+      : update(c, node, NODE_FIELDS, nodeProblem, undefined, (r) => nodeView(r, data));
   });
-  app.delete("/v1/nodes/:uid{[^/]+}", (c) => {
+  app.post("/v1/nodes/:uid/actions/:action", (c) => {
     const node = find(c, "node", data.nodes);
     if (node instanceof Response) return node;
-    if (data.nodes.size === 1) return fail(c, 409, "Cannot remove the last node of the cluster");
-    data.nodes.delete(node.uid);
-    return c.body(null, 200);
+    if (c.req.param("action") !== "remove") {
+      return fail(c, 400, `The emulator runs only the 'remove' node action, not '${c.req.param("action")}'`);
+    }
+    if (runningRemoval(data, node.uid)) return fail(c, 409, `Node ${node.uid} is already being removed`);
+    return c.json(startNodeRemoval(data, clock, node.uid, now()));
   });
-  app.get("/v1/nodes/:uid/stats/last", (c) => {
-    const node = find(c, "node", data.nodes);
-    return node instanceof Response ? node : c.json({ [node.uid]: stats(random, options.now()) });
+  app.get("/v1/nodes/:uid/actions/:action", (c) => {
+    const wanted = `${c.req.param("action")}_node`;
+    const action = data.actions.findLast((a) => a.name === wanted && a.node_uid === c.req.param("uid"));
+    return action
+      ? c.json(action)
+      : fail(c, 404, `No '${c.req.param("action")}' action of node '${c.req.param("uid")}'`);
+  });
+  // The spec's spellings.
+  app.delete(
+    "/v1/nodes/:uid{[^/]+}",
+    specAlias((c) => {
+      const node = find(c, "node", data.nodes);
+      if (node instanceof Response) return node;
+      if (data.nodes.size === 1) return fail(c, 409, "Cannot remove the last node of the cluster");
+      data.nodes.delete(node.uid);
+      return c.body(null, 200);
+    }),
+  );
+  app.get(
+    "/v1/nodes/:uid/stats/last",
+    specAlias((c) => {
+      const node = find(c, "node", data.nodes);
+      return node instanceof Response ? node : c.json(keyed([node], () => nodeStats(random, now())));
+    }),
+  );
+
+  // Actions.
+  app.get("/v1/actions", (c) => c.json({ actions: data.actions, "state-machines": data.stateMachines }));
+  app.get("/v1/actions/:uid", (c) => {
+    const action = [...data.actions, ...data.stateMachines].find((a) => a.action_uid === c.req.param("uid"));
+    return action ? c.json(action) : fail(c, 404, `action '${c.req.param("uid")}' does not exist`);
   });
 
+  // Databases.
+  const stats = (record: Json) => bdbStats(random, now(), record.memory_size);
   app.get("/v1/bdbs", (c) => list(c, [...data.bdbs.values()]));
   app.post("/v1/bdbs", async (c) => {
     const body = await readObject(c);
@@ -145,15 +218,35 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
       return fail(c, 409, `A database named '${body.name}' already exists`);
     }
     const uid = Math.max(0, ...data.bdbs.keys()) + 1;
-    const record = {
-      ...bdb(uid, body.name, body.memory_size),
-      ...body,
-      status: "pending",
-      created_time: new Date(options.now()).toISOString(),
-    };
-    pendingSince.set(record, options.now());
+    const first = [...data.nodes.values()][0];
+    const time = new Date(now()).toISOString().slice(0, 19) + "Z";
+    const record = bdb({
+      uid,
+      name: body.name,
+      memorySize: body.memory_size,
+      cluster: data.cluster.name,
+      nodeAddr: first?.addr ?? "",
+      firstShard: ++data.lastShard,
+      time,
+    });
+    applyBdbChanges(record, body, () => ++data.lastShard);
+    record.status = "pending";
+    const machine = stateMachine(uid, now() / 1000, "active");
+    data.stateMachines.push(machine);
+    pendingSince.set(record, now());
+    pendingSince.set(machine, now());
     data.bdbs.set(uid, record);
     return c.json(record);
+  });
+  app.get("/v1/bdbs/alerts", (c) => c.json(keyed([...data.bdbs.values()], () => bdbAlerts())));
+  app.get("/v1/bdbs/alerts/:uid", (c) => {
+    const record = find(c, "database", data.bdbs);
+    return record instanceof Response ? record : c.json(bdbAlerts());
+  });
+  app.get("/v1/bdbs/stats/last", (c) => c.json(keyed([...data.bdbs.values()], stats)));
+  app.get("/v1/bdbs/stats/last/:uid", (c) => {
+    const record = find(c, "database", data.bdbs);
+    return record instanceof Response ? record : c.json(keyed([record], stats));
   });
   app.get("/v1/bdbs/:uid{[^/]+}", (c) => {
     const record = find(c, "database", data.bdbs);
@@ -161,7 +254,16 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   });
   app.put("/v1/bdbs/:uid{[^/]+}", (c) => {
     const record = find(c, "database", data.bdbs);
-    return record instanceof Response ? record : update(c, record, BDB_FIELDS, (b) => bdbProblem(b, false));
+    return record instanceof Response ? record : update(
+      c,
+      record,
+      BDB_FIELDS,
+      (b) => bdbProblem(b, false),
+      (b) => {
+        applyBdbChanges(record, b, () => ++data.lastShard);
+        record.last_changed_time = new Date(now()).toISOString().slice(0, 19) + "Z";
+      },
+    );
   });
   app.delete("/v1/bdbs/:uid{[^/]+}", (c) => {
     const record = find(c, "database", data.bdbs);
@@ -169,20 +271,19 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
     data.bdbs.delete(record.uid);
     return c.body(null, 200);
   });
-  app.get("/v1/bdbs/:uid/stats/last", (c) => {
-    const record = find(c, "database", data.bdbs);
-    return record instanceof Response ? record : c.json({
-      [record.uid]: {
-        ...stats(random, options.now()),
-        used_memory: Math.round(record.memory_size * random.next() * 0.6),
-      },
-    });
-  });
+  app.get(
+    "/v1/bdbs/:uid/stats/last",
+    specAlias((c) => {
+      const record = find(c, "database", data.bdbs);
+      return record instanceof Response ? record : c.json(keyed([record], stats));
+    }),
+  );
 
+  // Users, roles, ACLs.
   app.get("/v1/users", (c) => list(c, [...data.users.values()]));
   app.get("/v1/users/:uid", (c) => {
-    const user = find(c, "user", data.users);
-    return user instanceof Response ? user : c.json(user);
+    const found = find(c, "user", data.users);
+    return found instanceof Response ? found : c.json(found);
   });
   app.post("/v1/users", async (c) => {
     const body = await readObject(c);
@@ -191,26 +292,27 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
       return fail(c, 400, "Field 'email' is required and must be an email address");
     }
     if (!isName(body.password)) return fail(c, 400, "Field 'password' is required");
+    const problem = unknownField(body, USER_FIELDS);
+    if (problem) return fail(c, 400, problem);
     if ([...data.users.values()].some((u) => u.email === body.email)) {
       return fail(c, 409, `A user with email '${body.email}' already exists`);
     }
+    const role = body.role ?? "db_viewer";
+    const roleUid = data.roles.find((r) => r.management === role)?.uid;
+    if (roleUid === undefined) {
+      return fail(c, 400, `Field 'role' must be one of: ${data.roles.map((r) => r.management).join(", ")}`);
+    }
     const uid = Math.max(0, ...data.users.keys()) + 1;
-    const { password: _secret, ...shown } = body;
-    const user = {
-      uid,
-      name: body.name ?? body.email,
-      role: "db_viewer",
-      role_uids: [3],
-      auth_method: "regular",
-      status: "active",
-      ...shown,
-    };
-    data.users.set(uid, user);
-    return c.json(user);
+    const record = user(uid, body.name ?? body.email, body.email, role, roleUid);
+    if (typeof body.email_alerts === "boolean") record.email_alerts = body.email_alerts;
+    record.password_issue_date = new Date(now()).toISOString().slice(0, 19) + "Z";
+    data.users.set(uid, record);
+    return c.json(record);
   });
   app.get("/v1/roles", (c) => list(c, data.roles));
   app.get("/v1/redis_acls", (c) => list(c, data.redisAcls));
 
+  // Active-active.
   app.get("/v1/crdbs", (c) => list(c, data.crdbs));
   app.post("/v1/crdbs", async (c) => {
     const body = await readObject(c);
@@ -221,20 +323,30 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
     const guid = `6f1c2a52-0000-4000-8000-${String(n).padStart(12, "0")}`;
     const task = { id: `b1e0c7a4-0000-4000-8000-${String(n).padStart(12, "0")}`, status: "started", crdb_guid: guid };
     data.crdbTasks.push(task);
-    data.crdbs.push({
-      guid,
-      name: body.name,
-      default_db_config: body.default_db_config ?? {},
-      instances: body.instances ?? [],
+    // Credentials given for the other clusters are never shown again.
+    const instances = (body.instances ?? []).map(({ cluster, ...rest }: Json, i: number) => {
+      const { credentials: _secret, ...shown } = cluster;
+      return { id: i + 1, ...rest, cluster: shown };
     });
-    pendingSince.set(task, options.now());
+    const record = crdb(guid, body.name, body.default_db_config?.memory_size ?? 1024 ** 3, instances);
+    record.default_db_config = { ...record.default_db_config, ...body.default_db_config };
+    for (const flag of ["encryption", "causal_consistency", "featureset_version"]) {
+      if (flag in body) record[flag] = body[flag];
+    }
+    data.crdbs.push(record);
+    pendingSince.set(task, now());
     return c.json(task);
   });
   app.get("/v1/crdbs/:guid", (c) => {
-    const crdb = data.crdbs.find((x) => x.guid === c.req.param("guid"));
-    return crdb ? c.json(crdb) : fail(c, 404, `crdb '${c.req.param("guid")}' does not exist`);
+    const found = data.crdbs.find((x) => x.guid === c.req.param("guid"));
+    return found ? c.json(found) : fail(c, 404, `crdb '${c.req.param("guid")}' does not exist`);
   });
   app.get("/v1/crdb_tasks", (c) => list(c, data.crdbTasks));
+  app.get("/v1/crdb_tasks/:id", (c) => {
+    const task = data.crdbTasks.find((t) => t.id === c.req.param("id"));
+    return task ? c.json(task) : fail(c, 404, `crdb task '${c.req.param("id")}' does not exist`);
+  });
+
   app.get("/v1/logs", (c) => {
     const order = c.req.query("order") ?? "asc";
     if (order !== "asc" && order !== "desc") {
@@ -249,13 +361,27 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   return { app, reset };
 }
 
+/** What is wrong with a node update body, if anything. */
+function nodeProblem(body: Json): string | undefined {
+  if ("accept_servers" in body && typeof body.accept_servers !== "boolean") {
+    return "Field 'accept_servers' must be a boolean";
+  }
+  for (const field of ["addr", "rack_id"]) {
+    if (field in body && typeof body[field] !== "string") return `Field '${field}' must be a string`;
+  }
+  if ("external_addr" in body && !(Array.isArray(body.external_addr) && body.external_addr.every(isName))) {
+    return "Field 'external_addr' must be an array of addresses";
+  }
+  return undefined;
+}
+
 /** Moves records created in a transient state to their final state once `taskDelayMs` passed. */
-function settlePending(records: Json[], pendingSince: WeakMap<Json, number>, options: EnterpriseOptions) {
-  for (const record of records) {
-    const since = pendingSince.get(record);
-    if (since === undefined || options.now() - since < options.taskDelayMs) continue;
+function settlePending(pendingSince: Map<Json, number>, options: EnterpriseOptions) {
+  for (const [record, since] of pendingSince) {
+    if (options.now() - since < options.taskDelayMs) continue;
     if (record.status === "pending") record.status = "active";
     if (record.status === "started") record.status = "finished";
+    if (record.status === "active" && "object_name" in record) record.status = "completed";
     pendingSince.delete(record);
   }
 }
@@ -270,31 +396,6 @@ function timeBounds(stime?: string, etime?: string): { start: number; end: numbe
     bounds[key] = ms;
   }
   return bounds;
-}
-
-function bdbProblem(body: Json, creating: boolean): string | undefined {
-  if ((creating || "name" in body) && !(typeof body.name === "string" && BDB_NAME.test(body.name))) {
-    return "Field 'name' is required: letters, digits and '-', up to 63 characters";
-  }
-  if ((creating || "memory_size" in body) && !(Number.isSafeInteger(body.memory_size) && body.memory_size > 0)) {
-    return "Field 'memory_size' is required and must be a positive integer number of bytes";
-  }
-  return undefined;
-}
-
-function stats(random: ReturnType<typeof createRandom>, now: number): Json {
-  return {
-    interval: "1sec",
-    stime: new Date(now - 1000).toISOString().slice(0, 19) + "Z",
-    etime: new Date(now).toISOString().slice(0, 19) + "Z",
-    cpu_user: Math.round(random.next() * 40) / 100,
-    cpu_system: Math.round(random.next() * 10) / 100,
-    cpu_idle: Math.round((0.5 + random.next() * 0.4) * 100) / 100,
-    free_memory: random.int(4, 12) * 1024 ** 3,
-    available_memory: random.int(6, 12) * 1024 ** 3,
-    total_req: random.int(100, 20_000),
-    conns: random.int(5, 500),
-  };
 }
 
 type Fail = (c: Context, status: ContentfulStatusCode, message: string) => Response;

@@ -9,7 +9,8 @@ import {
 import type { Factory } from "../../factory.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import { LIMIT_FLAG, required, SUBSCRIPTION_FLAG, SUBSCRIPTION_TIP } from "./common.ts";
-import { WAIT_LIMIT_FLAGS, waitFor, waitLimits } from "./wait.ts";
+import { WAIT_LIMIT_FLAGS } from "../../framework/waiting.ts";
+import { waitFor } from "./wait.ts";
 
 // The real API answers each networking read with a task whose result holds the data: these
 // commands wait for it (with the spinner and limits of --wait) and print what it found.
@@ -23,7 +24,7 @@ async function read<T>(
   reader: (client: CloudClient, subscription: number, wait: TaskWaiter) => Promise<T>,
 ): Promise<T> {
   const subscription = required(flags.subscription, "--subscription", SUBSCRIPTION_TIP);
-  return await reader(await f.cloud(), subscription, (taskId) => waitFor(f, taskId, waitLimits(flags)));
+  return await reader(await f.cloud(), subscription, (taskId) => waitFor(f, taskId, flags));
 }
 
 /** A list of a subscription's networking records. */

@@ -3,7 +3,8 @@ import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Arg, arg } from "../../framework/params.ts";
 import { command, group } from "../../framework/spec.ts";
 import { LIMIT_FLAG } from "./common.ts";
-import { TASK_COLUMNS, WAIT_LIMIT_FLAGS, waitFor, waitLimits } from "./wait.ts";
+import { WAIT_LIMIT_FLAGS } from "../../framework/waiting.ts";
+import { TASK_COLUMNS, waitFor } from "./wait.ts";
 
 /** A task id, checked before any request: the API's ids are letters, digits and dashes. */
 const TASK_ID: Arg<string> = {
@@ -47,7 +48,7 @@ task.`,
   output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud task wait 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13 --wait-timeout 120"],
   async run({ args: [taskId], flags }, f) {
-    return await waitFor(f, taskId, waitLimits(flags));
+    return await waitFor(f, taskId, flags);
   },
 });
 

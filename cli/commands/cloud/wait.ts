@@ -1,6 +1,6 @@
 /**
- * Waiting for cloud tasks, as the cloud commands do it: `--wait` and its flags, a spinner with
- * the task's state, and `taskCommand`, a command that starts a task and waits for it when asked.
+ * Waiting for cloud tasks, as the cloud commands do it: a spinner with the task's state, and
+ * `taskCommand`, a command that starts a task and waits for it with `--wait`.
  *
  * @module
  */
@@ -8,11 +8,9 @@ import { type CloudTask, type TaskReference, waitForTask } from "../../../lib/cl
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { Interrupted } from "../../context.ts";
 import type { Factory } from "../../factory.ts";
-import { type Arg, type Flag, flag } from "../../framework/params.ts";
+import type { Arg, Flag } from "../../framework/params.ts";
 import { type Column, command, type CommandSpec, type Input, Shown } from "../../framework/spec.ts";
-import { statusLine } from "../../framework/status_line.ts";
-
-const FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
+import { pollTrouble, spinner, WAIT_FLAGS, waitLimits } from "../../framework/waiting.ts";
 
 /** Table columns of a task. */
 export const TASK_COLUMNS: readonly Column[] = [
@@ -26,34 +24,8 @@ export const TASK_COLUMNS: readonly Column[] = [
   },
 ];
 
-/** How long to wait, and how often to ask. */
-export const WAIT_LIMIT_FLAGS = {
-  waitTimeout: flag.number("give up waiting after this many seconds", {
-    min: 1,
-    max: 86_400,
-    integer: true,
-    default: 600,
-    placeholder: "seconds",
-  }),
-  waitInterval: flag.number(
-    "shortest pause between polls, in seconds; later ones grow to a quarter of the time waited, up to 5 s",
-    { min: 0.1, max: 60, default: 1, placeholder: "seconds" },
-  ),
-};
-
-/** The flags of a command that can wait for its task. */
-export const WAIT_FLAGS = {
-  wait: flag.boolean("wait until the operation has finished, then print its result"),
-  ...WAIT_LIMIT_FLAGS,
-};
-
 /** The command that resumes waiting for a task. */
 export const resumeCommand = (taskId: string) => `ctl cloud task wait ${taskId}`;
-
-/** What a spinner says while a poll failed: the task not visible yet, or the failure and that it goes on. */
-function pollTrouble(error: StoreCtlError): string {
-  return error.code === "not_found" ? "not visible yet" : `poll failed (${error.status ?? error.code}), retrying`;
-}
 
 /**
  * Waits for a cloud task with a spinner on a terminal (the task's state and the time waited on
@@ -63,32 +35,17 @@ function pollTrouble(error: StoreCtlError): string {
 export async function waitFor(
   f: Factory,
   taskId: string,
-  options: { timeoutSeconds: number; intervalSeconds: number },
+  flags: { waitTimeout: number; waitInterval: number },
 ): Promise<CloudTask> {
   const client = await f.cloud();
-  const line = statusLine(f.ctx.stderr);
-  const started = f.ctx.now();
-  let status = "waiting";
-  let frame = 0;
-  const draw = () =>
-    line.show(
-      `${FRAMES[frame++ % FRAMES.length]} Task ${taskId}: ${status} (${Math.round((f.ctx.now() - started) / 1000)} s)`,
-    );
-  const show = (next: string) => {
-    if (next !== status && f.ctx.stderr.isTTY) {
-      status = next;
-      draw();
-    }
-  };
-  const timer = f.ctx.stderr.isTTY ? setInterval(draw, 100) : undefined;
+  const shown = spinner(f.ctx, `Task ${taskId}`);
   try {
     return await waitForTask(client, taskId, {
+      ...waitLimits(flags),
       signal: f.ctx.interrupt,
-      intervalMs: options.intervalSeconds * 1000,
-      timeoutMs: options.timeoutSeconds * 1000,
       now: f.ctx.now,
-      onProgress: (task) => show(task.status),
-      onPollError: (error) => show(pollTrouble(error)),
+      onProgress: (task) => shown.state(task.status),
+      onPollError: (error) => shown.state(pollTrouble(error)),
     });
   } catch (error) {
     if (error instanceof Interrupted) {
@@ -99,14 +56,8 @@ export async function waitFor(
     }
     throw error;
   } finally {
-    clearInterval(timer);
-    line.clear();
+    shown.stop();
   }
-}
-
-/** The waiting flags' values, as `waitFor` takes them. */
-export function waitLimits(flags: { waitTimeout: number; waitInterval: number }) {
-  return { timeoutSeconds: flags.waitTimeout, intervalSeconds: flags.waitInterval };
 }
 
 /** A command that starts a cloud task (a create, update or delete). */
@@ -143,11 +94,7 @@ export function taskCommand<
         );
         return new Shown(ref, {});
       }
-      const task = await waitFor(
-        f,
-        ref.taskId,
-        waitLimits(input.flags as { waitTimeout: number; waitInterval: number }),
-      );
+      const task = await waitFor(f, ref.taskId, input.flags as { waitTimeout: number; waitInterval: number });
       return resolve ? await resolve(task, f, own) : task;
     },
   });

@@ -6,13 +6,45 @@ import { tableCells, tableRows } from "../../../tests/table_text.ts";
 const env = EMULATOR_ENV;
 const table = { env, tty: { stdout: true }, columns: 200 };
 
-Deno.test("enterprise cluster get and update: name, status, state; -q works", async () => {
+Deno.test("enterprise cluster get: a real cluster has no status or state; STATUS tells its health from nodes, databases and alerts", async () => {
   await using ctl = await inProcessCtl();
   const r = await ctl(["enterprise", "cluster", "get"], table);
-  assertEquals(tableCells(r.stdout)[0], ["NAME", "STATUS", "STATE", "RACK AWARE", "EMAIL ALERTS", "CREATED"]);
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(tableCells(r.stdout)[0], ["NAME", "STATUS", "RACK AWARE", "EMAIL ALERTS", "CREATED"]);
   assertEquals(tableRows(r.stdout)[0].NAME, "cluster.example.local");
-  const state = await ctl(["enterprise", "cluster", "get", "-q", "state", "--raw"], { env });
-  assertEquals(state.stdout, "active\n");
+  assertEquals(
+    tableRows(r.stdout)[0].STATUS,
+    "healthy: 3/3 nodes active, 4/4 databases active, no active alerts",
+  );
+  assertEquals([...r.requests].sort(), [
+    "GET /v1/bdbs",
+    "GET /v1/bdbs/alerts",
+    "GET /v1/cluster",
+    "GET /v1/cluster/alerts",
+    "GET /v1/nodes",
+    "GET /v1/nodes/alerts",
+  ]);
+  // JSON is the cluster as the API gives it, in one request.
+  const json = await ctl(["enterprise", "cluster", "get"], { env });
+  assertEquals(json.requests, ["GET /v1/cluster"]);
+  const cluster = JSON.parse(json.stdout);
+  assertEquals(["status" in cluster, "health" in cluster, cluster.name], [false, false, "cluster.example.local"]);
+  const name = await ctl(["enterprise", "cluster", "get", "-q", "name", "--raw"], { env });
+  assertEquals(name.stdout, "cluster.example.local\n");
+});
+
+Deno.test("enterprise cluster get: a database still pending makes the cluster degraded", async () => {
+  await using ctl = await inProcessCtl({ taskDelayMs: 600_000 });
+  await ctl(["enterprise", "database", "create", "--name", "slow", "--memory-size", "1GiB"], { env });
+  const r = await ctl(["enterprise", "cluster", "get"], table);
+  assertEquals(
+    tableRows(r.stdout)[0].STATUS,
+    "degraded: 3/3 nodes active, 4/5 databases active (5 slow: pending), no active alerts",
+  );
+});
+
+Deno.test("enterprise cluster update: name and other settings; -q works", async () => {
+  await using ctl = await inProcessCtl();
   const renamed = await ctl(["enterprise", "cluster", "update", "--name", "renamed.example"], { env });
   assertEquals([renamed.code, renamed.requests, JSON.parse(renamed.stdout).name], [
     0,
@@ -27,12 +59,22 @@ Deno.test("enterprise cluster get and update: name, status, state; -q works", as
   assertEquals(empty.code, 6);
 });
 
-Deno.test("enterprise cluster stats: CPU as percentages, free memory for people", async () => {
+Deno.test("enterprise cluster stats: CPU as percentages, memory for people; every column filled from the real metric names", async () => {
   await using ctl = await inProcessCtl();
   const r = await ctl(["enterprise", "cluster", "stats"], table);
+  assertEquals(tableCells(r.stdout)[0], [
+    "INTERVAL END",
+    "CPU USER",
+    "CPU SYSTEM",
+    "FREE MEMORY",
+    "AVAILABLE MEMORY",
+    "CONNECTIONS",
+    "REQUESTS",
+  ]);
   const [row] = tableRows(r.stdout);
   assertMatch(row["CPU USER"], /^\d+%$/);
   assertMatch(row["FREE MEMORY"], /^\d+ GiB$/);
+  assertEquals(Object.entries(row).filter(([, v]) => v === ""), []);
   const json = JSON.parse((await ctl(["enterprise", "cluster", "stats"], { env })).stdout);
   assert(typeof json.cpu_user === "number" && Number.isInteger(json.free_memory));
 });
@@ -41,10 +83,22 @@ Deno.test("enterprise cluster alerts and certificates: one row per name; JSON as
   await using ctl = await inProcessCtl({ certificate: PEM });
   const alerts = await ctl(["enterprise", "cluster", "alerts"], table);
   assertEquals(tableCells(alerts.stdout)[0], ["ALERT", "ENABLED", "RAISED", "SEVERITY", "THRESHOLD", "CHANGED"]);
-  assertEquals(tableRows(alerts.stdout).map((row) => row.ALERT), ["cluster_certs_about_to_expire", "node_memory"]);
+  const rows = tableRows(alerts.stdout);
+  assertEquals(rows.length, 12);
+  // The threshold is in change_value.global_threshold.
+  assertEquals(rows.find((row) => row.ALERT === "cluster_ca_cert_about_to_expire"), {
+    ALERT: "cluster_ca_cert_about_to_expire",
+    ENABLED: "true",
+    RAISED: "false",
+    SEVERITY: "INFO",
+    THRESHOLD: "90",
+    CHANGED: "2026-01-01T00:00:00Z",
+  });
+  assertEquals(rows.find((row) => row.ALERT === "cluster_ocsp_query_failed")?.THRESHOLD, "");
   assertEquals(
-    JSON.parse((await ctl(["enterprise", "cluster", "alerts"], { env })).stdout).node_memory.threshold,
-    "80",
+    JSON.parse((await ctl(["enterprise", "cluster", "alerts"], { env })).stdout).cluster_license_about_to_expire
+      .change_value.global_threshold,
+    "7",
   );
   const certs = await ctl(["enterprise", "cluster", "certificates"], table);
   assertEquals(tableCells(certs.stdout)[0], ["NAME", "SUBJECT", "EXPIRES"]);

@@ -1,9 +1,20 @@
+import {
+  bdbsAlerts,
+  type Cluster,
+  clusterAlerts,
+  type EnterpriseClient,
+  type Health,
+  listBdbs,
+  listNodes,
+  nodesAlerts,
+  summarizeHealth,
+} from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { formatSize, parseSize } from "../../../lib/output/mod.ts";
 import type { Factory } from "../../factory.ts";
 import { readJsonBody } from "../../json_input.ts";
 import { type Arg, type Flag, flag } from "../../framework/params.ts";
-import type { Column } from "../../framework/spec.ts";
+import type { Column, OutputTarget } from "../../framework/spec.ts";
 
 function usage(message: string, tips: string[] = []): StoreCtlError {
   return new StoreCtlError("usage", message, { tips });
@@ -111,20 +122,83 @@ export function sizeColumn(header: string, path: string): Column {
   };
 }
 
-/** A fraction (0.25) as a percentage (`25%`). */
-function percent(header: string, key: string): Column {
-  return { header, value: (row) => (typeof row[key] === "number" ? `${Math.round(row[key] * 100)}%` : row[key]) };
+/** A fraction (0.25), or the sum of several, as a percentage (`25%`). */
+function percent(header: string, ...keys: string[]): Column {
+  return {
+    header,
+    value: (row) => {
+      const values = keys.map((key) => row[key]);
+      return values.every((v) => typeof v === "number")
+        ? `${Math.round((values as number[]).reduce((a, b) => a + b, 0) * 100)}%`
+        : values.find((v) => v !== undefined);
+    },
+  };
 }
 
-/** The columns of a stats interval (cluster, node or database). */
-export const STATS_COLUMNS: readonly Column[] = [
+/**
+ * The columns of a cluster's or a node's stats interval: the host's metrics as a real cluster
+ * names them (`cpu_user`, `free_memory`, `available_memory`, `conns`, `total_req`).
+ */
+export const HOST_STATS_COLUMNS: readonly Column[] = [
   { header: "INTERVAL END", value: "etime" },
   percent("CPU USER", "cpu_user"),
   percent("CPU SYSTEM", "cpu_system"),
   sizeColumn("FREE MEMORY", "free_memory"),
+  sizeColumn("AVAILABLE MEMORY", "available_memory"),
   { header: "CONNECTIONS", value: "conns" },
   { header: "REQUESTS", value: "total_req" },
 ];
+
+/**
+ * The columns of a database's stats interval, as a real cluster names them: CPU per shard
+ * (`shard_cpu_*`) and of the main thread (`main_thread_cpu_*`, user and system added up),
+ * `used_memory`, `no_of_keys`, `instantaneous_ops_per_sec`, `conns`.
+ */
+export const BDB_STATS_COLUMNS: readonly Column[] = [
+  { header: "INTERVAL END", value: "etime" },
+  percent("SHARD CPU USER", "shard_cpu_user"),
+  percent("SHARD CPU SYSTEM", "shard_cpu_system"),
+  percent("MAIN THREAD CPU", "main_thread_cpu_user", "main_thread_cpu_system"),
+  sizeColumn("USED MEMORY", "used_memory"),
+  { header: "KEYS", value: "no_of_keys" },
+  { header: "OPS/SEC", value: "instantaneous_ops_per_sec" },
+  { header: "CONNECTIONS", value: "conns" },
+];
+
+/**
+ * Whether the result will be shown as a table (`-o table`, or `auto` on a terminal, without
+ * `-q` or `--raw`): a command reads what only its table shows (e.g. the cluster's health) only
+ * then, so that scripts make one request.
+ */
+export function showsTable(output: OutputTarget, f: Factory): boolean {
+  if (output.file || f.globals.query || f.globals.raw) return false;
+  return output.format === "table" || (output.format === "auto" && f.ctx.stdout.isTTY);
+}
+
+/**
+ * The cluster's health (see `summarizeHealth`), read in parallel from its nodes, databases and
+ * the alerts of the cluster, nodes and databases. A part that cannot be read is left unknown
+ * with a warning, so that a viewer role or a passing failure does not hide the rest.
+ */
+export async function readHealth(f: Factory, client: EnterpriseClient, cluster?: Cluster): Promise<Health> {
+  const read = async <T>(what: string, path: string, request: Promise<T>): Promise<T | undefined> => {
+    try {
+      return await request;
+    } catch (error) {
+      if (!(error instanceof StoreCtlError)) throw error;
+      f.warn(`could not read ${what} (GET ${path}): ${error.message}`);
+      return undefined;
+    }
+  };
+  const [nodes, bdbs, clusterAlertMap, nodeAlerts, bdbAlerts] = await Promise.all([
+    read("the nodes", "/v1/nodes", listNodes(client)),
+    read("the databases", "/v1/bdbs", listBdbs(client)),
+    read("the cluster's alerts", "/v1/cluster/alerts", clusterAlerts(client)),
+    read("the nodes' alerts", "/v1/nodes/alerts", nodesAlerts(client)),
+    read("the databases' alerts", "/v1/bdbs/alerts", bdbsAlerts(client)),
+  ]);
+  return summarizeHealth({ cluster, nodes, bdbs, clusterAlerts: clusterAlertMap, nodeAlerts, bdbAlerts });
+}
 
 /** An object keyed by name (`{"node_memory": {...}}`) as rows with that name in `key`. */
 export function keyedRows(key: string): (data: unknown) => unknown {

@@ -1,7 +1,17 @@
-import { bdbStats, createBdb, deleteBdb, getBdb, listBdbs, updateBdb } from "../../../lib/enterprise/mod.ts";
+import {
+  bdbAddress,
+  bdbPorts,
+  bdbStats,
+  createBdb,
+  deleteBdb,
+  getBdb,
+  listBdbs,
+  updateBdb,
+} from "../../../lib/enterprise/mod.ts";
 import { flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import {
+  BDB_STATS_COLUMNS,
   DATA_FLAG,
   one,
   requestBody,
@@ -9,7 +19,6 @@ import {
   requireFields,
   sizeColumn,
   sizeFlag,
-  STATS_COLUMNS,
   uidArg,
 } from "./common.ts";
 
@@ -20,7 +29,9 @@ const COLUMNS: readonly Column[] = [
   sizeColumn("MEMORY", "memory_size"),
   { header: "SHARDS", value: "shards_count" },
   { header: "REPLICATION", value: "replication" },
-  { header: "PORT", value: "port" },
+  // A real bdb shows port 0 at the top level: clients connect to its endpoints.
+  { header: "PORT", value: (row) => bdbPorts(row) },
+  { header: "ENDPOINT", value: (row) => bdbAddress(row) },
   { header: "VERSION", value: "version" },
 ];
 
@@ -96,7 +107,10 @@ const remove = command({
 const stats = command({
   summary: "show a database's statistics of the last interval",
   args: [UID],
-  output: { columns: [...STATS_COLUMNS, sizeColumn("USED MEMORY", "used_memory")] },
+  description: `Show a database's statistics of the last interval, from GET /v1/bdbs/stats/last/{uid}
+(on a 404, the older spelling /v1/bdbs/{uid}/stats/last is tried once). CPU is per shard and of
+the main thread, as fractions of a core shown as percentages; -o json shows every metric.`,
+  output: { columns: BDB_STATS_COLUMNS },
   examples: ["ctl enterprise database stats 1", "ctl enterprise database stats 1 -q used_memory"],
   async run({ args: [uid] }, f) {
     return await one(bdbStats(await f.enterprise(), uid), LIST);

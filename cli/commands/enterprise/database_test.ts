@@ -6,7 +6,7 @@ const env = EMULATOR_ENV;
 const table = { env, tty: { stdout: true }, columns: 200 };
 const GIB = 1024 ** 3;
 
-Deno.test("enterprise database list: a table with sizes for people; JSON keeps bytes", async () => {
+Deno.test("enterprise database list: a table with sizes for people, the endpoint's port and address; JSON keeps bytes", async () => {
   await using ctl = await inProcessCtl();
   const r = await ctl(["enterprise", "database", "list"], table);
   assertEquals(r.code, 0, r.stderr);
@@ -18,10 +18,19 @@ Deno.test("enterprise database list: a table with sizes for people; JSON keeps b
     "SHARDS",
     "REPLICATION",
     "PORT",
+    "ENDPOINT",
     "VERSION",
   ]);
   const rows = tableRows(r.stdout);
   assertEquals(rows.map((row) => row.UID), ["1", "2", "3", "4"]);
+  // A real bdb has port 0 at the top level: the port is its endpoint's.
+  assertEquals(
+    rows.map((row) => [row.PORT, row.ENDPOINT]),
+    [1, 2, 3, 4].map((uid) => [
+      String(12000 + uid),
+      `redis-${12000 + uid}.cluster.example.local`,
+    ]),
+  );
   assert(rows.every((row) => /^\d+ GiB$/.test(row.MEMORY) && row.STATUS === "active"), r.stdout);
   const json = JSON.parse((await ctl(["enterprise", "database", "list"], { env })).stdout);
   assertEquals(json.length, 4);
@@ -132,19 +141,36 @@ Deno.test("enterprise database delete: asks on a terminal; without one needs --y
   assertEquals([again.code, again.requests], [5, ["DELETE /v1/bdbs/2"]]);
 });
 
-Deno.test("enterprise database stats: the last interval, unwrapped from its uid key, with used memory", async () => {
-  await using ctl = await inProcessCtl();
+Deno.test("enterprise database stats: the documented route, the real metric names in every column", async () => {
+  await using ctl = await inProcessCtl({ quirks: new Set(["strict-routes"]) });
   const r = await ctl(["enterprise", "database", "stats", "1"], table);
+  assertEquals([r.code, r.requests], [0, ["GET /v1/bdbs/stats/last/1"]], r.stderr);
   assertEquals(tableCells(r.stdout)[0], [
     "INTERVAL END",
-    "CPU USER",
-    "CPU SYSTEM",
-    "FREE MEMORY",
-    "CONNECTIONS",
-    "REQUESTS",
+    "SHARD CPU USER",
+    "SHARD CPU SYSTEM",
+    "MAIN THREAD CPU",
     "USED MEMORY",
+    "KEYS",
+    "OPS/SEC",
+    "CONNECTIONS",
   ]);
-  assertMatch(tableRows(r.stdout)[0]["CPU USER"], /^\d+%$/);
+  const [row] = tableRows(r.stdout);
+  assertEquals(Object.entries(row).filter(([, v]) => v === ""), []);
+  assertMatch(row["SHARD CPU USER"], /^\d+%$/);
+  assertMatch(row["USED MEMORY"], /^\d+(\.\d+)? (B|KiB|MiB|GiB)$/);
   const json = JSON.parse((await ctl(["enterprise", "database", "stats", "1"], { env })).stdout);
-  assert(Number.isInteger(json.used_memory) && typeof json.cpu_user === "number", JSON.stringify(json));
+  assert(Number.isInteger(json.used_memory) && typeof json.shard_cpu_user === "number", JSON.stringify(json));
+});
+
+Deno.test("enterprise database stats: on a 404 from the documented route, the spec's route is tried once", async () => {
+  await using ctl = await inProcessCtl();
+  ctl.emulator.faults.enterprise.add({ kind: "status", status: 404 }, 1, "/v1/bdbs/stats/last/2");
+  const r = await ctl(["enterprise", "database", "stats", "2", "-o", "json"], { env });
+  assertEquals([r.code, r.requests], [0, ["GET /v1/bdbs/stats/last/2", "GET /v1/bdbs/2/stats/last"]], r.stderr);
+  assertEquals(typeof JSON.parse(r.stdout).shard_cpu_user, "number");
+  const missing = await ctl(["enterprise", "database", "stats", "99"], { env });
+  assertEquals([missing.code, missing.requests], [5, ["GET /v1/bdbs/stats/last/99", "GET /v1/bdbs/99/stats/last"]]);
+  assertMatch(missing.stderr, /database '99' does not exist/);
+  assertMatch(missing.stderr, /tip: See the ids with: ctl enterprise database list/);
 });

@@ -10,10 +10,12 @@ const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600
  * `7d`) counted back from now, as the ISO time the API takes.
  */
 export function parseSince(input: string, now: number): string {
+  // The API's form: whole seconds in UTC (`2026-01-31T08:00:00Z`), as its own times are written.
+  const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
   const age = /^(\d+)([smhdw])$/.exec(input);
-  if (age) return new Date(now - Number(age[1]) * UNIT_MS[age[2]]).toISOString();
+  if (age) return iso(now - Number(age[1]) * UNIT_MS[age[2]]);
   if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(input) && !Number.isNaN(Date.parse(input))) {
-    return new Date(Date.parse(input)).toISOString();
+    return iso(Date.parse(input));
   }
   throw new StoreCtlError(
     "usage",

@@ -4,9 +4,13 @@ import { group, lazy } from "../../framework/spec.ts";
 export default group(
   "manage an enterprise cluster",
   {
-    status: lazy("check that the cluster answers and accepts the credentials", () => import("./status.ts")),
+    status: lazy(
+      "check that the cluster answers, accepts the credentials, and is healthy",
+      () => import("./status.ts"),
+    ),
     cluster: lazy("show and change the cluster, its statistics, certificates and alerts", () => import("./cluster.ts")),
     node: lazy("manage the cluster's nodes", () => import("./node.ts")),
+    action: lazy("follow long-running cluster operations (node removals…)", () => import("./action.ts")),
     database: lazy("manage the cluster's databases", () => import("./database.ts")),
     user: lazy("manage the cluster's users", () => import("./user.ts")),
     role: lazy("list the management roles", () => import("./role.ts")),

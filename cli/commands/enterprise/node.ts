@@ -1,8 +1,11 @@
-import { getNode, listNodes, nodeStats, removeNode, updateNode } from "../../../lib/enterprise/mod.ts";
+import { type ActionRef, getNode, listNodes, nodeStats, removeNode, updateNode } from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
+import { WAIT_FLAGS } from "../../framework/waiting.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { DATA_FLAG, one, requestBody, requireChanges, sizeColumn, STATS_COLUMNS, uidArg } from "./common.ts";
+import { ACTION_COLUMNS } from "./action.ts";
+import { followAction, followCommand } from "./action_wait.ts";
+import { DATA_FLAG, HOST_STATS_COLUMNS, one, requestBody, requireChanges, sizeColumn, uidArg } from "./common.ts";
 
 const COLUMNS: readonly Column[] = [
   { header: "UID", value: "uid" },
@@ -70,21 +73,58 @@ const update = command({
 });
 
 const remove = command({
-  summary: "remove a node from the cluster",
-  description: "Remove a node from the cluster. Asks first on a terminal; without one, --yes is required.",
+  summary: "remove a node from the cluster (its shards and endpoints move first)",
+  description: `Remove a node from the cluster: POST /v1/nodes/{uid}/actions/remove starts an action that
+moves the node's shards and endpoints to the other nodes, then removes it. Prints the action
+and how to follow it; with --wait, follows it (GET /v1/actions/{action_uid}) until the node is
+gone, with its progress on a terminal. --wait-timeout gives up waiting (exit 11), Ctrl+C stops
+waiting (exit 130): the removal goes on either way. Asks first on a terminal; without one,
+--yes is required.`,
   args: [UID],
+  flags: WAIT_FLAGS,
   confirm: ({ args: [uid] }) => `Remove node ${uid} from the cluster?`,
-  examples: ["ctl enterprise node remove 3", "ctl enterprise node remove 3 --yes"],
-  async run({ args: [uid] }, f) {
-    await one(removeNode(await f.enterprise(), uid), LIST);
-    f.ctx.stderr.write(`Removed node ${uid}\n`);
+  output: { columns: ACTION_COLUMNS },
+  examples: [
+    "ctl enterprise node remove 3",
+    "ctl enterprise node remove 3 --yes --wait",
+    "ctl enterprise node remove 3 --yes --wait --wait-timeout 1800",
+  ],
+  async run({ args: [uid], flags }, f) {
+    const client = await f.enterprise();
+    const started = await one(removeNode(client, uid), LIST);
+    const ref: ActionRef = typeof started.action_uid === "string"
+      ? { actionUid: started.action_uid }
+      : { path: `/v1/nodes/${uid}/actions/remove` };
+    if (!flags.wait) {
+      const id = "actionUid" in ref ? `action ${ref.actionUid}` : "the action";
+      f.ctx.stderr.write(`Removing node ${uid}: ${id} is ${started.status}; follow it with: ${followCommand(ref)}\n`);
+      return started;
+    }
+    const wording = { doing: `Removing node ${uid}`, subject: `the removal of node ${uid}` };
+    try {
+      const done = await followAction(f, client, ref, wording, flags);
+      f.ctx.stderr.write(`Removed node ${uid}\n`);
+      return done;
+    } catch (error) {
+      // A cluster may drop a finished action's status (404): the node being gone tells the end.
+      if (!(error instanceof StoreCtlError && error.code === "not_found")) throw error;
+      const gone = await getNode(client, uid).then(
+        () => false,
+        (e) => e instanceof StoreCtlError && e.code === "not_found",
+      );
+      if (!gone) throw error;
+      f.ctx.stderr.write(`Removed node ${uid} (the cluster no longer shows the action)\n`);
+      return undefined;
+    }
   },
 });
 
 const stats = command({
   summary: "show a node's statistics of the last interval",
   args: [UID],
-  output: { columns: STATS_COLUMNS },
+  description: `Show a node's statistics of the last interval, from GET /v1/nodes/stats/last/{uid} (on a
+404, the older spelling /v1/nodes/{uid}/stats/last is tried once); -o json shows every metric.`,
+  output: { columns: HOST_STATS_COLUMNS },
   examples: ["ctl enterprise node stats 1", "ctl enterprise node stats 1 -q cpu_user"],
   async run({ args: [uid] }, f) {
     return await one(nodeStats(await f.enterprise(), uid), LIST);

@@ -4,21 +4,50 @@ import { tableCells, tableRows } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 
-Deno.test("enterprise status: bootstrap, then the credentials; both pass", async () => {
+Deno.test("enterprise status: bootstrap, then the credentials, then the health from nodes, databases and alerts", async () => {
   await using ctl = await inProcessCtl({ softwareVersion: "7.4.2" });
   const r = await ctl(["enterprise", "status"], { env, tty: { stdout: true }, columns: 200 });
-  assertEquals([r.code, r.requests], [0, ["GET /v1/bootstrap", "GET /v1/cluster"]], r.stderr);
-  assertEquals(tableCells(r.stdout)[0], ["URL", "BOOTSTRAP", "VERSION", "USER", "CLUSTER", "STATUS"]);
+  assertEquals(r.code, 0, r.stderr);
+  assertEquals(r.requests.slice(0, 2), ["GET /v1/bootstrap", "GET /v1/cluster"]);
+  assertEquals([...r.requests.slice(2)].sort(), [
+    "GET /v1/bdbs",
+    "GET /v1/bdbs/alerts",
+    "GET /v1/cluster/alerts",
+    "GET /v1/nodes",
+    "GET /v1/nodes/alerts",
+  ]);
+  assertEquals(tableCells(r.stdout)[0], ["CLUSTER", "HEALTH", "VERSION", "USER", "URL", "BOOTSTRAP"]);
   assertEquals(tableRows(r.stdout)[0], {
-    URL: "https://cluster.test:9443",
-    BOOTSTRAP: "completed",
+    CLUSTER: "cluster.example.local",
+    HEALTH: "healthy: 3/3 nodes active, 4/4 databases active, no active alerts",
     VERSION: "7.4.2",
     USER: "admin@example.com",
-    CLUSTER: "cluster.example.local",
-    STATUS: "active",
+    URL: "https://cluster.test:9443",
+    BOOTSTRAP: "completed",
   });
   const json = JSON.parse((await ctl(["enterprise", "status"], { env })).stdout);
-  assertEquals([json.bootstrap, json.cluster_state], ["completed", "active"]);
+  assertEquals(json, {
+    url: "https://cluster.test:9443",
+    bootstrap: "completed",
+    software_version: "7.4.2",
+    user: "admin@example.com",
+    cluster: "cluster.example.local",
+    health: "healthy",
+    summary: "3/3 nodes active, 4/4 databases active, no active alerts",
+    nodes: { total: 3, active: 3 },
+    databases: { total: 4, active: 4 },
+    alerts: [],
+  });
+});
+
+Deno.test("enterprise status: a health part that cannot be read is unknown, with a warning; the exit code stays 0", async () => {
+  await using ctl = await inProcessCtl();
+  ctl.emulator.faults.enterprise.add({ kind: "status", status: 403 }, 1, "/v1/nodes/alerts");
+  const r = await ctl(["enterprise", "status", "-o", "json"], { env });
+  assertEquals(r.code, 0, r.stderr);
+  const json = JSON.parse(r.stdout);
+  assertEquals([json.health, json.summary], ["unknown", "3/3 nodes active, 4/4 databases active, alerts unknown"]);
+  assertMatch(r.stderr, /Warning: could not read the nodes' alerts \(GET \/v1\/nodes\/alerts\): /);
 });
 
 Deno.test("enterprise status: wrong credentials say the cluster answers but rejects them (exit 4)", async () => {

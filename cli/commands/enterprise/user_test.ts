@@ -85,11 +85,18 @@ Deno.test("enterprise role list and acl list: uid, name and what each grants", a
   await using ctl = await inProcessCtl();
   const roles = await ctl(["enterprise", "role", "list"], table);
   assertEquals(tableCells(roles.stdout)[0], ["UID", "NAME", "MANAGEMENT"]);
-  assertEquals(tableRows(roles.stdout).map((row) => row.MANAGEMENT), ["admin", "db_member", "db_viewer"]);
+  assertEquals(tableRows(roles.stdout).map((row) => row.MANAGEMENT), [
+    "admin",
+    "cluster_member",
+    "cluster_viewer",
+    "db_member",
+    "db_viewer",
+    "none",
+  ]);
   const acls = await ctl(["enterprise", "acl", "list"], table);
   assertEquals(tableCells(acls.stdout)[0], ["UID", "NAME", "ACL"]);
-  assertEquals(tableRows(acls.stdout)[2], { UID: "3", NAME: "Read Only", ACL: "+@read ~*" });
+  assertEquals(tableRows(acls.stdout)[1], { UID: "2", NAME: "Read Only", ACL: "+@read ~*" });
   const names = await ctl(["enterprise", "acl", "list", "-q", "[].name", "--raw"], { env });
-  assertEquals(names.stdout, "Full Access\nNot Dangerous\nRead Only\n");
-  assertEquals(JSON.parse((await ctl(["enterprise", "role", "list", "-o", "json"], { env })).stdout).length, 3);
+  assertEquals(names.stdout, "Full Access\nRead Only\nNot Dangerous\n");
+  assertEquals(JSON.parse((await ctl(["enterprise", "role", "list", "-o", "json"], { env })).stdout).length, 6);
 });
