@@ -1,19 +1,10 @@
 import type { CloudClient, ListOptions, TaskReference } from "../../../lib/cloud/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
-import type { Factory } from "../../factory.ts";
-import { readJsonBody } from "../../json_input.ts";
-import { type Arg, type Flag, flag } from "../../framework/params.ts";
+import type { Arg, Flag } from "../../framework/params.ts";
 import { type Column, command, type CommandSpec } from "../../framework/spec.ts";
+import { parseId } from "../input.ts";
 
 const usage = (message: string, tips: string[] = []) => new StoreCtlError("usage", message, { tips });
-
-/** Parses a numeric cloud id before any request: the API's ids are positive whole numbers. */
-export const parseId = (what: string) => (input: string): number => {
-  if (!/^\d{1,15}$/.test(input) || Number(input) === 0) {
-    throw usage(`must be a ${what} id (a positive whole number); got '${input}'`);
-  }
-  return Number(input);
-};
 
 /** `--subscription <id>`. */
 export const SUBSCRIPTION_FLAG: Flag<number | undefined> = {
@@ -53,40 +44,10 @@ export const LIMIT_FLAG: Flag<number | undefined> = {
   placeholder: "n",
 };
 
-/** `-d`: a full request body that flags amend. */
-export const DATA_FLAG = flag.string(
-  "request body: inline JSON, @file, or @- for standard input; flags override its fields",
-  {
-    alias: "d",
-    placeholder: "json",
-  },
-);
-
 /** The value of a flag the command needs, or a usage error naming it and where to find a value. */
 export function required<T>(value: T | undefined, name: string, tip: string): T {
   if (value === undefined) throw usage(`${name} is required`, [tip]);
   return value;
-}
-
-/** The `-d` body as an object (empty without `-d`), checked before anything is sent. */
-export async function readBody(f: Factory, data: string | undefined): Promise<Record<string, unknown>> {
-  if (data === undefined) return {};
-  const text = await readJsonBody(data, {
-    file: (path) => f.ctx.fs.readFile(f.resolvePath(path)),
-    stdin: () => f.ctx.stdin.readAll(),
-  });
-  const body = JSON.parse(text);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw usage(`-d must be a JSON object; got ${Array.isArray(body) ? "an array" : JSON.stringify(body)}`, [
-      "Nothing was sent",
-    ]);
-  }
-  return body;
-}
-
-/** Drops the entries whose value is undefined (flags not given). */
-export function given(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
 /** The task reference a create, update or delete answers, for `--wait` to follow. */

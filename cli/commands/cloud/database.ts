@@ -10,16 +10,8 @@ import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import { TASK_COLUMNS, taskCommand } from "./wait.ts";
-import {
-  DATA_FLAG,
-  DATABASE_FLAG,
-  given,
-  LIMIT_FLAG,
-  readBody,
-  required,
-  SUBSCRIPTION_FLAG,
-  SUBSCRIPTION_TIP,
-} from "./common.ts";
+import { DATABASE_FLAG, LIMIT_FLAG, required, SUBSCRIPTION_FLAG, SUBSCRIPTION_TIP } from "./common.ts";
+import { DATA_FLAG, given, readBody } from "../input.ts";
 
 const COLUMNS: readonly Column[] = [
   { header: "ID", value: "databaseId" },

@@ -10,7 +10,8 @@ import type { Factory } from "../../factory.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import { TASK_COLUMNS, taskCommand } from "./wait.ts";
-import { DATA_FLAG, given, LIMIT_FLAG, parseId, readBody, required, SUBSCRIPTION_ARG } from "./common.ts";
+import { LIMIT_FLAG, required, SUBSCRIPTION_ARG } from "./common.ts";
+import { DATA_FLAG, given, parseId, readBody } from "../input.ts";
 
 const COLUMNS: readonly Column[] = [
   { header: "ID", value: "id" },

@@ -8,15 +8,8 @@ import {
 } from "../../../lib/enterprise/mod.ts";
 import { flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import {
-  DATA_FLAG,
-  HOST_STATS_COLUMNS,
-  keyedRows,
-  readHealth,
-  requestBody,
-  requireChanges,
-  showsTable,
-} from "./common.ts";
+import { HOST_STATS_COLUMNS, keyedRows, readHealth, requestBody, requireChanges, showsTable } from "./common.ts";
+import { DATA_FLAG } from "../input.ts";
 
 /** The table's health text, kept off the object so that JSON and YAML stay as the API gave them. */
 const HEALTH = Symbol("health");

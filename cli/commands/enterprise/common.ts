@@ -12,26 +12,17 @@ import {
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { formatSize, parseSize } from "../../../lib/output/mod.ts";
 import type { Factory } from "../../factory.ts";
-import { readJsonBody } from "../../json_input.ts";
-import { type Arg, type Flag, flag } from "../../framework/params.ts";
+import type { Arg, Flag } from "../../framework/params.ts";
 import type { Column, OutputTarget } from "../../framework/spec.ts";
+import { given, parseId, readBody } from "../input.ts";
 
 function usage(message: string, tips: string[] = []): StoreCtlError {
   return new StoreCtlError("usage", message, { tips });
 }
 
-/** A numeric id argument, checked before any request; `list` names the command that shows them. */
-export function uidArg(name: string, brief: string, list: string): Arg<number> {
-  return {
-    name,
-    brief,
-    parse: (input) => {
-      if (!/^\d{1,15}$/.test(input) || Number(input) === 0) {
-        throw usage(`must be a numeric id (a whole number from 1); got '${input}'`, [`See the ids with: ${list}`]);
-      }
-      return Number(input);
-    },
-  };
+/** The `<uid>` argument of a `what` (database, node…), checked before any request; `list` shows the ids. */
+export function uidArg(what: string, brief: string, list: string): Arg<number> {
+  return { name: "uid", brief, parse: parseId(what, [`See the ids with: ${list}`]) };
 }
 
 /**
@@ -67,12 +58,6 @@ export function sizeFlag(brief: string): Flag<number | undefined> {
   };
 }
 
-/** `-d/--data`: the request body's fields, which the other flags override. */
-export const DATA_FLAG = flag.string("body fields: inline JSON, @file or @- for standard input; flags override them", {
-  alias: "d",
-  placeholder: "json",
-});
-
 /**
  * The request body: the `-d` object, if given, with every defined flag value written over it.
  * Checked before any request.
@@ -82,17 +67,7 @@ export async function requestBody(
   data: string | undefined,
   fields: Readonly<Record<string, unknown>>,
 ): Promise<Record<string, unknown>> {
-  const base = data === undefined ? {} : JSON.parse(
-    await readJsonBody(data, {
-      file: (path) => f.ctx.fs.readFile(f.resolvePath(path)),
-      stdin: () => f.ctx.stdin.readAll(),
-    }),
-  );
-  if (base === null || typeof base !== "object" || Array.isArray(base)) {
-    throw usage(`--data must be a JSON object; got ${Array.isArray(base) ? "an array" : JSON.stringify(base)}`);
-  }
-  const set = Object.entries(fields).filter(([, value]) => value !== undefined);
-  return { ...base, ...Object.fromEntries(set) };
+  return { ...await readBody(f, data), ...given(fields) };
 }
 
 /** Fails before any request when `body` lacks a field: `what` says which flag gives it. */

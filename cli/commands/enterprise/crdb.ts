@@ -2,7 +2,8 @@ import { createCrdb, getCrdb, listCrdbs } from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Arg, arg, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { DATA_FLAG, one, requestBody, requireFields, sizeColumn, sizeFlag } from "./common.ts";
+import { one, requestBody, requireFields, sizeColumn, sizeFlag } from "./common.ts";
+import { DATA_FLAG } from "../input.ts";
 import { TASK_COLUMNS } from "./crdb_task.ts";
 
 const COLUMNS: readonly Column[] = [

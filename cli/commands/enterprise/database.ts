@@ -12,7 +12,6 @@ import { flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import {
   BDB_STATS_COLUMNS,
-  DATA_FLAG,
   one,
   requestBody,
   requireChanges,
@@ -21,6 +20,7 @@ import {
   sizeFlag,
   uidArg,
 } from "./common.ts";
+import { DATA_FLAG } from "../input.ts";
 
 const COLUMNS: readonly Column[] = [
   { header: "UID", value: "uid" },
@@ -36,7 +36,7 @@ const COLUMNS: readonly Column[] = [
 ];
 
 const LIST = "ctl enterprise database list";
-const UID = uidArg("uid", "the database's numeric id", LIST);
+const UID = uidArg("database", "the database's numeric id", LIST);
 const NAME = flag.string("database name: letters, digits and '-'", { placeholder: "name" });
 
 const list = command({

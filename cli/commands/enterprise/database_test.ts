@@ -57,7 +57,7 @@ Deno.test("enterprise database get: one row; an unknown id is exit 5 at once, a 
     assertEquals([r.code, r.requests], [2, []], bad);
     assertMatch(
       r.stderr,
-      new RegExp(`<uid> must be a numeric id \\(a whole number from 1\\); got '${bad.replace(".", "\\.")}'`),
+      new RegExp(`<uid> must be a database id \\(a positive whole number\\); got '${bad.replace(".", "\\.")}'`),
     );
   }
 });
@@ -97,7 +97,7 @@ Deno.test("enterprise database create: -d gives fields, flags override them; mis
   );
   const array = await ctl(["enterprise", "database", "create", "-d", "[1]"], { env });
   assertEquals([array.code, array.requests], [2, []]);
-  assertMatch(array.stderr, /--data must be a JSON object; got an array/);
+  assertMatch(array.stderr, /-d must be a JSON object; got an array/);
   const taken = await ctl(["enterprise", "database", "create", "-d", body], { env });
   assertEquals(taken.code, 7);
   assertMatch(taken.stderr, /A database named 'from-body' already exists/);

@@ -7,15 +7,16 @@ const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600
 
 /**
  * `--since`: an ISO 8601 time (`2026-01-01`, `2026-01-01T12:00:00Z`) or an age (`30m`, `12h`,
- * `7d`) counted back from now, as the ISO time the API takes.
+ * `7d`) counted back from `now`, as the ISO time the API takes. Checked when the flag is read;
+ * the time is worked out when the command runs, on its clock.
  */
-export function parseSince(input: string, now: number): string {
+export function parseSince(input: string): (now: number) => string {
   // The API's form: whole seconds in UTC (`2026-01-31T08:00:00Z`), as its own times are written.
   const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + "Z";
   const age = /^(\d+)([smhdw])$/.exec(input);
-  if (age) return iso(now - Number(age[1]) * UNIT_MS[age[2]]);
+  if (age) return (now) => iso(now - Number(age[1]) * UNIT_MS[age[2]]);
   if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(input) && !Number.isNaN(Date.parse(input))) {
-    return iso(Date.parse(input));
+    return () => iso(Date.parse(input));
   }
   throw new StoreCtlError(
     "usage",
@@ -33,9 +34,8 @@ count.`,
       ...flag.string("only events from this time on: ISO 8601, or an age such as 30m, 12h, 7d", {
         placeholder: "time",
       }),
-      // Ages count back from the wall clock when the flag is read.
-      parse: (input: string) => parseSince(input, Date.now()),
-    } as Flag<string | undefined>,
+      parse: parseSince,
+    } as Flag<((now: number) => string) | undefined>,
     // No default: without --limit the API's own applies.
     limit: {
       ...flag.number("at most this many events", { min: 1, max: 100_000, integer: true, default: 1 }),
@@ -57,7 +57,7 @@ count.`,
   ],
   async run({ flags }, f) {
     return await listLogs(await f.enterprise(), {
-      since: flags.since,
+      since: flags.since?.(f.ctx.now()),
       limit: flags.limit,
       order: flags.order ?? "desc",
     });

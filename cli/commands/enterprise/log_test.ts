@@ -41,10 +41,17 @@ Deno.test("enterprise log list: a bad --since, --limit or --order is exit 2 befo
 
 Deno.test("parseSince() reads ages back from now and ISO 8601 times, in the API's form (whole seconds, Z)", () => {
   const now = Date.UTC(2026, 5, 1, 12, 0, 0, 250);
-  assertEquals(parseSince("30m", now), "2026-06-01T11:30:00Z");
-  assertEquals(parseSince("2d", now), "2026-05-30T12:00:00Z");
-  assertEquals(parseSince("1w", now), "2026-05-25T12:00:00Z");
-  assertEquals(parseSince("2026-01-31", now), "2026-01-31T00:00:00Z");
-  assertEquals(parseSince("2026-01-31T08:00:00+02:00", now), "2026-01-31T06:00:00Z");
-  assertEquals(parseSince("2026-01-31T08:00:00.999Z", now), "2026-01-31T08:00:00Z");
+  assertEquals(parseSince("30m")(now), "2026-06-01T11:30:00Z");
+  assertEquals(parseSince("2d")(now), "2026-05-30T12:00:00Z");
+  assertEquals(parseSince("1w")(now), "2026-05-25T12:00:00Z");
+  assertEquals(parseSince("2026-01-31")(now), "2026-01-31T00:00:00Z");
+  assertEquals(parseSince("2026-01-31T08:00:00+02:00")(now), "2026-01-31T06:00:00Z");
+  assertEquals(parseSince("2026-01-31T08:00:00.999Z")(now), "2026-01-31T08:00:00Z");
+});
+
+Deno.test("enterprise log list --since <age> counts back from the command's clock", async () => {
+  await using ctl = await inProcessCtl();
+  const now = () => Date.UTC(2026, 0, 1, 12, 0, 0);
+  const r = await ctl(["enterprise", "log", "list", "--since", "2h"], { env, now });
+  assertEquals(r.requests, [`GET /v1/logs?stime=${encodeURIComponent("2026-01-01T10:00:00Z")}&order=desc`]);
 });

@@ -5,7 +5,8 @@ import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import { ACTION_COLUMNS } from "./action.ts";
 import { followAction, followCommand } from "./action_wait.ts";
-import { DATA_FLAG, HOST_STATS_COLUMNS, one, requestBody, requireChanges, sizeColumn, uidArg } from "./common.ts";
+import { HOST_STATS_COLUMNS, one, requestBody, requireChanges, sizeColumn, uidArg } from "./common.ts";
+import { DATA_FLAG } from "../input.ts";
 
 const COLUMNS: readonly Column[] = [
   { header: "UID", value: "uid" },
@@ -19,7 +20,7 @@ const COLUMNS: readonly Column[] = [
 ];
 
 const LIST = "ctl enterprise node list";
-const UID = uidArg("uid", "the node's numeric id", LIST);
+const UID = uidArg("node", "the node's numeric id", LIST);
 
 const list = command({
   summary: "list the cluster's nodes",

@@ -97,14 +97,17 @@ const cluster = generator("download a support package of the whole cluster", [],
 
 const database = generator(
   "download a support package of one database (active-active too)",
-  [uidArg("uid", "the database's numeric id", "ctl enterprise database list")],
+  [uidArg("database", "the database's numeric id", "ctl enterprise database list")],
   ([uid]) => ({ kind: "database", uid: uid as number }),
   ["ctl enterprise support-package database 1", "ctl enterprise support-package database 1 --use-new-api"],
 );
 
 const node = generator(
   "download a support package of one node, or of all nodes without a uid",
-  [{ ...uidArg("uid", "the node's numeric id (all nodes when left out)", "ctl enterprise node list"), optional: true }],
+  [{
+    ...uidArg("node", "the node's numeric id (all nodes when left out)", "ctl enterprise node list"),
+    optional: true,
+  }],
   ([uid]) => (uid === undefined ? { kind: "nodes" } : { kind: "node", uid: uid as number }),
   ["ctl enterprise support-package node 2", "ctl enterprise support-package node"],
 );

@@ -2,7 +2,8 @@ import { createUser, getUser, listUsers } from "../../../lib/enterprise/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { DATA_FLAG, one, requestBody, requireFields, uidArg } from "./common.ts";
+import { one, requestBody, requireFields, uidArg } from "./common.ts";
+import { DATA_FLAG } from "../input.ts";
 
 const LIST = "ctl enterprise user list";
 
@@ -26,7 +27,7 @@ const list = command({
 
 const get = command({
   summary: "show one user",
-  args: [uidArg("uid", "the user's numeric id", LIST)],
+  args: [uidArg("user", "the user's numeric id", LIST)],
   output: { columns: COLUMNS },
   examples: ["ctl enterprise user get 2"],
   async run({ args: [uid] }, f) {
