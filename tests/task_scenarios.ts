@@ -158,16 +158,17 @@ export const TASK_SCENARIOS: readonly TaskScenario[] = [
       await using redis = await startRedis();
       const settings = env(redis.url, { TASK_LEASE_SECONDS: "1" });
       await using a = await startServer(command, settings);
-      const id = await submit(a, { steps: 10, delay_ms: 100, tokens: ["o", "k"], children: 1 });
-      await watch(a, id, (e, d) => e === "update" && d.message === "step 2 of 10");
+      // Long enough (5 s) that the first runner cannot finish it while the second one starts on a busy machine.
+      const id = await submit(a, { steps: 50, delay_ms: 100, tokens: ["o", "k"], children: 1 });
+      await watch(a, id, (e, d) => e === "update" && d.message === "step 2 of 50");
       await using b = await startServer(command, settings); // it could not have taken the task before
       await a.kill();
       const killedAt = Date.now();
-      const events = await watch(b, id, (e) => e === "done" || e === "failed");
-      const restarted = events.find((f) => f.data?.update_type === "retry");
-      assertEquals(restarted?.data?.message, "restarted (attempt 2): the runner that had it stopped");
-      assertEquals(events.at(-1)?.data, { task_id: id, result: { answer: "ok" } });
+      const retry = await watch(b, id, (_e, d) => d.update_type === "retry");
+      assertEquals(retry.at(-1)?.data?.message, "restarted (attempt 2): the runner that had it stopped");
       assert(Date.now() - killedAt < 10_000, "reclaimed within lease + poll, not forever");
+      const events = await watch(b, id, (e) => e === "done" || e === "failed");
+      assertEquals(events.at(-1)?.data, { task_id: id, result: { answer: "ok" } });
       const tree = await (await fetch(`${b.url}/tasks/${id}/tree`)).json();
       assertEquals(tree.children.map((c: { task: { status: string } }) => c.task.status), ["done"]);
     },
