@@ -1,8 +1,8 @@
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { checkBody, CrdbCreate } from "./create_bodies.ts";
-import { type ActionClock, runningRemoval, settleActions, startNodeRemoval } from "./enterprise_actions.ts";
-import { bdbAlerts, clusterAlerts, nodeAlerts } from "./enterprise_alerts.ts";
+import { type ActionClock, settleActions } from "./enterprise_actions.ts";
+import { bdbAlerts, clusterAlerts } from "./enterprise_alerts.ts";
 import { applyBdbChanges, bdb, BDB_FIELDS, bdbProblem } from "./enterprise_bdb.ts";
 import { debuginfoRoutes } from "./enterprise_debuginfo.ts";
 import {
@@ -10,11 +10,11 @@ import {
   crdb,
   type EnterpriseData,
   enterpriseFixture,
-  nodeView,
   stateMachine,
   user,
 } from "./enterprise_fixture.ts";
-import { bdbStats, clusterStats, nodeStats } from "./enterprise_stats.ts";
+import { nodeRoutes } from "./enterprise_nodes.ts";
+import { bdbStats, clusterStats } from "./enterprise_stats.ts";
 import type { Json } from "./fixture.ts";
 import type { Quirk } from "./quirks.ts";
 import { createRandom } from "./random.ts";
@@ -51,7 +51,6 @@ export function enterpriseErrorBody(status: number, message: string, _path?: str
 }
 
 const CLUSTER_FIELDS = ["name", "email_alerts", "rack_aware"];
-const NODE_FIELDS = ["addr", "external_addr", "accept_servers", "rack_id"];
 const USER_FIELDS = ["email", "password", "name", "role", "email_alerts", "auth_method"];
 
 /**
@@ -141,70 +140,7 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   });
   app.get("/v1/cluster/alerts", (c) => c.json(clusterAlerts(data.nodes.size)));
 
-  // Nodes: the fixed paths before `/v1/nodes/:uid`.
-  const nodes = () => [...data.nodes.values()].map((n) => nodeView(n, data));
-  app.get("/v1/nodes", (c) => list(c, nodes()));
-  app.get("/v1/nodes/alerts", (c) => c.json(keyed(nodes(), () => nodeAlerts())));
-  app.get("/v1/nodes/alerts/:uid", (c) => {
-    const node = find(c, "node", data.nodes);
-    return node instanceof Response ? node : c.json(nodeAlerts());
-  });
-  app.get("/v1/nodes/stats/last", (c) => c.json(keyed(nodes(), () => nodeStats(random, now()))));
-  app.get("/v1/nodes/stats/last/:uid", (c) => {
-    const node = find(c, "node", data.nodes);
-    return node instanceof Response ? node : c.json(keyed([node], () => nodeStats(random, now())));
-  });
-  app.get("/v1/nodes/:uid{[^/]+}", (c) => {
-    const node = find(c, "node", data.nodes);
-    return node instanceof Response ? node : c.json(nodeView(node, data));
-  });
-  app.put("/v1/nodes/:uid{[^/]+}", (c) => {
-    const node = find(c, "node", data.nodes);
-    return node instanceof Response
-      ? node
-      : update(c, node, NODE_FIELDS, nodeProblem, undefined, (r) => nodeView(r, data));
-  });
-  app.post("/v1/nodes/:uid/actions/:action", (c) => {
-    const node = find(c, "node", data.nodes);
-    if (node instanceof Response) return node;
-    if (c.req.param("action") !== "remove") {
-      return fail(c, 400, `The emulator runs only the 'remove' node action, not '${c.req.param("action")}'`);
-    }
-    if (runningRemoval(data, node.uid)) return fail(c, 409, `Node ${node.uid} is already being removed`);
-    return c.json(startNodeRemoval(data, clock, node.uid, now()));
-  });
-  app.get("/v1/nodes/:uid/actions/:action", (c) => {
-    const wanted = `${c.req.param("action")}_node`;
-    const action = data.actions.findLast((a) => a.name === wanted && a.node_uid === c.req.param("uid"));
-    return action
-      ? c.json(action)
-      : fail(c, 404, `No '${c.req.param("action")}' action of node '${c.req.param("uid")}'`);
-  });
-  // The spec's spellings.
-  app.delete(
-    "/v1/nodes/:uid{[^/]+}",
-    specAlias((c) => {
-      const node = find(c, "node", data.nodes);
-      if (node instanceof Response) return node;
-      if (data.nodes.size === 1) return fail(c, 409, "Cannot remove the last node of the cluster");
-      data.nodes.delete(node.uid);
-      return c.body(null, 200);
-    }),
-  );
-  app.get(
-    "/v1/nodes/:uid/stats/last",
-    specAlias((c) => {
-      const node = find(c, "node", data.nodes);
-      return node instanceof Response ? node : c.json(keyed([node], () => nodeStats(random, now())));
-    }),
-  );
-
-  // Actions.
-  app.get("/v1/actions", (c) => c.json({ actions: data.actions, "state-machines": data.stateMachines }));
-  app.get("/v1/actions/:uid", (c) => {
-    const action = [...data.actions, ...data.stateMachines].find((a) => a.action_uid === c.req.param("uid"));
-    return action ? c.json(action) : fail(c, 404, `action '${c.req.param("uid")}' does not exist`);
-  });
+  nodeRoutes(app, { data: () => data, clock, random, now, fail, find, list, update, keyed, specAlias });
 
   // Databases.
   const stats = (record: Json) => bdbStats(random, now(), record.memory_size);
@@ -359,20 +295,6 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
   });
 
   return { app, reset };
-}
-
-/** What is wrong with a node update body, if anything. */
-function nodeProblem(body: Json): string | undefined {
-  if ("accept_servers" in body && typeof body.accept_servers !== "boolean") {
-    return "Field 'accept_servers' must be a boolean";
-  }
-  for (const field of ["addr", "rack_id"]) {
-    if (field in body && typeof body[field] !== "string") return `Field '${field}' must be a string`;
-  }
-  if ("external_addr" in body && !(Array.isArray(body.external_addr) && body.external_addr.every(isName))) {
-    return "Field 'external_addr' must be an array of addresses";
-  }
-  return undefined;
 }
 
 /** Moves records created in a transient state to their final state once `taskDelayMs` passed. */
