@@ -48,7 +48,7 @@ Deno.test(
         `${deno} '${ROOT}tests/keyring_set.ts' '${name}' demo-secret`,
         `${deno} '${ROOT}cli/main.ts' api cloud get /regions -q 'length(regions)'`,
       ]);
-      assertEquals(stdout, "4\n"); // authenticated with the secret from the keyring
+      assertEquals(stdout, "8\n"); // authenticated with the secret from the keyring (the emulator has 8 regions)
     } finally {
       await Deno.remove(home, { recursive: true });
     }
@@ -77,7 +77,7 @@ Deno.test(
         key: "fk-0…cret",
         source: "global files_api_key (keyring entry 'files-api-key')",
       });
-      assertEquals(lines.slice(4), ["4", "gone"]); // the secret came from the keyring; then the key was removed
+      assertEquals(lines.slice(4), ["8", "gone"]); // the secret came from the keyring; then the key was removed
       const file = await Deno.readTextFile(`${home}/config.toml`);
       assertMatch(file, /api_secret = "keyring:k:api_secret"/);
       assertEquals(/fk-0123456789-secret|demo-secret/.test(file), false);
