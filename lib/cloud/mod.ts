@@ -1,6 +1,6 @@
 /**
  * The cloud management API: a client with key and secret headers and the path rule of a base
- * that ends in `/v1`, one file per resource, lists read page by page, and task polling.
+ * that ends in `/v1`, one file per resource, lists (a subscription's databases page by page), and task polling.
  *
  * @example
  * ```ts

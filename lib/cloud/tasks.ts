@@ -34,7 +34,7 @@ export function getTask(client: CloudClient, taskId: string, signal?: AbortSigna
   return client.get<CloudTask>(`/tasks/${encodeURIComponent(taskId)}`, { signal });
 }
 
-/** Every task the account shows, every page of them. */
+/** Every task the account shows, in one read (the API does not page tasks). */
 export function listTasks(client: CloudClient, options?: ListOptions): Promise<CloudTask[]> {
   return readList(
     client,

@@ -34,7 +34,7 @@ export const SUBSCRIPTION_ARG: Arg<number> = {
 /** `--limit <n>`: how many items a list returns at most. */
 export const LIMIT_FLAG: Flag<number | undefined> = {
   kind: "parsed",
-  brief: "return at most this many items (default: all, read page by page)",
+  brief: "return at most this many items (default: all)",
   parse: (input) => {
     if (!/^\d{1,9}$/.test(input) || Number(input) === 0) {
       throw usage(`must be a whole number greater than 0; got '${input}'`);
