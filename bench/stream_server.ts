@@ -1,7 +1,7 @@
 /**
  * The service with one extra task kind for `stream_bench.ts`: `ticker` waits for input, then
  * emits `count` tokens at `per_second`, each token the emit time (`performance.timeOrigin +
- * performance.now()`, ms) so subscribers can measure delivery latency. Settings as `server/main.ts`
+ * performance.now()`, ms) so subscribers can measure delivery latency, then `pad` characters of padding. Settings as `server/main.ts`
  * (`STORE_URL`, `PORT`).
  *
  * @module
@@ -13,16 +13,22 @@ import { createApp } from "../server/mod.ts";
 
 const ticker = defineTask({
   kind: "ticker",
-  input: z.object({ count: z.number().int().min(1), per_second: z.number().min(1) }),
+  input: z.object({
+    count: z.number().int().min(1),
+    per_second: z.number().min(1),
+    /** Characters of padding after each token's time (a busier stream in bytes). */
+    pad: z.number().int().min(0).max(1_000_000).default(0),
+  }),
   async run(ctx, input) {
     await ctx.requestInput("go");
+    const padding = input.pad > 0 ? ` ${"x".repeat(input.pad)}` : "";
     const start = performance.now();
     for (let i = 0; i < input.count; i++) {
       const due = start + (i * 1000) / input.per_second;
       const wait = due - performance.now();
       // Yield to the event loop as a model streaming over the network would, at least every 16 tokens.
       if (wait > 1 || i % 16 === 0) await new Promise((r) => setTimeout(r, Math.max(0, wait)));
-      await ctx.token(String(performance.timeOrigin + performance.now()));
+      await ctx.token(String(performance.timeOrigin + performance.now()) + padding);
     }
     return "ticked";
   },

@@ -72,6 +72,8 @@ const Env = z.object({
       (scopes) => scopes.every((s) => ["TASK", "SESSION", "GLOBAL"].includes(s)),
       "CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL",
     ),
+  STREAM_HEARTBEAT_MS: whole("STREAM_HEARTBEAT_MS", 100, 15_000).default(DEFAULT_STREAMS.heartbeatMs),
+  STREAM_BUFFER_BYTES: whole("STREAM_BUFFER_BYTES", 1024, 1024 ** 3).default(DEFAULT_STREAMS.bufferBytes),
   // Answers (issue 12): an OpenAI-compatible chat-completions endpoint
   LLM_BASE_URL: z.string().refine(
     (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
@@ -134,7 +136,8 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     streams: {
       enabled: e.STREAMING_ENABLED,
       scopes: [...new Set(e.CHANNEL_SCOPES)] as ChannelScope[],
-      heartbeatMs: DEFAULT_STREAMS.heartbeatMs,
+      heartbeatMs: e.STREAM_HEARTBEAT_MS,
+      bufferBytes: e.STREAM_BUFFER_BYTES,
     },
     ...(e.LLM_BASE_URL &&
       { llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL!, ...(e.LLM_API_KEY && { apiKey: e.LLM_API_KEY }) } }),

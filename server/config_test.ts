@@ -118,15 +118,35 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
 });
 
 Deno.test("loadServerConfig() reads and checks the streaming settings", () => {
-  assertEquals(loadServerConfig({}).streams, { enabled: true, scopes: ["TASK", "SESSION"], heartbeatMs: 15_000 });
-  const config = loadServerConfig({ STREAMING_ENABLED: "false", CHANNEL_SCOPES: "task, global,TASK" });
-  assertEquals([config.streams.enabled, config.streams.scopes], [false, ["TASK", "GLOBAL"]]);
+  assertEquals(loadServerConfig({}).streams, {
+    enabled: true,
+    scopes: ["TASK", "SESSION"],
+    heartbeatMs: 15_000,
+    bufferBytes: 262_144,
+  });
+  const config = loadServerConfig({
+    STREAMING_ENABLED: "false",
+    CHANNEL_SCOPES: "task, global,TASK",
+    STREAM_HEARTBEAT_MS: "1000",
+    STREAM_BUFFER_BYTES: "65536",
+  });
+  assertEquals(
+    [config.streams.enabled, config.streams.scopes, config.streams.heartbeatMs, config.streams.bufferBytes],
+    [false, ["TASK", "GLOBAL"], 1_000, 65_536],
+  );
   try {
-    loadServerConfig({ STREAMING_ENABLED: "yes", CHANNEL_SCOPES: "TASK,USER" });
+    loadServerConfig({
+      STREAMING_ENABLED: "yes",
+      CHANNEL_SCOPES: "TASK,USER",
+      STREAM_HEARTBEAT_MS: "20000",
+      STREAM_BUFFER_BYTES: "10",
+    });
     throw new Error("expected a failure");
   } catch (error) {
     assertMatch((error as Error).message, /STREAMING_ENABLED must be true or false/);
     assertMatch((error as Error).message, /CHANNEL_SCOPES must be a comma-separated list of TASK, SESSION and GLOBAL/);
+    assertMatch((error as Error).message, /STREAM_HEARTBEAT_MS must be from 100 to 15000/);
+    assertMatch((error as Error).message, /STREAM_BUFFER_BYTES must be from 1024 to 1073741824/);
   }
 });
 

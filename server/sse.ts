@@ -1,101 +1,215 @@
 /**
- * Server-Sent Events bodies that stay small while idle: one `ReadableStream` per stream (no
- * `TransformStream` and writer, as `streamSSE` makes), backpressure through its `pull`, and one
- * heartbeat timer for all the open streams of a server instead of one per stream. Thousands of
- * streams wait for events at a time; each object they hold is multiplied by that.
+ * Server-Sent Events bodies that stay small while idle and bounded while a client lags: one
+ * `ReadableStream` per stream (no `TransformStream` and writer, as `streamSSE` makes), one
+ * heartbeat timer for all the open streams of a server instead of one per stream, and an
+ * outgoing buffer per stream with a byte limit. Thousands of streams wait for events at a
+ * time; each object they hold is multiplied by that.
  *
  * @module
  */
 
 const encoder = new TextEncoder();
 
+/** Thrown by {@link EventSink.write} once the stream has ended (client gone, cut off, or ended by the server). */
+export class StreamEnded extends Error {
+  constructor(why: string) {
+    super(why);
+    this.name = "StreamEnded";
+  }
+}
+
 /** Where a stream's producer writes. */
 export interface EventSink {
   /**
-   * Sends `text` (whole frames); resolves once the client has room for more, so a slow client
-   * holds back only its own producer. Rejects once the client has gone.
+   * Queues `text` (whole frames) for the client without waiting. A client that does not take
+   * what it is sent (it stopped reading, or reads slower than the events come) leaves it in
+   * the stream's outgoing buffer; past the buffer's limit the stream is cut off (see
+   * {@link createEventStreams}) and this rejects with {@link StreamEnded}, as it does once the
+   * stream has ended for any reason.
    */
   write(text: string): Promise<void>;
-  /** Aborted when the client goes away (or the producer has finished). */
+  /** Resolves once the outgoing buffer is empty (everything written was taken), or the stream has ended. */
+  drained(): Promise<void>;
+  /** Ends the stream after what was written, with `: <comment>` as its last frame. */
+  end(comment: string): void;
+  /** Aborted when the stream ends: the client went away, was cut off, or the server ended it. */
   readonly signal: AbortSignal;
 }
 
+/** Settings of {@link createEventStreams}. */
+export interface EventStreamOptions {
+  /** A stream silent for two thirds of this gets a `: ping` comment (and its check runs). */
+  readonly heartbeatMs: number;
+  /** The outgoing buffer of each stream, in bytes: a client further behind than this is cut off. */
+  readonly bufferBytes: number;
+}
+
+/** Asked on a quiet stream's ping: a reason (its final comment) ends the stream; undefined keeps it. */
+export type StreamCheck = () => Promise<string | undefined>;
+
 interface OpenStream {
   lastWrite: number;
+  checking: boolean;
   readonly sink: EventSink;
+  readonly check?: StreamCheck;
+}
+
+/** The final comment of a stream cut off for lagging. */
+export function cutOffComment(bufferBytes: number): string {
+  return `this client fell more than ${bufferBytes} bytes behind the stream and was cut off; ` +
+    "reconnect with Last-Event-ID (the id of the last event received) to resume from there";
 }
 
 /**
  * Makes `text/event-stream` responses whose idle streams share one `: ping` timer: a stream
- * silent for two thirds of `heartbeatMs` gets a ping. The timer runs only while streams are open.
+ * silent for two thirds of `heartbeatMs` gets a ping, and its `check`, if any, runs. The timer
+ * runs only while streams are open.
+ *
+ * Frames go to the connection as fast as it takes them. What it does not take waits in the
+ * stream's outgoing buffer; when that would pass `bufferBytes`, the stream is cut off: the
+ * waiting frames are dropped (the event log keeps them) and the stream ends with a comment
+ * telling the client to reconnect with `Last-Event-ID` ({@link cutOffComment}). So a client
+ * that stops reading costs the server at most `bufferBytes` (plus what the runtime's HTTP
+ * layer and the kernel hold for its connection), and never holds back the other streams.
  *
  * @example
  * ```ts
- * const sse = createEventStreams(15_000);
+ * const sse = createEventStreams({ heartbeatMs: 15_000, bufferBytes: 262_144 });
  * const response = sse.respond(async (sink) => {
  *   await sink.write('event: token\ndata: {"message":"Hi"}\n\n');
  * });
  * await response.text(); // 'event: token\ndata: {"message":"Hi"}\n\n'
  * ```
  */
-export function createEventStreams(heartbeatMs: number) {
+export function createEventStreams(options: EventStreamOptions) {
+  const { heartbeatMs, bufferBytes } = options;
   const open = new Set<OpenStream>();
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  const ping = () => {
+  const tick = () => {
     const quiet = Date.now() - (heartbeatMs * 2) / 3;
     for (const stream of open) {
-      if (stream.lastWrite <= quiet) stream.sink.write(": ping\n\n").catch(() => {});
+      if (stream.lastWrite > quiet || stream.sink.signal.aborted) continue;
+      stream.sink.write(": ping\n\n").catch(() => {});
+      if (!stream.check || stream.checking) continue;
+      stream.checking = true;
+      stream.check().then((reason) => {
+        if (reason !== undefined) stream.sink.end(reason);
+      }, () => {}) // the store did not answer: keep the stream, ask again at the next ping
+        .finally(() => stream.checking = false);
     }
   };
 
   return {
     /**
-     * A 200 event-stream response fed by `run`; the body ends when `run` settles and `run`'s
-     * `sink.signal` aborts when the client leaves. An error `run` throws while the client is
-     * still there errors the body.
+     * A 200 event-stream response fed by `run`; the body ends when `run` settles (after what it
+     * wrote has been taken) and `run`'s `sink.signal` aborts when the stream ends. An error
+     * `run` throws while the stream is still open errors the body.
      */
-    respond(run: (sink: EventSink) => Promise<void>, headers: Record<string, string> = {}): Response {
+    respond(
+      run: (sink: EventSink) => Promise<void>,
+      headers: Record<string, string> = {},
+      check?: StreamCheck,
+    ): Response {
       const aborter = new AbortController();
       let body!: ReadableStreamDefaultController<Uint8Array>;
-      let room: (() => void) | undefined;
-      const wake = () => {
-        room?.();
-        room = undefined;
+      let asking = false; // the connection has asked for data and got none yet
+      let pending: Uint8Array[] = [];
+      let pendingBytes = 0;
+      let ended: string | undefined; // why no more writes are taken
+      let closing = false; // close once the buffer is flushed
+      let finished = false; // closed, errored or cancelled
+      let drains: (() => void)[] = [];
+
+      const settleDrains = () => {
+        for (const resolve of drains) resolve();
+        drains = [];
       };
-      const stream: OpenStream = {
-        lastWrite: Date.now(),
-        sink: {
-          signal: aborter.signal,
-          async write(text) {
-            if (aborter.signal.aborted) throw new Error("The client has gone");
-            body.enqueue(encoder.encode(text));
-            stream.lastWrite = Date.now();
-            if ((body.desiredSize ?? 1) < 0) await new Promise<void>((resolve) => room = resolve);
-            if (aborter.signal.aborted) throw new Error("The client has gone");
-          },
+      const flush = () => {
+        if (finished || !asking) return;
+        if (pending.length > 0) {
+          asking = false;
+          body.enqueue(pending.length === 1 ? pending[0] : concat(pending, pendingBytes));
+          pending = [];
+          pendingBytes = 0;
+        }
+        settleDrains();
+        if (closing) {
+          finished = true;
+          body.close();
+        }
+      };
+      const stop = (why: string) => {
+        ended ??= why;
+        closing = true;
+        aborter.abort();
+        flush();
+        if (pending.length === 0) settleDrains();
+      };
+      const sink: EventSink = {
+        signal: aborter.signal,
+        write(text) {
+          if (ended !== undefined) return Promise.reject(new StreamEnded(ended));
+          const bytes = encoder.encode(text);
+          stream.lastWrite = Date.now();
+          if (asking) {
+            asking = false;
+            body.enqueue(bytes);
+          } else if (pendingBytes > 0 && pendingBytes + bytes.length > bufferBytes) {
+            pending = [encoder.encode(`: ${cutOffComment(bufferBytes)}\n\n`)];
+            pendingBytes = pending[0].length;
+            stop("The client fell behind and was cut off");
+            return Promise.reject(new StreamEnded(ended!));
+          } else {
+            pending.push(bytes);
+            pendingBytes += bytes.length;
+          }
+          return Promise.resolve();
+        },
+        drained() {
+          if (pending.length === 0 || finished) return Promise.resolve();
+          return new Promise((resolve) => drains.push(resolve));
+        },
+        end(comment) {
+          if (ended !== undefined) return;
+          const bytes = encoder.encode(`: ${comment}\n\n`);
+          pending.push(bytes);
+          pendingBytes += bytes.length;
+          stop("The server ended the stream");
         },
       };
+      const stream: OpenStream = { lastWrite: Date.now(), checking: false, sink, check };
       const readable = new ReadableStream<Uint8Array>({
         start(controller) {
           body = controller;
         },
-        pull: wake,
+        pull() {
+          asking = true;
+          flush();
+        },
         cancel() {
+          finished = true;
+          pending = [];
+          pendingBytes = 0;
+          ended ??= "The client has gone";
           aborter.abort();
-          wake();
+          settleDrains();
         },
-      });
+      }, { highWaterMark: 0 }); // pull means the connection wants data now
       open.add(stream);
-      timer ??= setInterval(ping, heartbeatMs / 3);
-      run(stream.sink).then(
-        () => body.close(),
+      timer ??= setInterval(tick, heartbeatMs / 3);
+      run(sink).then(
+        () => stop("The stream has ended"),
         (error) => {
-          if (!aborter.signal.aborted) body.error(error);
+          if (finished || ended !== undefined) return;
+          finished = true;
+          ended = "The stream failed";
+          body.error(error);
         },
-      ).catch(() => {}) // closing a body the client cancelled throws: nothing to do
+      ).catch(() => {}) // a body the client cancelled meanwhile: nothing to do
         .finally(() => {
           aborter.abort();
+          settleDrains();
           open.delete(stream);
           if (open.size > 0) return;
           clearInterval(timer);
@@ -106,4 +220,14 @@ export function createEventStreams(heartbeatMs: number) {
       });
     },
   };
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }

@@ -1,10 +1,10 @@
 import { assert, assertEquals, assertRejects } from "../tests/assert.ts";
-import { createEventStreams, type EventSink } from "./sse.ts";
+import { createEventStreams, cutOffComment, type EventSink, StreamEnded } from "./sse.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("createEventStreams() streams what the producer writes, then ends", async () => {
-  const response = createEventStreams(60_000).respond(async (sink) => {
+  const response = createEventStreams({ heartbeatMs: 60_000, bufferBytes: 1_000_000 }).respond(async (sink) => {
     await sink.write("event: a\ndata: {}\n\n");
     await sink.write("event: b\ndata: {}\n\n");
   }, { "x-accel-buffering": "no" });
@@ -13,26 +13,77 @@ Deno.test("createEventStreams() streams what the producer writes, then ends", as
   assertEquals(await response.text(), "event: a\ndata: {}\n\nevent: b\ndata: {}\n\n");
 });
 
-Deno.test("createEventStreams() holds a producer back while its client does not read", async () => {
+Deno.test("createEventStreams() cuts off a client that stops reading once its buffer is full, after whole frames", async () => {
+  const frame = (i: number) => `id: ${i}\ndata: ${"x".repeat(87 - String(i).length)}\n\n`; // 100 bytes
+  let sink!: EventSink;
   let written = 0;
-  const response = createEventStreams(60_000).respond(async (sink) => {
-    for (let i = 0; i < 5; i++) {
-      await sink.write(`data: ${i}\n\n`);
+  let failure: unknown;
+  const response = createEventStreams({ heartbeatMs: 60_000, bufferBytes: 1_000 }).respond(async (s) => {
+    sink = s;
+    try {
+      await s.write(frame(1));
       written++;
+      await s.drained(); // the client took frame 1
+      for (let i = 2; i <= 100; i++) {
+        await s.write(frame(i));
+        written++;
+      }
+    } catch (error) {
+      failure = error;
     }
   });
-  await sleep(20);
-  assert(written <= 1, `${written} writes went through with nobody reading`);
-  const text = await response.text();
-  assertEquals(written, 5);
-  assertEquals(text.match(/data: \d/g)?.length, 5);
+  const reader = response.body!.getReader();
+  const first = new TextDecoder().decode((await reader.read()).value); // the first frame went out at once
+  assertEquals(first, frame(1));
+  await sleep(10); // nobody reads now: the next frames wait in the stream's buffer, then it is cut off
+  assert(failure instanceof StreamEnded, `the producer's write failed: ${failure}`);
+  assertEquals(written, 11, "frame 1 sent, 2-11 buffered (1,000 bytes), 12 over the limit");
+  assert(sink.signal.aborted, "the producer's signal aborts (its follower is released)");
+  let rest = "";
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+  assertEquals(rest, `: ${cutOffComment(1_000)}\n\n`, "the buffered frames are dropped: the log keeps them");
+  assert(/reconnect with Last-Event-ID/.test(rest));
+});
+
+Deno.test("createEventStreams(): end() sends a last comment after what was written; drained() waits for the client", async () => {
+  let drained = false;
+  const response = createEventStreams({ heartbeatMs: 60_000, bufferBytes: 1_000_000 }).respond(async (sink) => {
+    await sink.write("data: 1\n\n");
+    await sink.write("data: 2\n\n");
+    await sink.drained();
+    drained = true;
+    sink.end("task gone; this stream ends");
+    await assertRejects(() => sink.write("data: 3\n\n"), /ended the stream/);
+  });
+  await sleep(10);
+  assert(!drained, "frame 2 is waiting for the client");
+  assertEquals(await response.text(), "data: 1\n\ndata: 2\n\n: task gone; this stream ends\n\n");
+  assert(drained);
+});
+
+Deno.test("createEventStreams(): a quiet stream's check runs at its ping, and a reason ends it with that comment", async () => {
+  const streams = createEventStreams({ heartbeatMs: 60, bufferBytes: 1_000_000 });
+  let checks = 0;
+  let gone = false;
+  const response = streams.respond(
+    (sink) => new Promise((resolve) => sink.signal.addEventListener("abort", () => resolve())),
+    {},
+    () => {
+      checks++;
+      return Promise.resolve(gone ? "the task is gone" : undefined);
+    },
+  );
+  const text = response.text();
+  while (checks < 2) await sleep(10);
+  gone = true;
+  assertEquals((await text).replaceAll(": ping\n\n", ""), ": the task is gone\n\n");
 });
 
 Deno.test("createEventStreams() aborts the producer's signal when the client leaves", async () => {
   let sink!: EventSink;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => finished = resolve);
-  const response = createEventStreams(60_000).respond((s) => {
+  const response = createEventStreams({ heartbeatMs: 60_000, bufferBytes: 1_000_000 }).respond((s) => {
     sink = s;
     return done;
   });
@@ -46,7 +97,7 @@ Deno.test("createEventStreams() aborts the producer's signal when the client lea
 });
 
 Deno.test("createEventStreams() pings only the streams that stayed quiet", async () => {
-  const streams = createEventStreams(60);
+  const streams = createEventStreams({ heartbeatMs: 60, bufferBytes: 1_000_000 });
   const stop = new AbortController();
   const busy = streams.respond(async (sink) => {
     while (!stop.signal.aborted) {

@@ -5,13 +5,14 @@ import {
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   sessionChannel,
-  type StoredEvent,
+  StoreUnavailableError,
   taskChannel,
   type TaskStatus,
   type TaskStore,
 } from "../../lib/store/mod.ts";
 import { problem } from "../errors.ts";
 import { createEventStreams } from "../sse.ts";
+import { feedStream, streamChecks, type StreamPlan, type StreamState } from "./stream_feed.ts";
 
 /** A channel scope that can be streamed. */
 export type ChannelScope = "TASK" | "SESSION" | "GLOBAL";
@@ -22,11 +23,21 @@ export interface StreamConfig {
   readonly enabled: boolean;
   /** `CHANNEL_SCOPES`: which of the task, session and global streams exist. */
   readonly scopes: readonly ChannelScope[];
-  /** A `: ping` comment after this much silence (at most 15 s, per ARCHITECTURE §6). */
+  /**
+   * `STREAM_HEARTBEAT_MS`: a `: ping` comment after this much silence (at most 15 s, per
+   * ARCHITECTURE §6); quiet streams also check then that their task and channel still exist.
+   */
   readonly heartbeatMs: number;
+  /** `STREAM_BUFFER_BYTES`: each stream's outgoing buffer; a client further behind is cut off. */
+  readonly bufferBytes: number;
 }
 
-export const DEFAULT_STREAMS: StreamConfig = { enabled: true, scopes: ["TASK", "SESSION"], heartbeatMs: 15_000 };
+export const DEFAULT_STREAMS: StreamConfig = {
+  enabled: true,
+  scopes: ["TASK", "SESSION"],
+  heartbeatMs: 15_000,
+  bufferBytes: 256 * 1024,
+};
 
 /** Every event kind a stream can carry, for the `events` filter. */
 export const EVENT_KINDS = [
@@ -42,26 +53,15 @@ export const EVENT_KINDS = [
   "subtask_input_required",
 ] as const;
 
-const FINAL_KINDS: ReadonlySet<string> = new Set(["done", "failed", "cancelled"]);
-
-// Followers of one channel share the event objects: each frame is serialised once, not once per subscriber.
-const frames = new WeakMap<StoredEvent, string>();
-function frame(event: StoredEvent): string {
-  let text = frames.get(event);
-  if (text === undefined) {
-    frames.set(event, text = `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
-  }
-  return text;
-}
-
 const StreamQuery = z.object({
   replay: z.enum(["true", "false"]).transform((v) => v === "true").optional().openapi({
     type: "boolean",
     description: "Send past events first (default true); false sends only new ones",
   }),
   events: z.string().optional().transform((v, ctx) => {
-    if (v === undefined || v === "") return undefined;
+    if (v === undefined) return undefined;
     const kinds = v.split(",").map((k) => k.trim()).filter(Boolean);
+    if (kinds.length === 0) return undefined; // `events=` and `events=,,,` alike: every kind
     const unknown = kinds.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k));
     if (unknown.length > 0) {
       ctx.addIssue({
@@ -71,7 +71,11 @@ const StreamQuery = z.object({
       return z.NEVER;
     }
     return new Set(kinds);
-  }).openapi({ type: "string", example: "update,token", description: "Comma-separated event kinds to send" }),
+  }).openapi({
+    type: "string",
+    example: "update,token",
+    description: "Comma-separated event kinds to send; empty names are ignored, and none at all sends every kind",
+  }),
 });
 const LastEventId = z.object({
   "last-event-id": z.string().regex(/^\d+$/, "Last-Event-ID must be an id this stream sent (a whole number)")
@@ -94,6 +98,10 @@ const sse = (description: string) => ({
     content: { "application/problem+json": { schema: z.object({}).passthrough() } },
     description: "A bad replay, events or Last-Event-ID",
   },
+  503: {
+    content: { "application/problem+json": { schema: z.object({}).passthrough() } },
+    description: "The store does not answer (with Retry-After)",
+  },
 });
 
 /**
@@ -101,7 +109,9 @@ const sse = (description: string) => ({
  * `GET /sessions/{session_id}/stream` (scope `SESSION`) and `GET /stream` (scope `GLOBAL`).
  * Frames carry `id` (the channel's sequence, usable as `Last-Event-ID`), `event` and `data`;
  * a `: ping` comment keeps idle connections open; a task stream ends after the task's `done`,
- * `failed` or `cancelled`. Errors are problems sent before the stream starts.
+ * `failed` or `cancelled`. Errors are problems sent before the stream starts: each route reads
+ * the store first, so a store that does not answer is a 503 (with `Retry-After`), not a stream
+ * that breaks.
  */
 export function streamRoutes<E extends Env>(
   events: EventLog,
@@ -116,32 +126,27 @@ export function streamRoutes<E extends Env>(
       : problem(c, 404, `The ${scope} stream is not enabled on this server; add ${scope} to CHANNEL_SCOPES`);
   const available = (scope: ChannelScope) => config.enabled && config.scopes.includes(scope);
 
-  /** Where to start: after Last-Event-ID when resuming, else from the start or from now. */
-  const startAfter = async (channel: string, lastEventId: string | undefined, replay: boolean | undefined) =>
-    lastEventId !== undefined ? Number(lastEventId) : replay === false ? await events.last(channel) : 0;
+  const eventStreams = createEventStreams(config);
+  const check = streamChecks(events, tasks, config.heartbeatMs / 3);
+  const stream = (plan: StreamPlan) => {
+    const state: StreamState = { lastRead: plan.readAfter };
+    return eventStreams.respond(
+      (out) => feedStream(events, out, plan, state),
+      { "x-accel-buffering": "no" },
+      () => check(plan, state),
+    );
+  };
 
-  const eventStreams = createEventStreams(config.heartbeatMs);
-  const stream = (channel: string, after: number, filter: Set<string> | undefined, endsWithTask?: string) =>
-    eventStreams.respond(async (out) => {
-      try {
-        await out.write("retry: 1000\n\n"); // sends the headers now, and reconnects come back within a second
-        for await (const batch of events.followBatches(channel, after, out.signal)) {
-          let text = "";
-          let ended = false;
-          for (const event of batch) {
-            if (!filter || filter.has(event.kind)) text += frame(event);
-            if (endsWithTask !== undefined && FINAL_KINDS.has(event.kind) && event.data.task_id === endsWithTask) {
-              ended = true;
-              break;
-            }
-          }
-          if (text) await out.write(text); // one write per batch: a lagging client catches up in few writes
-          if (ended) break;
-        }
-      } catch (error) {
-        if (!out.signal.aborted) throw error; // a write to a gone client is no error
-      }
-    }, { "x-accel-buffering": "no" });
+  /**
+   * A session or the global stream: after Last-Event-ID when resuming, else from the start or
+   * from now. A Last-Event-ID past the channel's end means the store lost its events (a Redis
+   * restarted empty numbers them from 1 again): the stream follows the channel from its start.
+   */
+  const shared = async (channel: string, lastEventId: string | undefined, replay: boolean | undefined) => {
+    const last = await events.last(channel); // before answering: a store that does not answer is a 503
+    const after = lastEventId !== undefined ? Number(lastEventId) : replay === false ? last : 0;
+    return after > last ? 0 : after;
+  };
 
   app.openapi(
     createRoute({
@@ -165,16 +170,20 @@ export function streamRoutes<E extends Env>(
       if (!available("TASK")) return off(c, "TASK") as never;
       const { task_id } = c.req.valid("param");
       const { replay, events: filter } = c.req.valid("query");
+      const lastEventId = c.req.valid("header")["last-event-id"];
+      const channel = taskChannel(task_id);
+      // The channel's end before the task's state: a task not final yet ends with an event after it.
+      const last = await events.last(channel);
       const record = await tasks.get(task_id);
       if (!record) return problem(c, 404, `No task '${task_id}'; GET /tasks lists the tasks there are`) as never;
-      const channel = taskChannel(task_id);
-      const after = await startAfter(channel, c.req.valid("header")["last-event-id"], replay);
-      // Read after the position: a finished task with nothing after it has nothing more to send.
-      const now = replay === false ? await tasks.get(task_id) : record;
-      if (now && FINAL_STATUSES.has(now.status as TaskStatus) && after >= await events.last(channel)) {
-        return c.body(null, 204) as never; // 204 tells an EventSource not to reconnect
+      const sendAfter = lastEventId !== undefined ? Number(lastEventId) : replay === false ? last : 0;
+      if (FINAL_STATUSES.has(record.status as TaskStatus)) {
+        const until = await events.last(channel); // its final event is at or below this
+        if (sendAfter >= until) return c.body(null, 204) as never; // 204 tells an EventSource not to reconnect
+        return stream({ channel, sendAfter, readAfter: sendAfter, filter, taskId: task_id, until }) as never;
       }
-      return stream(channel, after, filter, task_id) as never;
+      // Resumed past the channel's end (a client ahead of the store): read from the end, send after its id.
+      return stream({ channel, sendAfter, readAfter: Math.min(sendAfter, last), filter, taskId: task_id }) as never;
     },
   );
 
@@ -195,11 +204,8 @@ export function streamRoutes<E extends Env>(
       const { session_id } = c.req.valid("param");
       const { replay, events: filter } = c.req.valid("query");
       const channel = sessionChannel(session_id);
-      return stream(
-        channel,
-        await startAfter(channel, c.req.valid("header")["last-event-id"], replay),
-        filter,
-      ) as never;
+      const after = await shared(channel, c.req.valid("header")["last-event-id"], replay);
+      return stream({ channel, sendAfter: after, readAfter: after, filter }) as never;
     },
   );
 
@@ -214,9 +220,17 @@ export function streamRoutes<E extends Env>(
     async (c) => {
       if (!available("GLOBAL")) return off(c, "GLOBAL") as never;
       const { replay, events: filter } = c.req.valid("query");
-      const after = await startAfter(GLOBAL_CHANNEL, c.req.valid("header")["last-event-id"], replay);
-      return stream(GLOBAL_CHANNEL, after, filter) as never;
+      const after = await shared(GLOBAL_CHANNEL, c.req.valid("header")["last-event-id"], replay);
+      return stream({ channel: GLOBAL_CHANNEL, sendAfter: after, readAfter: after, filter }) as never;
     },
   );
+
+  // Until the app's root maps a store that does not answer to 503 (ARCHITECTURE §6), this sub-app does.
+  app.onError((error, c) => {
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    return problem(c, 503, `The event store did not answer: ${error.message}. Try again shortly`, {
+      headers: { "retry-after": "1" },
+    });
+  });
   return app;
 }

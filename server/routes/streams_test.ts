@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
-import { sseEvents, sseFrames } from "../../tests/sse.ts";
+import { sseEvents, type SseFrame, sseFrames } from "../../tests/sse.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
 import { createTaskRuntime, demoTask } from "../../lib/tasks/mod.ts";
@@ -29,6 +29,17 @@ function setup(store: Store, streams: Partial<StreamConfig> = {}) {
       await store.close();
     },
   };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `promise`, or a failure after `ms` (a stream that should end but does not). */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) =>
+    timer = setTimeout(() => reject(new Error(`still open after ${ms} ms`)), ms)
+  );
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 const ids = (frames: { id?: string }[]) => frames.map((f) => Number(f.id));
@@ -181,6 +192,79 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     }
     assertEquals(seen, ["retry", "ping", "ping"]);
   });
+
+  await t.step("events=,,, (only empty names) sends every kind, as events= does; empty names are ignored", async () => {
+    await using s = setup(await open());
+    const id = await s.submit({ steps: 1, delay_ms: 0, tokens: ["a"] });
+    const all = await sseEvents((await s.get(`/tasks/${id}/stream`)).body!);
+    for (const events of ["", ",,,", " , "]) {
+      const res = await s.get(`/tasks/${id}/stream?events=${encodeURIComponent(events)}`);
+      assertEquals((await sseEvents(res.body!)).map((f) => f.id), all.map((f) => f.id), `events=${events}`);
+    }
+    const tokens = await sseEvents((await s.get(`/tasks/${id}/stream?events=token,,`)).body!);
+    assertEquals(tokens.map((f) => f.event), ["token"]);
+  });
+
+  await t.step("task stream: a Last-Event-ID past the last event still ends when the task ends", async () => {
+    await using s = setup(await open());
+    const id = await s.submit({ steps: 1, delay_ms: 0, tokens: ["a"], ask: "Go?" });
+    await sseEvents((await s.get(`/tasks/${id}/stream`)).body!, (f) => f.event === "input_required");
+    const ahead = await s.get(`/tasks/${id}/stream`, { "last-event-id": "100" });
+    assertEquals(ahead.status, 200);
+    await s.runtime.input(id, "yes");
+    assertEquals(await within(5_000, sseEvents(ahead.body!)), [], "ends after done, sending nothing up to id 100");
+    // the task has ended: the same request ends at once
+    const ended = await s.get(`/tasks/${id}/stream`, { "last-event-id": "100" });
+    assertEquals([ended.status, await ended.text()], [204, ""]);
+  });
+
+  await t.step(
+    "task stream: a task that disappears from the store ends its stream with a comment saying so",
+    async () => {
+      const store = await open();
+      await using s = setup(store, { heartbeatMs: 60 });
+      const id = await s.submit({ steps: 0, ask: "Go?" });
+      const res = await s.get(`/tasks/${id}/stream`);
+      const frames: SseFrame[] = [];
+      const reading = within(
+        5_000,
+        (async () => {
+          for await (const frame of sseFrames(res.body!)) frames.push(frame);
+        })(),
+      );
+      for (let i = 0; i < 100 && !frames.some((f) => f.event === "input_required"); i++) await sleep(10);
+      await store.tasks.remove(id); // gone without a final event, as when a store restarts empty
+      await reading;
+      const last = frames.at(-1)!;
+      assertMatch(String(last.comment), new RegExp(`^task ${id} no longer exists \\(deleted, or the store lost it\\)`));
+    },
+  );
+
+  await t.step(
+    "a client that stops reading is cut off past its buffer with a comment; Last-Event-ID resumes with nothing lost",
+    async () => {
+      await using s = setup(await open(), { bufferBytes: 4_096 });
+      const stalled = sseFrames((await s.get("/sessions/busy/stream")).body!)[Symbol.asyncIterator]();
+      const tokens = Array.from({ length: 300 }, (_, i) => `token-${i}`);
+      const id = await s.submit({ steps: 0, tokens }, "busy");
+      const first: SseFrame[] = [];
+      while (first.filter((f) => f.event).length < 20) first.push((await stalled.next()).value!);
+      // This client reads no more while the task emits ~30 KB; then it reads what it was sent.
+      while ((await (await s.get(`/tasks/${id}`)).json()).status !== "done") await sleep(10);
+      await within(
+        5_000,
+        (async () => {
+          for (let r = await stalled.next(); !r.done; r = await stalled.next()) first.push(r.value);
+        })(),
+      );
+      assertMatch(String(first.at(-1)!.comment), /fell more than 4096 bytes behind.*reconnect with Last-Event-ID/);
+      const got = ids(first.filter((f) => f.event));
+      assertEquals(got, range(1, got.length));
+      const resumed = await s.get("/sessions/busy/stream", { "last-event-id": String(got.length) });
+      const rest = await within(5_000, sseEvents(resumed.body!, (f) => f.event === "done"));
+      assertEquals(ids(rest), range(got.length + 1, tokens.length + 1), "the rest, once, in order");
+    },
+  );
 
   await t.step("replay then live under a fast producer: every subscriber gets 1..n once, in order", async () => {
     await using s = setup(await open());

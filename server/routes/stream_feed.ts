@@ -1,0 +1,128 @@
+/**
+ * What one SSE stream sends: its channel's history a page at a time, paced by the client, then
+ * live events, until its task ends, the client leaves or falls too far behind, or the stream's
+ * check finds the task or the channel gone from the store.
+ *
+ * @module
+ */
+import { type EventLog, type StoredEvent, StoreUnavailableError, type TaskStore } from "../../lib/store/mod.ts";
+import { type EventSink, StreamEnded } from "../sse.ts";
+
+/** History is read and sent this many events at a time, each page once the client took the last. */
+export const HISTORY_PAGE = 1_000;
+
+const FINAL_KINDS: ReadonlySet<string> = new Set(["done", "failed", "cancelled"]);
+
+/** Where a stream starts and when it ends. */
+export interface StreamPlan {
+  readonly channel: string;
+  /** Frames go out for events above this id: the client's `Last-Event-ID`, or where it starts. */
+  readonly sendAfter: number;
+  /**
+   * Reading starts above this id, at most `sendAfter`: a task stream resumed past its channel's
+   * end reads from that end, so that it sees the task's final event and ends with it.
+   */
+  readonly readAfter: number;
+  /** Only these kinds are sent (the stream still ends on a final event it does not send). */
+  readonly filter?: ReadonlySet<string>;
+  /** A task stream: it ends after this task's `done`, `failed` or `cancelled`. */
+  readonly taskId?: string;
+  /** A task that had already ended: the stream ends once it has read up to this id. */
+  readonly until?: number;
+}
+
+/** The highest id a stream has read from its channel, shared by its producer and its check. */
+export interface StreamState {
+  lastRead: number;
+}
+
+// Followers of one channel share the event objects: each frame is serialised once, not once per subscriber.
+const frames = new WeakMap<StoredEvent, string>();
+function frame(event: StoredEvent): string {
+  let text = frames.get(event);
+  if (text === undefined) {
+    frames.set(event, text = `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
+  }
+  return text;
+}
+
+/** Sends what `plan` says to `out`; see the module doc. */
+export async function feedStream(
+  events: EventLog,
+  out: EventSink,
+  plan: StreamPlan,
+  state: StreamState,
+): Promise<void> {
+  const take = (batch: readonly StoredEvent[]) => {
+    let text = "";
+    for (const event of batch) {
+      state.lastRead = event.id;
+      if (event.id > plan.sendAfter && (!plan.filter || plan.filter.has(event.kind))) text += frame(event);
+      const final = plan.taskId !== undefined && FINAL_KINDS.has(event.kind) && event.data.task_id === plan.taskId;
+      if (final || (plan.until !== undefined && event.id >= plan.until)) return { text, ended: true };
+    }
+    return { text, ended: false };
+  };
+  try {
+    await out.write("retry: 1000\n\n"); // reconnects come back within a second
+    let position = plan.readAfter;
+    for (;;) {
+      const page = await events.range(plan.channel, position, HISTORY_PAGE);
+      if (page.length === 0) break;
+      position = page[page.length - 1].id;
+      const { text, ended } = take(page);
+      if (text) {
+        await out.drained(); // a page at a time: a client that does not read holds no more than one
+        await out.write(text);
+      }
+      if (ended) return;
+      if (page.length < HISTORY_PAGE) break;
+    }
+    if (plan.until !== undefined) return; // an ended task: its history was everything
+    for await (const batch of events.followBatches(plan.channel, position, out.signal)) {
+      const { text, ended } = take(batch);
+      if (text) await out.write(text); // one write per batch: a lagging client catches up in few writes
+      if (ended) return;
+    }
+  } catch (error) {
+    if (out.signal.aborted || error instanceof StreamEnded) return; // the client left or was cut off
+    if (error instanceof StoreUnavailableError) {
+      out.end(`the store stopped answering (${error.message}); reconnect with Last-Event-ID to resume`);
+      return;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The check of quiet streams (run at their pings): a task stream ends when its task no longer
+ * exists (deleted, or a store restarted empty), any stream when its channel now ends below what
+ * it read (the store lost the channel's events). The store is asked once per channel per
+ * `everyMs`, however many streams follow it.
+ */
+export function streamChecks(events: EventLog, tasks: TaskStore, everyMs: number) {
+  const recent = new Map<string, { at: number; value: Promise<unknown> }>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    const now = Date.now();
+    const hit = recent.get(key);
+    if (hit && now - hit.at < everyMs) return hit.value as Promise<T>;
+    if (recent.size > 10_000) { for (const [k, v] of recent) if (now - v.at >= everyMs) recent.delete(k); }
+    const value = read();
+    recent.set(key, { at: now, value });
+    return value;
+  };
+  return async (plan: StreamPlan, state: StreamState): Promise<string | undefined> => {
+    if (plan.taskId !== undefined) {
+      const task = await once(`task:${plan.taskId}`, () => tasks.get(plan.taskId!));
+      if (!task) {
+        return `task ${plan.taskId} no longer exists (deleted, or the store lost it); this stream ends`;
+      }
+    }
+    const last = await once(`last:${plan.channel}`, () => events.last(plan.channel));
+    if (last < state.lastRead) {
+      return `the store lost this channel's events (it now ends at id ${last}, this stream had read ${state.lastRead}); ` +
+        "reconnect to follow it again";
+    }
+    return undefined;
+  };
+}
