@@ -7,6 +7,12 @@ import { createScriptedDocumentStore } from "./documents/scripted.ts";
 
 /** How long a follower's `XREAD BLOCK` waits for new events before asking again. */
 const FOLLOW_BLOCK_MS = 5_000;
+/**
+ * Blocking connections of a process's followers, whatever the number of channels they follow
+ * (each reads its share of the channels with one XREAD); with the command connection, a
+ * process uses at most this plus one connections.
+ */
+const FOLLOW_READERS = 4;
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -29,6 +35,9 @@ type WithScript = Redis & {
  * resumes, so a request answered 503 may count against its caller (the limit errs on the safe
  * side); the reconnect limits that to the commands sent within one deadline.
  *
+ * Followers of event channels use at most `followReaders` (default 4) more connections,
+ * however many channels they follow: each blocks in one `XREAD` over its share of them.
+ *
  * @example
  * ```ts
  * const store = await createRedisStore("redis://127.0.0.1:6379", { prefix: "storectl:" });
@@ -36,7 +45,7 @@ type WithScript = Redis & {
  */
 export async function createRedisStore(
   url: string,
-  options: { prefix?: string; timeoutMs?: number } = {},
+  options: { prefix?: string; timeoutMs?: number; followReaders?: number } = {},
 ): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const client = new Redis(url, {
@@ -102,6 +111,7 @@ export async function createRedisStore(
     follow: {
       kind: "block",
       blockMs: FOLLOW_BLOCK_MS,
+      readers: options.followReaders ?? FOLLOW_READERS,
       reader: () => {
         // A blocked read legitimately takes up to FOLLOW_BLOCK_MS: its deadline is that plus the store's.
         const reader = client.duplicate({
@@ -110,8 +120,17 @@ export async function createRedisStore(
           commandTimeout: FOLLOW_BLOCK_MS + timeoutMs,
         });
         reader.on("error", () => {}); // the follower retries; the main connection reports
+        let id: number | undefined; // this connection's CLIENT ID, for CLIENT UNBLOCK
+        reader.on("close", () => id = undefined);
         return {
-          read: (key, after, blockMs) => reader.xread("BLOCK", blockMs, "STREAMS", key, after),
+          async read(keys, ids, blockMs, count) {
+            id ??= Number(await reader.client("ID"));
+            return await reader.xread("COUNT", count, "BLOCK", blockMs, "STREAMS", ...keys, ...ids);
+          },
+          async interrupt() {
+            if (id === undefined || client.status !== "ready") return false;
+            return Number(await client.client("UNBLOCK", id)) === 1;
+          },
           close: () => reader.disconnect(),
         };
       },

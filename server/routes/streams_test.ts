@@ -301,6 +301,38 @@ Deno.test("streams: Redis (real redis-server)", { ignore: missingTools("redis-se
   });
 });
 
+Deno.test("streams: 1,000 channels followed by one process share at most 20 Redis connections", {
+  ignore: missingTools("redis-server"),
+}, async () => {
+  await using redis = await startRedis();
+  const clients = () => redisClientCount(redis.port);
+  const store = await openStore({ url: redis.url, prefix: `mux-${crypto.randomUUID()}:` });
+  await using s = setup(store);
+  await new Promise((r) => setTimeout(r, 200)); // the runtime's control follower connects first
+  const before = await clients();
+  const streams = await Promise.all(
+    Array.from({ length: 1_000 }, (_, i) => s.get(`/sessions/s${i}/stream?replay=false`)),
+  );
+  const readers = streams.map((res) => sseFrames(res.body!)[Symbol.asyncIterator]());
+  for (const reader of readers) await reader.next(); // the retry frame: each stream is attached
+  // Events reach the streams of channels that joined while the readers were blocked, without waiting out a block.
+  for (const i of [0, 500, 999]) {
+    const started = performance.now();
+    await s.submit({ steps: 0, tokens: ["hi"] }, `s${i}`);
+    let frame = (await readers[i].next()).value;
+    while (frame?.event !== "token") frame = (await readers[i].next()).value;
+    assertEquals(frame.data?.message, "hi");
+    const ms = performance.now() - started;
+    assert(ms < 2_000, `session s${i}'s token took ${ms.toFixed(0)} ms`);
+  }
+  let most = 0;
+  for (let i = 0; i < 10; i++, await new Promise((r) => setTimeout(r, 50))) most = Math.max(most, await clients());
+  assert(most - before <= 20, `${most - before} more Redis clients for 1,000 channels`);
+  await Promise.all(readers.map((reader) => reader.return?.(undefined)));
+  for (let i = 0; i < 100 && await clients() > before; i++) await new Promise((r) => setTimeout(r, 20));
+  assertEquals(await clients(), before, "the reader connections close once nobody follows");
+});
+
 /** How many clients redis-server has, the asking one excluded (CLIENT LIST over a raw socket). */
 async function redisClientCount(port: number): Promise<number> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });

@@ -33,25 +33,25 @@ import {
   STEP_LUA,
   TAKE_LUA,
 } from "./scripts.ts";
-
-/**
- * A blocking reader on a connection of its own (Redis over TCP): `XREAD BLOCK` on one stream
- * after an id; resolves with XREAD's reply (null on timeout). `close()` ends a pending read.
- */
-export interface BlockingReader {
-  read(key: string, afterId: string, blockMs: number): Promise<unknown>;
-  close(): void;
-}
+import { FollowerPool, type StreamReader } from "./follow.ts";
 
 /** How followers learn of new events. */
 export type FollowMode =
-  | { readonly kind: "block"; readonly reader: () => BlockingReader; readonly blockMs?: number }
+  | {
+    readonly kind: "block";
+    /** Opens a blocking connection. */
+    readonly reader: () => StreamReader;
+    /** Blocking connections at most, whatever the number of channels followed (default 4). */
+    readonly readers?: number;
+    readonly blockMs?: number;
+  }
   | { readonly kind: "poll"; readonly intervalMs: number };
 
 /**
  * The `tasks` and `events` ports over a Redis-speaking host (ioredis or Upstash REST), with the
- * scripts of `scripts.ts`. `follow` blocks (one reader connection per followed channel per
- * process, shared by all its followers) or polls (Upstash: no blocking reads over REST).
+ * scripts of `scripts.ts`. `follow` blocks (a fixed set of reader connections per process, each
+ * in one `XREAD BLOCK` over many channels: see `follow.ts`) or polls (Upstash: no blocking reads
+ * over REST).
  *
  * @example
  * ```ts ignore
@@ -144,7 +144,17 @@ export function createScriptedTaskPorts(
   const range = async (channel: string, after: number, limit = 100_000): Promise<StoredEvent[]> =>
     toEvents(await run(RANGE_LUA, [channel, String(after), String(limit)]));
   const last = async (channel: string) => toEvents(await run(LAST_LUA, [channel]))[0]?.id ?? 0;
-  const hubs = new Map<string, Hub>();
+  const pool = options.follow.kind === "block"
+    ? new FollowerPool({
+      reader: options.follow.reader,
+      readers: options.follow.readers ?? 4,
+      blockMs: options.follow.blockMs ?? 5_000,
+      key: (channel) => `${p}ev:${channel}`,
+      range,
+      last,
+      toEvents,
+    })
+    : undefined;
   const events: EventLog = {
     async append(channel, kind, data, maxLength = 0) {
       const id = await run(APPEND_LUA, [channel, kind, JSON.stringify(data), String(maxLength)]);
@@ -155,22 +165,7 @@ export function createScriptedTaskPorts(
     follow: (channel, after, signal) => eachEvent(events.followBatches(channel, after, signal)),
     followBatches(channel, after, signal) {
       if (options.follow.kind === "poll") return poll(range, channel, after, signal, options.follow.intervalMs);
-      const mode = options.follow;
-      let hub = hubs.get(channel);
-      if (!hub) {
-        hub = new Hub(
-          `${p}ev:${channel}`,
-          range.bind(null, channel),
-          () => last(channel),
-          mode.reader,
-          mode.blockMs ?? 5_000,
-          () => {
-            hubs.delete(channel);
-          },
-        );
-        hubs.set(channel, hub);
-      }
-      return hub.follow(after, signal);
+      return pool!.follow(channel, after, signal);
     },
   };
   const queue: WorkQueue = {
@@ -202,8 +197,7 @@ export function createScriptedTaskPorts(
     events,
     queue,
     close: () => {
-      for (const hub of hubs.values()) hub.stop();
-      hubs.clear();
+      pool?.close();
       return Promise.resolve();
     },
   };
@@ -224,116 +218,6 @@ async function* poll(
       last = batch[batch.length - 1].id;
       yield batch;
     } else await sleep(intervalMs, signal);
-  }
-}
-
-interface Follower {
-  push(events: StoredEvent[]): void;
-}
-
-/**
- * One blocking reader per channel and process, shared by every follower of the channel. A
- * follower attaches first, then reads the history, then takes live events above the last id
- * it yielded: the reader started after a known position, so nothing falls between the two.
- */
-class Hub {
-  readonly #key: string;
-  readonly #range: (after: number) => Promise<StoredEvent[]>;
-  readonly #last: () => Promise<number>;
-  readonly #reader: () => BlockingReader;
-  readonly #blockMs: number;
-  readonly #onIdle: () => void;
-  readonly #followers = new Set<Follower>();
-  #connection?: BlockingReader;
-  #started?: Promise<void>;
-  #stopped = false;
-
-  constructor(
-    key: string,
-    range: (after: number) => Promise<StoredEvent[]>,
-    last: () => Promise<number>,
-    reader: () => BlockingReader,
-    blockMs: number,
-    onIdle: () => void,
-  ) {
-    this.#key = key;
-    this.#range = range;
-    this.#last = last;
-    this.#reader = reader;
-    this.#blockMs = blockMs;
-    this.#onIdle = onIdle;
-  }
-
-  async *follow(after: number, signal: AbortSignal): AsyncGenerator<StoredEvent[]> {
-    let queue: StoredEvent[] = [];
-    let wake: (() => void) | undefined;
-    const follower: Follower = {
-      push(events) {
-        for (const event of events) queue.push(event); // amortised O(1): a lagging follower's queue is not copied
-        wake?.();
-      },
-    };
-    const onAbort = () => wake?.();
-    signal.addEventListener("abort", onAbort);
-    this.#followers.add(follower);
-    try {
-      await this.#start();
-      let last = after;
-      const history = await this.#range(after);
-      if (history.length > 0 && !signal.aborted) {
-        last = history[history.length - 1].id;
-        yield history;
-      }
-      while (!signal.aborted && !this.#stopped) {
-        if (queue.length === 0) {
-          await new Promise<void>((resolve) => wake = resolve);
-          wake = undefined;
-          continue;
-        }
-        const batch = queue.filter((e) => e.id > last); // the history may already hold the first live ones
-        queue = [];
-        if (batch.length === 0) continue;
-        last = batch[batch.length - 1].id;
-        yield batch;
-      }
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-      this.#followers.delete(follower);
-      if (this.#followers.size === 0) this.stop();
-    }
-  }
-
-  /** Learns the stream's last id, then reads on from it in the background. */
-  #start(): Promise<void> {
-    return this.#started ??= (async () => {
-      const connection = this.#connection = this.#reader();
-      void this.#loop(connection, `0-${await this.#last()}`);
-    })();
-  }
-
-  async #loop(connection: BlockingReader, from: string) {
-    let last = from;
-    while (!this.#stopped) {
-      try {
-        const reply = await connection.read(this.#key, last, this.#blockMs) as [string, [string, string[]][]][] | null;
-        if (!reply) continue;
-        const events = toEvents(reply[0][1]);
-        if (events.length === 0) continue;
-        last = `0-${events[events.length - 1].id}`;
-        for (const follower of this.#followers) follower.push(events);
-      } catch {
-        if (this.#stopped) return;
-        await sleep(200);
-      }
-    }
-  }
-
-  stop() {
-    if (this.#stopped) return;
-    this.#stopped = true;
-    this.#connection?.close();
-    for (const follower of this.#followers) follower.push([]);
-    this.#onIdle();
   }
 }
 
