@@ -1,14 +1,15 @@
 import { bundleAll } from "../tools/bundle.ts";
 import { TASK_SCENARIOS } from "./task_scenarios.ts";
+import { STREAM_FAULT_SCENARIOS } from "./stream_fault_scenarios.ts";
 import { missingTools } from "./tools.ts";
 
-Deno.test("Node bundle: the task and stream scenarios", {
+Deno.test("Node bundle: the task and stream scenarios, and the streams' store faults", {
   ignore: missingTools("node", "redis-server", "curl"),
 }, async (t) => {
   const dir = await Deno.makeTempDir();
   try {
     await bundleAll(dir);
-    for (const scenario of TASK_SCENARIOS) {
+    for (const scenario of [...TASK_SCENARIOS, ...STREAM_FAULT_SCENARIOS]) {
       await t.step(scenario.name, () => scenario.run([`${dir}/server.mjs`]));
     }
   } finally {
