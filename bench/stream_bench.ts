@@ -10,6 +10,7 @@ import { startRedis } from "../tests/redis_server.ts";
 import { toolPath } from "../tests/tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { cpuSeconds } from "./process_cpu.ts";
+import { type Entry, Histogram, post, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";
 
 const { values } = parseArgs({
   options: {
@@ -22,70 +23,8 @@ const { values } = parseArgs({
 });
 const SUBSCRIBERS = Number(values.subscribers), TOKENS = Number(values.tokens), RATE = Number(values.rate);
 const IDLE = Number(values.idle);
-const SERVER = new URL("./stream_server.ts", import.meta.url).pathname;
+const SERVER = STREAM_SERVER;
 const FLOOR = new URL("./idle_floor_server.ts", import.meta.url).pathname;
-
-function rssKb(pid: number): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(status.match(/VmRSS:\s+(\d+)/)![1]);
-}
-
-/** How to start a server: a Deno entry file, or a whole command (the Node bundle). */
-type Entry = string | string[];
-
-async function startBenchServer(env: Record<string, string>, entry: Entry = SERVER) {
-  const [command, ...args] = typeof entry === "string" ? [Deno.execPath(), "run", "-A", entry] : entry;
-  const child = new Deno.Command(command, {
-    args,
-    env: { PORT: "0", ...env },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!/listening on (\S+)/.test(out)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`bench server exited: ${out}`);
-    out += value;
-  }
-  reader.releaseLock();
-  return {
-    url: out.match(/listening on (\S+)/)![1],
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
-    },
-  };
-}
-
-const post = async (url: string, body: unknown) =>
-  await (await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  }))
-    .json();
-
-/** Latencies in 0.1 ms buckets up to 60 s. */
-class Histogram {
-  readonly buckets = new Uint32Array(600_000);
-  count = 0;
-  add(ms: number) {
-    this.buckets[Math.min(this.buckets.length - 1, Math.max(0, Math.round(ms * 10)))]++;
-    this.count++;
-  }
-  quantile(q: number): number {
-    let seen = 0;
-    const target = q * this.count;
-    for (let i = 0; i < this.buckets.length; i++) {
-      seen += this.buckets[i];
-      if (seen >= target) return i / 10;
-    }
-    return Infinity;
-  }
-}
 
 async function fanOut(backend: string, env: Record<string, string>) {
   const server = await startBenchServer(env);

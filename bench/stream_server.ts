@@ -1,15 +1,19 @@
 /**
- * The service with one extra task kind for `stream_bench.ts`: `ticker` waits for input, then
- * emits `count` tokens at `per_second`, each token the emit time (`performance.timeOrigin +
- * performance.now()`, ms) so subscribers can measure delivery latency, then `pad` characters of padding. Settings as `server/main.ts`
- * (`STORE_URL`, `PORT`).
+ * The service with two extra task kinds for the stream benchmarks. `ticker` waits for input,
+ * then emits `count` tokens at `per_second`, each token the emit time (`performance.timeOrigin +
+ * performance.now()`, ms) so subscribers can measure delivery latency, then `pad` characters of
+ * padding. `spray` waits for input, then appends `count` such tokens at `per_second` to the
+ * channels of the sessions `<prefix>0` … `<prefix><sessions - 1>` in turn (many busy channels
+ * with one task). Settings as `server/main.ts` (`STORE_URL`, `PORT`, `STREAM_BUFFER_BYTES`), and
+ * `FOLLOW_READERS`: the Redis store's blocking reader connections.
  *
  * @module
  */
 import { z } from "zod";
-import { openStore } from "../lib/store/mod.ts";
+import { openStore, sessionChannel, type Store } from "../lib/store/mod.ts";
+import { createRedisStore } from "../lib/store/redis.ts";
 import { createTaskRuntime, defineTask, demoTask } from "../lib/tasks/mod.ts";
-import { createApp } from "../server/mod.ts";
+import { createApp, DEFAULT_STREAMS } from "../server/mod.ts";
 
 const ticker = defineTask({
   kind: "ticker",
@@ -24,19 +28,56 @@ const ticker = defineTask({
     const padding = input.pad > 0 ? ` ${"x".repeat(input.pad)}` : "";
     const start = performance.now();
     for (let i = 0; i < input.count; i++) {
-      const due = start + (i * 1000) / input.per_second;
-      const wait = due - performance.now();
-      // Yield to the event loop as a model streaming over the network would, at least every 16 tokens.
-      if (wait > 1 || i % 16 === 0) await new Promise((r) => setTimeout(r, Math.max(0, wait)));
+      await pace(start + (i * 1000) / input.per_second, i);
       await ctx.token(String(performance.timeOrigin + performance.now()) + padding);
     }
     return "ticked";
   },
 });
 
-const store = await openStore({ url: Deno.env.get("STORE_URL") ?? "memory:", prefix: `bench-${crypto.randomUUID()}:` });
-const tasks = createTaskRuntime({ store, definitions: [demoTask, ticker] });
-const app = createApp({ store, tasks, log: () => {} });
+/** Waits until `due` (`performance.now()` ms), yielding to the event loop at least every 16 calls as a model streaming over the network would. */
+async function pace(due: number, i: number) {
+  const wait = due - performance.now();
+  if (wait > 1 || i % 16 === 0) await new Promise((r) => setTimeout(r, Math.max(0, wait)));
+}
+
+const spray = defineTask({
+  kind: "spray",
+  input: z.object({
+    sessions: z.number().int().min(1),
+    prefix: z.string().default("s"),
+    count: z.number().int().min(1),
+    per_second: z.number().min(1),
+  }),
+  async run(ctx, input) {
+    await ctx.requestInput("go");
+    const start = performance.now();
+    for (let i = 0; i < input.count; i++) {
+      await pace(start + (i * 1000) / input.per_second, i);
+      const message = String(performance.timeOrigin + performance.now());
+      await store.events.append(sessionChannel(`${input.prefix}${i % input.sessions}`), "token", {
+        task_id: ctx.taskId,
+        message,
+      }, 10_000);
+    }
+    return "sprayed";
+  },
+});
+
+const url = Deno.env.get("STORE_URL") ?? "memory:";
+const prefix = `bench-${crypto.randomUUID()}:`;
+const readers = Deno.env.get("FOLLOW_READERS");
+const store: Store = readers && url.startsWith("redis")
+  ? await createRedisStore(url, { prefix, followReaders: Number(readers) })
+  : await openStore({ url, prefix });
+const tasks = createTaskRuntime({ store, definitions: [demoTask, ticker, spray] });
+const bufferBytes = Deno.env.get("STREAM_BUFFER_BYTES");
+const app = createApp({
+  store,
+  tasks,
+  log: () => {},
+  ...(bufferBytes && { streams: { ...DEFAULT_STREAMS, bufferBytes: Number(bufferBytes) } }),
+});
 const server = Deno.serve({
   hostname: "127.0.0.1",
   port: Number(Deno.env.get("PORT") ?? 0),

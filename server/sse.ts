@@ -10,6 +10,13 @@
 
 const encoder = new TextEncoder();
 
+/**
+ * Frames are joined into chunks of at most this many bytes for the connection (a frame larger
+ * than that goes alone). Frames given as bytes are shared by every stream that sends them: a
+ * chunk of one frame is that frame's bytes, not a copy.
+ */
+const CHUNK_BYTES = 16 * 1024;
+
 /** Thrown by {@link EventSink.write} once the stream has ended (client gone, cut off, or ended by the server). */
 export class StreamEnded extends Error {
   constructor(why: string) {
@@ -21,13 +28,14 @@ export class StreamEnded extends Error {
 /** Where a stream's producer writes. */
 export interface EventSink {
   /**
-   * Queues `text` (whole frames) for the client without waiting. A client that does not take
+   * Queues whole frames for the client without waiting: text, or encoded frames (which may be
+   * shared with other streams: they are never copied or changed). A client that does not take
    * what it is sent (it stopped reading, or reads slower than the events come) leaves it in
    * the stream's outgoing buffer; past the buffer's limit the stream is cut off (see
    * {@link createEventStreams}) and this rejects with {@link StreamEnded}, as it does once the
    * stream has ended for any reason.
    */
-  write(text: string): Promise<void>;
+  write(frames: string | readonly Uint8Array[]): Promise<void>;
   /** Resolves once the outgoing buffer is empty (everything written was taken), or the stream has ended. */
   drained(): Promise<void>;
   /** Ends the stream after what was written, with `: <comment>` as its last frame. */
@@ -125,19 +133,32 @@ export function createEventStreams(options: EventStreamOptions) {
         for (const resolve of drains) resolve();
         drains = [];
       };
+      /** Hands the connection, which asked for data, up to CHUNK_BYTES of what waits. */
       const flush = () => {
         if (finished || !asking) return;
         if (pending.length > 0) {
           asking = false;
-          body.enqueue(pending.length === 1 ? pending[0] : concat(pending, pendingBytes));
-          pending = [];
-          pendingBytes = 0;
+          body.enqueue(take());
         }
+        if (pending.length > 0) return;
         settleDrains();
         if (closing) {
           finished = true;
           body.close();
         }
+      };
+      const take = (): Uint8Array => {
+        let size = 0;
+        let count = 0;
+        while (count < pending.length && size + pending[count].length <= CHUNK_BYTES) size += pending[count++].length;
+        if (count <= 1) { // one frame, maybe larger than a chunk: as it is
+          const chunk = pending.shift()!;
+          pendingBytes -= chunk.length;
+          return chunk;
+        }
+        const chunk = concat(pending.splice(0, count), size);
+        pendingBytes -= size;
+        return chunk;
       };
       const stop = (why: string) => {
         ended ??= why;
@@ -148,22 +169,21 @@ export function createEventStreams(options: EventStreamOptions) {
       };
       const sink: EventSink = {
         signal: aborter.signal,
-        write(text) {
+        write(frames) {
           if (ended !== undefined) return Promise.reject(new StreamEnded(ended));
-          const bytes = encoder.encode(text);
+          const pieces = typeof frames === "string" ? [encoder.encode(frames)] : frames;
+          let size = 0;
+          for (const piece of pieces) size += piece.length;
           stream.lastWrite = Date.now();
-          if (asking) {
-            asking = false;
-            body.enqueue(bytes);
-          } else if (pendingBytes > 0 && pendingBytes + bytes.length > bufferBytes) {
+          if (pendingBytes > 0 && pendingBytes + size > bufferBytes) {
             pending = [encoder.encode(`: ${cutOffComment(bufferBytes)}\n\n`)];
             pendingBytes = pending[0].length;
             stop("The client fell behind and was cut off");
             return Promise.reject(new StreamEnded(ended!));
-          } else {
-            pending.push(bytes);
-            pendingBytes += bytes.length;
           }
+          for (const piece of pieces) pending.push(piece);
+          pendingBytes += size;
+          flush();
           return Promise.resolve();
         },
         drained() {

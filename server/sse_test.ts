@@ -97,7 +97,7 @@ Deno.test("createEventStreams() aborts the producer's signal when the client lea
 });
 
 Deno.test("createEventStreams() pings only the streams that stayed quiet", async () => {
-  const streams = createEventStreams({ heartbeatMs: 60, bufferBytes: 1_000_000 });
+  const streams = createEventStreams({ heartbeatMs: 300, bufferBytes: 1_000_000 });
   const stop = new AbortController();
   const busy = streams.respond(async (sink) => {
     while (!stop.signal.aborted) {
@@ -110,9 +110,48 @@ Deno.test("createEventStreams() pings only the streams that stayed quiet", async
     await new Promise((resolve) => stop.signal.addEventListener("abort", resolve));
   });
   const texts = [busy, quiet].map((response) => response.text());
-  await sleep(250);
+  await sleep(1_000); // a busy stream writes every 5 ms, far inside the 200 ms of silence that earn a ping
   stop.abort();
   const [busyText, quietText] = await Promise.all(texts);
   assert(!busyText.includes(": ping"), busyText);
   assert((quietText.match(/: ping/g)?.length ?? 0) >= 2, quietText);
 });
+
+Deno.test("createEventStreams() hands encoded frames to the connection as they are, joining small ones up to 16 KB", async () => {
+  const big = new TextEncoder().encode(`data: ${"x".repeat(40_000)}\n\n`);
+  const small = Array.from(
+    { length: 300 },
+    (_, i) => new TextEncoder().encode(`id: ${i}\ndata: ${"y".repeat(90)}\n\n`),
+  );
+  let sink!: EventSink;
+  const response = createEventStreams({ heartbeatMs: 60_000, bufferBytes: 1_000_000 }).respond((s) => {
+    sink = s;
+    return new Promise((resolve) => s.signal.addEventListener("abort", () => resolve()));
+  });
+  const reader = response.body!.getReader();
+  const first = reader.read();
+  await sink.write([big]);
+  assert((await first).value === big, "one frame goes as it is: the bytes every stream shares, not a copy");
+  await sink.write(small);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (total < small.reduce((n, s) => n + s.length, 0)) {
+    const { value } = await reader.read();
+    chunks.push(value!);
+    total += value!.length;
+  }
+  assert(chunks.length > 1 && chunks.every((c) => c.length <= 16 * 1024), chunks.map((c) => c.length).join(","));
+  assertEquals(new TextDecoder().decode(concatAll(chunks)), small.map((s) => new TextDecoder().decode(s)).join(""));
+  sink.end("bye");
+  await reader.cancel();
+});
+
+function concatAll(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}

@@ -8,6 +8,8 @@ import { requireTool } from "./tools.ts";
 export interface RedisServer extends AsyncDisposable {
   readonly url: string;
   readonly port: number;
+  /** The process id of the running server (for benchmarks' CPU figures). */
+  readonly pid: number;
   /** Kills the server (to test an unreachable store). */
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
@@ -46,6 +48,10 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
   const server: RedisServer = {
     url: `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ""}127.0.0.1:${port}`,
     port,
+    get pid() {
+      if (!child) throw new Error("redis-server is not running");
+      return child.pid;
+    },
     async start() {
       child = new Deno.Command(binary, {
         args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],

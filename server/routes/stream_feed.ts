@@ -36,14 +36,17 @@ export interface StreamState {
   lastRead: number;
 }
 
-// Followers of one channel share the event objects: each frame is serialised once, not once per subscriber.
-const frames = new WeakMap<StoredEvent, string>();
-function frame(event: StoredEvent): string {
-  let text = frames.get(event);
-  if (text === undefined) {
-    frames.set(event, text = `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
+// Followers of one channel share the event objects: each frame is serialised and encoded once,
+// not once per subscriber, and every stream sends the same bytes.
+const encoder = new TextEncoder();
+const frames = new WeakMap<StoredEvent, Uint8Array>();
+function frame(event: StoredEvent): Uint8Array {
+  let bytes = frames.get(event);
+  if (bytes === undefined) {
+    const text = `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`;
+    frames.set(event, bytes = encoder.encode(text));
   }
-  return text;
+  return bytes;
 }
 
 /** Sends what `plan` says to `out`; see the module doc. */
@@ -54,14 +57,14 @@ export async function feedStream(
   state: StreamState,
 ): Promise<void> {
   const take = (batch: readonly StoredEvent[]) => {
-    let text = "";
+    const out: Uint8Array[] = [];
     for (const event of batch) {
       state.lastRead = event.id;
-      if (event.id > plan.sendAfter && (!plan.filter || plan.filter.has(event.kind))) text += frame(event);
+      if (event.id > plan.sendAfter && (!plan.filter || plan.filter.has(event.kind))) out.push(frame(event));
       const final = plan.taskId !== undefined && FINAL_KINDS.has(event.kind) && event.data.task_id === plan.taskId;
-      if (final || (plan.until !== undefined && event.id >= plan.until)) return { text, ended: true };
+      if (final || (plan.until !== undefined && event.id >= plan.until)) return { frames: out, ended: true };
     }
-    return { text, ended: false };
+    return { frames: out, ended: false };
   };
   try {
     await out.write("retry: 1000\n\n"); // reconnects come back within a second
@@ -70,18 +73,18 @@ export async function feedStream(
       const page = await events.range(plan.channel, position, HISTORY_PAGE);
       if (page.length === 0) break;
       position = page[page.length - 1].id;
-      const { text, ended } = take(page);
-      if (text) {
+      const { frames, ended } = take(page);
+      if (frames.length > 0) {
         await out.drained(); // a page at a time: a client that does not read holds no more than one
-        await out.write(text);
+        await out.write(frames);
       }
       if (ended) return;
       if (page.length < HISTORY_PAGE) break;
     }
     if (plan.until !== undefined) return; // an ended task: its history was everything
     for await (const batch of events.followBatches(plan.channel, position, out.signal)) {
-      const { text, ended } = take(batch);
-      if (text) await out.write(text); // one write per batch: a lagging client catches up in few writes
+      const { frames, ended } = take(batch);
+      if (frames.length > 0) await out.write(frames); // one write per batch
       if (ended) return;
     }
   } catch (error) {

@@ -1,0 +1,159 @@
+/**
+ * Many channels on one server process: `--subscribers` raw SSE connections spread over
+ * `--channels` session streams (10 per channel by default), while a `spray` task appends
+ * `--rate` token events a second to the channels in turn for `--seconds`. Reports the Redis
+ * connections the server holds (`INFO clients`, peak), the server's RSS (idle, with the
+ * subscribers, peak), delivery latency p50/p99 over every frame, and CPU of the server, this
+ * load generator and redis-server.
+ *
+ * `deno run -A bench/stream_channels_bench.ts [--channels 1000] [--subscribers 10000] [--rate 1000]
+ * [--seconds 30] [--backends redis,redis1,memory] [--server <stream_server.ts of another checkout>]`
+ * (`redis` = 4 reader connections, the default; `redis1` = 1). Needs `ulimit -n` above the
+ * subscribers (both processes hold one descriptor per subscriber).
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { startRedis } from "../tests/redis_server.ts";
+import { cpuSeconds } from "./process_cpu.ts";
+import { Histogram, post, redisClients, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";
+
+const { values } = parseArgs({
+  options: {
+    channels: { type: "string", default: "1000" },
+    subscribers: { type: "string", default: "10000" },
+    rate: { type: "string", default: "1000" },
+    seconds: { type: "string", default: "30" },
+    backends: { type: "string", default: "redis,redis1,memory" },
+    server: { type: "string", default: STREAM_SERVER },
+  },
+});
+const CHANNELS = Number(values.channels), SUBSCRIBERS = Number(values.subscribers);
+const RATE = Number(values.rate), COUNT = RATE * Number(values.seconds);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mb = (kb: number) => (kb / 1024).toFixed(0);
+
+/** One subscriber on a raw connection: counts its token frames and their latency; resolves with the count. */
+async function subscribe(
+  hostname: string,
+  port: number,
+  channel: number,
+  histogram: Histogram,
+  expected: number,
+  connected: () => void,
+): Promise<number> {
+  const conn = await Deno.connect({ hostname, port });
+  await conn.write(
+    new TextEncoder().encode(`GET /sessions/s${channel}/stream?replay=false HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`),
+  );
+  // A buffer at a time, one decode per read and one regex scan: the generator must cost less than the server.
+  const TOKEN = /event: token\ndata: \{[^\n]*"message":"([\d.]+)"/g;
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(16_384);
+  let text = "";
+  let ready = false;
+  let got = 0;
+  for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) {
+    const now = performance.timeOrigin + performance.now();
+    text += decoder.decode(buffer.subarray(0, n), { stream: true });
+    if (!ready && text.includes("retry: 1000")) {
+      ready = true;
+      connected();
+    }
+    let consumed = 0;
+    for (const match of text.matchAll(TOKEN)) {
+      histogram.add(now - Number(match[1]));
+      got++;
+      consumed = match.index! + match[0].length;
+    }
+    if (got >= expected) break;
+    const boundary = text.lastIndexOf("\n\n");
+    text = text.slice(Math.max(consumed, boundary < 0 ? 0 : boundary + 2));
+  }
+  conn.close();
+  return got;
+}
+
+async function run(backend: string, env: Record<string, string>, redis?: { port: number; pid: number }) {
+  const server = await startBenchServer(env, values.server);
+  const clientsNow = () => redis ? redisClients(redis.port) : Promise.resolve(0);
+  try {
+    const spray = await post(`${server.url}/tasks`, {
+      kind: "spray",
+      input: { sessions: CHANNELS, count: COUNT, per_second: RATE },
+    });
+    await sleep(500);
+    const idleRss = rssKb(server.pid);
+    const idleClients = await clientsNow();
+    const { hostname, port } = new URL(server.url);
+    const histogram = new Histogram();
+    let connected = 0;
+    let allConnected!: () => void;
+    const ready = new Promise<void>((resolve) => allConnected = resolve);
+    const perChannel = (c: number) => Math.floor(COUNT / CHANNELS) + (c < COUNT % CHANNELS ? 1 : 0);
+    const started = performance.now();
+    const subscribers: Promise<number>[] = [];
+    for (let i = 0; i < SUBSCRIBERS; i += 500) { // under the listen backlog
+      const batch = Array.from({ length: Math.min(500, SUBSCRIBERS - i) }, (_, k) => {
+        const channel = (i + k) % CHANNELS;
+        return subscribe(hostname, Number(port), channel, histogram, perChannel(channel), () => {
+          if (++connected === SUBSCRIBERS) allConnected();
+        });
+      });
+      subscribers.push(...batch);
+      while (connected < i + batch.length) await sleep(10);
+    }
+    await ready;
+    const connectMs = performance.now() - started;
+    await sleep(1_000);
+    const subscribedRss = rssKb(server.pid);
+    let peakRss = subscribedRss;
+    let peakClients = await clientsNow();
+    const sampler = setInterval(async () => {
+      peakRss = Math.max(peakRss, rssKb(server.pid));
+      peakClients = Math.max(peakClients, await clientsNow());
+    }, 250);
+    const cpu0 = {
+      server: await cpuSeconds(server.pid),
+      client: await cpuSeconds(Deno.pid),
+      redis: redis ? await cpuSeconds(redis.pid) : 0,
+    };
+    const t0 = performance.now();
+    await post(`${server.url}/tasks/${spray.task_id}/input`, { input: "go" });
+    const counts = await Promise.all(subscribers);
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    const cpu = {
+      server: await cpuSeconds(server.pid) - cpu0.server,
+      client: await cpuSeconds(Deno.pid) - cpu0.client,
+      redis: redis ? await cpuSeconds(redis.pid) - cpu0.redis : 0,
+    };
+    const delivered = counts.reduce((a, b) => a + b, 0);
+    const expected = Array.from({ length: SUBSCRIBERS }, (_, i) => perChannel(i % CHANNELS)).reduce((a, b) => a + b, 0);
+    console.log(
+      `${backend}: ${CHANNELS} channels, ${SUBSCRIBERS} subscribers, ${COUNT} events at ${RATE}/s: ` +
+        `delivered ${delivered} of ${expected} frames in ${seconds.toFixed(1)} s; ` +
+        `latency p50 ${histogram.quantile(0.5).toFixed(1)} ms, p99 ${histogram.quantile(0.99).toFixed(1)} ms; ` +
+        (redis ? `Redis clients: ${idleClients} idle, ${peakClients} peak; ` : "") +
+        `server RSS ${mb(idleRss)} MB idle → ${mb(subscribedRss)} MB subscribed → ${mb(peakRss)} MB peak; ` +
+        `subscribers connected in ${connectMs.toFixed(0)} ms; CPU: server ${cpu.server.toFixed(1)} s, ` +
+        `load generator ${cpu.client.toFixed(1)} s` + (redis ? `, redis-server ${cpu.redis.toFixed(1)} s` : ""),
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+for (const backend of values.backends.split(",")) {
+  if (backend === "memory") {
+    await run("memory", { STORE_URL: "memory:" });
+    continue;
+  }
+  await using redis = await startRedis();
+  const readers = backend === "redis1" ? "1" : "4";
+  await run(
+    `Redis, ${readers} reader${readers === "1" ? "" : "s"}`,
+    { STORE_URL: redis.url, FOLLOW_READERS: readers },
+    redis,
+  );
+}
