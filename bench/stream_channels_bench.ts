@@ -7,9 +7,8 @@
  * load generator and redis-server.
  *
  * `deno run -A bench/stream_channels_bench.ts [--channels 1000] [--subscribers 10000] [--rate 1000]
- * [--seconds 30] [--backends redis,redis1,memory] [--server <stream_server.ts of another checkout>]`
- * (`redis` = 4 reader connections, the default; `redis1` = 1). Needs `ulimit -n` above the
- * subscribers (both processes hold one descriptor per subscriber).
+ * [--seconds 30] [--backends redis,memory] [--server <stream_server.ts of another checkout>]`.
+ * Needs `ulimit -n` above the subscribers (both processes hold one descriptor per subscriber).
  *
  * @module
  */
@@ -24,7 +23,7 @@ const { values } = parseArgs({
     subscribers: { type: "string", default: "10000" },
     rate: { type: "string", default: "1000" },
     seconds: { type: "string", default: "30" },
-    backends: { type: "string", default: "redis,redis1,memory" },
+    backends: { type: "string", default: "redis,memory" },
     server: { type: "string", default: STREAM_SERVER },
   },
 });
@@ -32,6 +31,9 @@ const CHANNELS = Number(values.channels), SUBSCRIBERS = Number(values.subscriber
 const RATE = Number(values.rate), COUNT = RATE * Number(values.seconds);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (kb: number) => (kb / 1024).toFixed(0);
+
+/** Subscribers that were refused (a 503 while the store was slow to answer) and tried again. */
+let refusals = 0;
 
 /** One subscriber on a raw connection: counts its token frames and their latency; resolves with the count. */
 async function subscribe(
@@ -42,39 +44,46 @@ async function subscribe(
   expected: number,
   connected: () => void,
 ): Promise<number> {
-  const conn = await Deno.connect({ hostname, port });
-  await conn.write(
-    new TextEncoder().encode(`GET /sessions/s${channel}/stream?replay=false HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`),
-  );
   // A buffer at a time, one decode per read and one regex scan: the generator must cost less than the server.
   const TOKEN = /event: token\ndata: \{[^\n]*"message":"([\d.]+)"/g;
-  const decoder = new TextDecoder();
   const buffer = new Uint8Array(16_384);
-  let text = "";
-  let ready = false;
-  let got = 0;
-  for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) {
-    const now = performance.timeOrigin + performance.now();
-    text += decoder.decode(buffer.subarray(0, n), { stream: true });
-    if (!ready && text.includes("retry: 1000")) {
-      ready = true;
-      connected();
+  for (;;) {
+    const conn = await Deno.connect({ hostname, port });
+    await conn.write(
+      new TextEncoder().encode(`GET /sessions/s${channel}/stream?replay=false HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`),
+    );
+    const decoder = new TextDecoder();
+    let text = "";
+    let ready = false;
+    let got = 0;
+    for (let n = await conn.read(buffer); n !== null; n = await conn.read(buffer)) {
+      const now = performance.timeOrigin + performance.now();
+      text += decoder.decode(buffer.subarray(0, n), { stream: true });
+      if (!ready) {
+        if (text.length >= 12 && !text.startsWith("HTTP/1.1 200")) break; // refused: try again
+        if (!text.includes("retry: 1000")) continue;
+        ready = true;
+        connected();
+      }
+      let consumed = 0;
+      for (const match of text.matchAll(TOKEN)) {
+        histogram.add(now - Number(match[1]));
+        got++;
+        consumed = match.index! + match[0].length;
+      }
+      if (got >= expected) break;
+      const boundary = text.lastIndexOf("\n\n");
+      text = text.slice(Math.max(consumed, boundary < 0 ? 0 : boundary + 2));
     }
-    let consumed = 0;
-    for (const match of text.matchAll(TOKEN)) {
-      histogram.add(now - Number(match[1]));
-      got++;
-      consumed = match.index! + match[0].length;
-    }
-    if (got >= expected) break;
-    const boundary = text.lastIndexOf("\n\n");
-    text = text.slice(Math.max(consumed, boundary < 0 ? 0 : boundary + 2));
+    conn.close();
+    if (ready) return got;
+    refusals++;
+    await sleep(100);
   }
-  conn.close();
-  return got;
 }
 
 async function run(backend: string, env: Record<string, string>, redis?: { port: number; pid: number }) {
+  refusals = 0;
   const server = await startBenchServer(env, values.server);
   const clientsNow = () => redis ? redisClients(redis.port) : Promise.resolve(0);
   try {
@@ -136,7 +145,9 @@ async function run(backend: string, env: Record<string, string>, redis?: { port:
         `latency p50 ${histogram.quantile(0.5).toFixed(1)} ms, p99 ${histogram.quantile(0.99).toFixed(1)} ms; ` +
         (redis ? `Redis clients: ${idleClients} idle, ${peakClients} peak; ` : "") +
         `server RSS ${mb(idleRss)} MB idle → ${mb(subscribedRss)} MB subscribed → ${mb(peakRss)} MB peak; ` +
-        `subscribers connected in ${connectMs.toFixed(0)} ms; CPU: server ${cpu.server.toFixed(1)} s, ` +
+        `subscribers connected in ${connectMs.toFixed(0)} ms (${refusals} refused and tried again); CPU: server ${
+          cpu.server.toFixed(1)
+        } s, ` +
         `load generator ${cpu.client.toFixed(1)} s` + (redis ? `, redis-server ${cpu.redis.toFixed(1)} s` : ""),
     );
   } finally {

@@ -4,14 +4,12 @@
  * performance.now()`, ms) so subscribers can measure delivery latency, then `pad` characters of
  * padding. `spray` waits for input, then appends `count` such tokens at `per_second` to the
  * channels of the sessions `<prefix>0` … `<prefix><sessions - 1>` in turn (many busy channels
- * with one task). Settings as `server/main.ts` (`STORE_URL`, `PORT`, `STREAM_BUFFER_BYTES`), and
- * `FOLLOW_READERS`: the Redis store's blocking reader connections.
+ * with one task). Settings as `server/main.ts` (`STORE_URL`, `PORT`, `STREAM_BUFFER_BYTES`).
  *
  * @module
  */
 import { z } from "zod";
-import { openStore, sessionChannel, type Store } from "../lib/store/mod.ts";
-import { createRedisStore } from "../lib/store/redis.ts";
+import { openStore, sessionChannel } from "../lib/store/mod.ts";
 import { createTaskRuntime, defineTask, demoTask } from "../lib/tasks/mod.ts";
 import { createApp, DEFAULT_STREAMS } from "../server/mod.ts";
 
@@ -64,12 +62,7 @@ const spray = defineTask({
   },
 });
 
-const url = Deno.env.get("STORE_URL") ?? "memory:";
-const prefix = `bench-${crypto.randomUUID()}:`;
-const readers = Deno.env.get("FOLLOW_READERS");
-const store: Store = readers && url.startsWith("redis")
-  ? await createRedisStore(url, { prefix, followReaders: Number(readers) })
-  : await openStore({ url, prefix });
+const store = await openStore({ url: Deno.env.get("STORE_URL") ?? "memory:", prefix: `bench-${crypto.randomUUID()}:` });
 const tasks = createTaskRuntime({ store, definitions: [demoTask, ticker, spray] });
 const bufferBytes = Deno.env.get("STREAM_BUFFER_BYTES");
 const app = createApp({

@@ -36,7 +36,7 @@ export interface EventSink {
    * stream has ended for any reason.
    */
   write(frames: string | readonly Uint8Array[]): Promise<void>;
-  /** Resolves once the outgoing buffer is empty (everything written was taken), or the stream has ended. */
+  /** Resolves once the outgoing buffer is empty (everything written was taken), or once the stream has ended. */
   drained(): Promise<void>;
   /** Ends the stream after what was written, with `: <comment>` as its last frame. */
   end(comment: string): void;
@@ -165,7 +165,7 @@ export function createEventStreams(options: EventStreamOptions) {
         closing = true;
         aborter.abort();
         flush();
-        if (pending.length === 0) settleDrains();
+        settleDrains(); // a producer waiting for room stops now: its writes fail from here on
       };
       const sink: EventSink = {
         signal: aborter.signal,
@@ -187,7 +187,7 @@ export function createEventStreams(options: EventStreamOptions) {
           return Promise.resolve();
         },
         drained() {
-          if (pending.length === 0 || finished) return Promise.resolve();
+          if (pending.length === 0 || ended !== undefined) return Promise.resolve();
           return new Promise((resolve) => drains.push(resolve));
         },
         end(comment) {

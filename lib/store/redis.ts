@@ -5,15 +5,6 @@ import type { ScriptHost } from "./script_host.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 
-/** How long a follower's `XREAD BLOCK` waits for new events before asking again. */
-const FOLLOW_BLOCK_MS = 5_000;
-/**
- * Blocking connections of a process's followers, whatever the number of channels they follow
- * (each reads its share of the channels with one XREAD); with the command connection, a
- * process uses at most this plus one connections.
- */
-const FOLLOW_READERS = 4;
-
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
 };
@@ -35,8 +26,8 @@ type WithScript = Redis & {
  * resumes, so a request answered 503 may count against its caller (the limit errs on the safe
  * side); the reconnect limits that to the commands sent within one deadline.
  *
- * Followers of event channels use at most `followReaders` (default 4) more connections,
- * however many channels they follow: each blocks in one `XREAD` over its share of them.
+ * Followers of event channels use one more connection, however many channels they follow: a
+ * pub/sub subscriber that gets each event as it is stored (`tasks/follow.ts`).
  *
  * @example
  * ```ts
@@ -45,7 +36,7 @@ type WithScript = Redis & {
  */
 export async function createRedisStore(
   url: string,
-  options: { prefix?: string; timeoutMs?: number; followReaders?: number } = {},
+  options: { prefix?: string; timeoutMs?: number } = {},
 ): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const client = new Redis(url, {
@@ -109,29 +100,25 @@ export async function createRedisStore(
   const ports = createScriptedTaskPorts(scripts, {
     prefix,
     follow: {
-      kind: "block",
-      blockMs: FOLLOW_BLOCK_MS,
-      readers: options.followReaders ?? FOLLOW_READERS,
-      reader: () => {
-        // A blocked read legitimately takes up to FOLLOW_BLOCK_MS: its deadline is that plus the store's.
-        const reader = client.duplicate({
-          enableOfflineQueue: true,
-          maxRetriesPerRequest: null,
-          commandTimeout: FOLLOW_BLOCK_MS + timeoutMs,
-        });
-        reader.on("error", () => {}); // the follower retries; the main connection reports
-        let id: number | undefined; // this connection's CLIENT ID, for CLIENT UNBLOCK
-        reader.on("close", () => id = undefined);
+      kind: "subscribe",
+      subscriber: () => {
+        // No ready check: its INFO fails on a connection that SUBSCRIBE, sent while connecting, put in subscriber mode.
+        const sub = client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, enableReadyCheck: false });
+        sub.on("error", () => {}); // it reconnects by itself; the command connection reports outages
+        let connected = false;
         return {
-          async read(keys, ids, blockMs, count) {
-            id ??= Number(await reader.client("ID"));
-            return await reader.xread("COUNT", count, "BLOCK", blockMs, "STREAMS", ...keys, ...ids);
+          // Failures in our words, as the commands' (a stalled server fails a SUBSCRIBE after timeoutMs too).
+          subscribe: async (channel) => void await call(() => sub.subscribe(channel)),
+          unsubscribe: async (channel) => void await call(() => sub.unsubscribe(channel)),
+          onMessage: (handler) => void sub.on("message", handler),
+          onReconnect(handler) {
+            sub.on("ready", () => {
+              if (!connected) return void (connected = true);
+              // ioredis subscribes again right after this event; a PING sent after that and answered says it is done.
+              setTimeout(() => sub.ping().then(handler, handler), 0);
+            });
           },
-          async interrupt() {
-            if (id === undefined || client.status !== "ready") return false;
-            return Number(await client.client("UNBLOCK", id)) === 1;
-          },
-          close: () => reader.disconnect(),
+          close: () => sub.disconnect(),
         };
       },
     },

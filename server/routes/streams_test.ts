@@ -285,23 +285,27 @@ Deno.test("streams: Redis (real redis-server)", { ignore: missingTools("redis-se
   await using redis = await startRedis();
   await suite(t, () => openStore({ url: redis.url, prefix: `sse-${crypto.randomUUID()}:` }));
 
-  await t.step("a disconnected client releases its Redis reader connection", async () => {
+  await t.step("streams open no Redis connection; a channel nobody follows any more is unsubscribed", async () => {
     const clients = () => redisClientCount(redis.port);
-    await using s = setup(await openStore({ url: redis.url, prefix: `rel-${crypto.randomUUID()}:` }));
-    await new Promise((r) => setTimeout(r, 200)); // the runtime's control follower connects first
+    const prefix = `rel-${crypto.randomUUID()}:`;
+    const subscribers = async () =>
+      Number((await redisReply(redis.port, `PUBSUB NUMSUB ${prefix}{t}:n:session:idle`)).match(/:(\d+)\r\n$/)![1]);
+    await using s = setup(await openStore({ url: redis.url, prefix }));
+    await new Promise((r) => setTimeout(r, 200)); // the runtime's control follower subscribes first
     const before = await clients();
     const streams = await Promise.all([1, 2, 3].map(() => s.get("/sessions/idle/stream")));
     const readers = streams.map((res) => res.body!.getReader());
-    for (const reader of readers) await reader.read(); // the retry frame: the follower is attached
-    await new Promise((r) => setTimeout(r, 100));
-    assertEquals(await clients(), before + 1, "followers of one channel share one reader connection");
+    for (const reader of readers) await reader.read(); // the retry frame
+    for (let i = 0; i < 50 && await subscribers() === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assertEquals(await subscribers(), 1, "the channel's followers share one subscription");
+    assertEquals(await clients(), before, "and the process's one subscriber connection");
     for (const reader of readers) await reader.cancel();
-    for (let i = 0; i < 50 && await clients() > before; i++) await new Promise((r) => setTimeout(r, 20));
-    assertEquals(await clients(), before, "the reader connection is closed once nobody follows");
+    for (let i = 0; i < 50 && await subscribers() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assertEquals(await subscribers(), 0, "unsubscribed once nobody follows");
   });
 });
 
-Deno.test("streams: 1,000 channels followed by one process share at most 20 Redis connections", {
+Deno.test("streams: 1,000 channels followed by one process open no Redis connection (at most 20 in all)", {
   ignore: missingTools("redis-server"),
 }, async () => {
   await using redis = await startRedis();
@@ -327,11 +331,24 @@ Deno.test("streams: 1,000 channels followed by one process share at most 20 Redi
   }
   let most = 0;
   for (let i = 0; i < 10; i++, await new Promise((r) => setTimeout(r, 50))) most = Math.max(most, await clients());
-  assert(most - before <= 20, `${most - before} more Redis clients for 1,000 channels`);
+  assertEquals(most - before, 0, `${most - before} more Redis clients for 1,000 channels`);
+  assert(most <= 20, `${most} Redis clients`);
   await Promise.all(readers.map((reader) => reader.return?.(undefined)));
   for (let i = 0; i < 100 && await clients() > before; i++) await new Promise((r) => setTimeout(r, 20));
-  assertEquals(await clients(), before, "the reader connections close once nobody follows");
+  assertEquals(await clients(), before, "no connection is left behind");
 });
+
+/** One inline command's raw reply (a short one: it fits one read). */
+async function redisReply(port: number, command: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(`${command}\r\n`));
+    const buffer = new Uint8Array(4096);
+    return new TextDecoder().decode(buffer.subarray(0, await conn.read(buffer) ?? 0));
+  } finally {
+    conn.close();
+  }
+}
 
 /** How many clients redis-server has, the asking one excluded (CLIENT LIST over a raw socket). */
 async function redisClientCount(port: number): Promise<number> {

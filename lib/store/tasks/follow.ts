@@ -1,82 +1,80 @@
 /**
- * Followers of event channels over Redis streams, on a fixed set of blocking connections:
- * however many channels a process follows, it reads them all with at most `readers`
- * connections, each blocked in one `XREAD BLOCK` over its share of the channels' streams.
+ * Followers of event channels over Redis on one pub/sub connection per process, however many
+ * channels it follows. Every event is stored on its channel's stream and, in the same script,
+ * published on the channel's notification channel (`<prefix>{t}:n:<channel>`, the message
+ * `<stream id>\t<kind>\t<data JSON>`): a process subscribes to the channels it follows and
+ * takes live events from the messages, reading the stream only to catch up — after a gap in
+ * the ids (a message lost while the connection was down) or when it starts following.
+ *
+ * Measured against one `XREAD BLOCK` over many streams per connection (`bench/follow_mux_bench.ts`,
+ * `bench/RESULTS.md`): redis-server spends about 10 µs more per event on the publish, where the
+ * multi-stream XREAD cost it 300-750 µs per event at 1,000-10,000 channels (each read registers
+ * every stream again), and the delivery latency is lower.
  *
  * @module
  */
 import type { StoredEvent } from "./port.ts";
 
-/**
- * One blocking connection (Redis over TCP): `XREAD COUNT <count> BLOCK <blockMs> STREAMS
- * <keys…> <ids…>`, resolving with XREAD's reply (null on timeout).
- */
-export interface StreamReader {
-  read(keys: readonly string[], ids: readonly string[], blockMs: number, count: number): Promise<unknown>;
-  /**
-   * Ends a read blocked on this connection at once, its reply then null (`CLIENT UNBLOCK` from
-   * another connection). False when no read was blocked (not yet, or no longer) or it cannot.
-   */
-  interrupt(): Promise<boolean>;
+/** One pub/sub connection (Redis over TCP). */
+export interface Subscriber {
+  subscribe(channel: string): Promise<void>;
+  unsubscribe(channel: string): Promise<void>;
+  /** `handler` gets every message of the channels subscribed to. */
+  onMessage(handler: (channel: string, message: string) => void): void;
+  /** `handler` runs when the connection is back after a drop: messages sent meanwhile were lost. */
+  onReconnect(handler: () => void): void;
   close(): void;
 }
 
 /** What a {@link FollowerPool} reads with. */
 export interface FollowerPoolOptions {
-  /** Opens a blocking connection. */
-  readonly reader: () => StreamReader;
-  /** Blocking connections at most (channels are spread over them). */
-  readonly readers: number;
-  /** How long one XREAD blocks before it is sent again. */
-  readonly blockMs: number;
-  /** The stream key of a channel. */
-  readonly key: (channel: string) => string;
+  /** Opens the pub/sub connection (on the first follow). */
+  readonly subscriber: () => Subscriber;
+  /** The notification channel of a channel. */
+  readonly notifications: (channel: string) => string;
   /** The channel's events above `after`. */
   readonly range: (channel: string, after: number) => Promise<StoredEvent[]>;
   /** The id of the channel's last event, 0 when it has none. */
   readonly last: (channel: string) => Promise<number>;
-  /** Events from the entries of one stream in an XREAD reply. */
-  readonly toEvents: (entries: unknown) => StoredEvent[];
 }
-
-/** Entries taken from one stream per XREAD at most: a channel far ahead is read in several. */
-const READ_COUNT = 1_000;
 
 interface Follower {
   push(events: StoredEvent[]): void;
 }
 
-/** A followed channel: its followers, and the stream id its reader continues after. */
+/** A followed channel: its followers, and the id of the last event handed to them. */
 class Feed {
   readonly followers = new Set<Follower>();
-  /** Resolves once the position is known and a reader reads the channel. */
+  /** Resolves once subscribed and the position is known. */
   ready!: Promise<void>;
-  lastId = "0-0";
-  shard?: Shard;
-  constructor(readonly channel: string, readonly key: string) {}
+  started = false;
+  position = 0;
+  reading = false;
+  /** Messages came while the feed could not take them: read the stream after them. */
+  behind = false;
+  constructor(readonly channel: string, readonly name: string) {}
+
+  push(events: StoredEvent[]) {
+    this.position = events[events.length - 1].id;
+    for (const follower of this.followers) follower.push(events);
+  }
 }
 
 /**
- * Follows channels for one process. Each followed channel (a {@link Feed}) is read by one of at
- * most `readers` connections (shards), whichever had fewest channels when it was first
- * followed; every follower of a channel shares its feed. A follower attaches first, then reads
- * the history, then takes live events above the last id it yielded: the feed started after a
- * known position, so nothing falls between the two. A connection is opened for the first
- * channel given to it and closed when it has none left.
+ * Follows channels for one process: every follower of a channel shares its feed, and every
+ * feed shares the process's one subscriber connection. A follower attaches first, then reads
+ * the history, then takes live events above the last id it yielded: the feed subscribed before
+ * it learnt its position, so nothing falls between the two.
  */
 export class FollowerPool {
   readonly #options: FollowerPoolOptions;
   readonly #feeds = new Map<string, Feed>();
-  readonly #shards: Shard[] = [];
+  readonly #byName = new Map<string, Feed>();
+  #subscriber?: Subscriber;
   #closed = false;
 
   constructor(options: FollowerPoolOptions) {
     this.#options = options;
-  }
-
-  /** Open blocking connections (for tests and benchmarks). */
-  get connections(): number {
-    return this.#shards.filter((s) => s.connected).length;
   }
 
   /** `EventLog.followBatches` on the pool. */
@@ -120,157 +118,108 @@ export class FollowerPool {
     }
   }
 
-  /** Ends every follower and closes the connections. */
+  /** Ends every follower and closes the connection. */
   close(): void {
     this.#closed = true;
     for (const feed of this.#feeds.values()) for (const follower of feed.followers) follower.push([]);
     this.#feeds.clear();
-    for (const shard of this.#shards) shard.close();
+    this.#byName.clear();
+    this.#subscriber?.close();
+    this.#subscriber = undefined;
+  }
+
+  #connection(): Subscriber {
+    if (this.#subscriber) return this.#subscriber;
+    const subscriber = this.#subscriber = this.#options.subscriber();
+    subscriber.onMessage((name, message) => this.#message(name, message));
+    subscriber.onReconnect(() => {
+      for (const feed of this.#feeds.values()) if (feed.started) void this.#catchUp(feed);
+    });
+    return subscriber;
   }
 
   #feedOf(channel: string): Feed {
-    let feed = this.#feeds.get(channel);
-    if (feed) return feed;
-    const created = feed = new Feed(channel, this.#options.key(channel));
-    this.#feeds.set(channel, created);
-    created.ready = this.#options.last(channel).then((last) => {
-      created.lastId = `0-${last}`;
-      if (this.#feeds.get(channel) !== created) return; // everyone left meanwhile
-      const shard = created.shard = this.#leastLoaded();
-      shard.add(created);
-    });
+    const existing = this.#feeds.get(channel);
+    if (existing) return existing;
+    const feed = new Feed(channel, this.#options.notifications(channel));
+    this.#feeds.set(channel, feed);
+    this.#byName.set(feed.name, feed);
+    // Subscribed first, then the position: an event after it comes as a message.
+    feed.ready = this.#connection().subscribe(feed.name)
+      .then(() => this.#options.last(channel))
+      .then((position) => {
+        feed.position = position;
+        feed.started = true;
+        if (feed.behind) void this.#catchUp(feed);
+      });
     // A store that did not answer: the next follower of the channel tries again.
-    created.ready.catch(() => this.#drop(created));
-    return created;
+    feed.ready.catch(() => this.#drop(feed));
+    return feed;
   }
 
-  #leastLoaded(): Shard {
-    const idle = this.#shards.find((s) => s.size === 0);
-    if (idle) return idle;
-    if (this.#shards.length < this.#options.readers) {
-      const shard = new Shard(this.#options);
-      this.#shards.push(shard);
-      return shard;
+  #message(name: string, message: string) {
+    const feed = this.#byName.get(name);
+    if (!feed) return; // nobody follows it any more
+    if (!feed.started || feed.reading) {
+      feed.behind = true;
+      return;
     }
-    return this.#shards.reduce((a, b) => b.size < a.size ? b : a);
+    const event = parse(message);
+    if (!event || event.id <= feed.position) return; // read already, or not ours to read
+    if (event.id !== feed.position + 1) return void this.#catchUp(feed); // a gap: messages were lost
+    feed.push([event]);
+  }
+
+  /** Reads the channel after the feed's position until nothing more came meanwhile. */
+  async #catchUp(feed: Feed) {
+    if (feed.reading) {
+      feed.behind = true;
+      return;
+    }
+    feed.reading = true;
+    try {
+      do {
+        feed.behind = false;
+        let events: StoredEvent[];
+        try {
+          events = await this.#options.range(feed.channel, feed.position);
+        } catch {
+          if (this.#feeds.get(feed.channel) !== feed) return;
+          feed.behind = true;
+          await new Promise((r) => setTimeout(r, 200)); // the store did not answer: try again
+          continue;
+        }
+        if (this.#feeds.get(feed.channel) !== feed) return; // dropped meanwhile
+        if (events.length > 0) feed.push(events);
+      } while (feed.behind);
+    } finally {
+      feed.reading = false;
+    }
   }
 
   #drop(feed: Feed) {
-    if (this.#feeds.get(feed.channel) === feed) this.#feeds.delete(feed.channel);
-    feed.shard?.remove(feed);
-    feed.shard = undefined;
-  }
-}
-
-/** One blocking connection and the feeds it reads. */
-class Shard {
-  readonly #options: FollowerPoolOptions;
-  readonly #feeds = new Map<string, Feed>();
-  #reader?: StreamReader;
-  #running = false;
-  #reading = false;
-  /** A feed joined after the read in flight was sent: that read must end early. */
-  #changed = false;
-  #interrupting = false;
-  #closed = false;
-
-  constructor(options: FollowerPoolOptions) {
-    this.#options = options;
-  }
-
-  get size(): number {
-    return this.#feeds.size;
-  }
-
-  get connected(): boolean {
-    return this.#reader !== undefined;
-  }
-
-  add(feed: Feed) {
-    this.#feeds.set(feed.key, feed);
-    this.#changed = true;
-    if (!this.#running) void this.#loop();
-    else if (this.#reading) this.#interrupt();
-  }
-
-  remove(feed: Feed) {
-    if (this.#feeds.get(feed.key) === feed) this.#feeds.delete(feed.key);
-    if (this.#feeds.size > 0) return; // a channel nobody follows drops out of the next read
-    this.#reader?.close(); // ends the read in flight: the loop stops
-    this.#reader = undefined;
-  }
-
-  close() {
-    this.#closed = true;
-    this.#feeds.clear();
-    this.#reader?.close();
-    this.#reader = undefined;
-  }
-
-  async #loop() {
-    this.#running = true;
-    try {
-      while (this.#feeds.size > 0 && !this.#closed) {
-        const reader = this.#reader ??= this.#options.reader();
-        const feeds = [...this.#feeds.values()];
-        this.#changed = false;
-        this.#reading = true;
-        let reply: [string, unknown][] | null;
-        try {
-          reply = await reader.read(
-            feeds.map((f) => f.key),
-            feeds.map((f) => f.lastId),
-            this.#options.blockMs,
-            READ_COUNT,
-          ) as [string, unknown][] | null;
-        } catch {
-          this.#reading = false;
-          if (this.#feeds.size === 0 || this.#closed) break;
-          if (reader !== this.#reader) continue; // closed here (its channels left), and a channel came since
-          await sleep(200); // the connection is down: it reconnects by itself
-          continue;
-        }
-        this.#reading = false;
-        for (const [key, entries] of reply ?? []) {
-          const feed = this.#feeds.get(String(key));
-          if (!feed) continue; // nobody follows it any more
-          const events = this.#options.toEvents(entries);
-          if (events.length === 0) continue;
-          feed.lastId = `0-${events[events.length - 1].id}`;
-          for (const follower of feed.followers) follower.push(events);
-        }
-      }
-    } finally {
-      this.#running = false;
-      this.#reading = false;
-      if (this.#feeds.size === 0 || this.#closed) {
-        this.#reader?.close();
-        this.#reader = undefined;
-      } else void this.#loop(); // a feed joined as the loop was ending
+    if (this.#feeds.get(feed.channel) !== feed) return;
+    this.#feeds.delete(feed.channel);
+    this.#byName.delete(feed.name);
+    this.#subscriber?.unsubscribe(feed.name).catch(() => {}); // gone with the connection otherwise
+    if (this.#feeds.size === 0) {
+      this.#subscriber?.close(); // no connection while nothing is followed
+      this.#subscriber = undefined;
     }
   }
-
-  /**
-   * Ends the read in flight so that the next one includes the new feed. The unblock may reach
-   * Redis before the read does (two connections): then it is sent again until the read ends.
-   */
-  #interrupt() {
-    if (this.#interrupting) return;
-    this.#interrupting = true;
-    void (async () => {
-      try {
-        for (let attempt = 0; this.#reading && this.#changed && !this.#closed; attempt++) {
-          const interrupted = await (this.#reader?.interrupt() ?? Promise.resolve(false)).catch(() => false);
-          if (interrupted) return;
-          await sleep(Math.min(200, 2 ** attempt));
-        }
-      } finally {
-        this.#interrupting = false;
-      }
-    })();
-  }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** An event from a message `<stream id 0-n>\t<kind>\t<data JSON>`; undefined when it is not one. */
+function parse(message: string): StoredEvent | undefined {
+  const a = message.indexOf("\t");
+  const b = message.indexOf("\t", a + 1);
+  if (a < 0 || b < 0) return undefined;
+  const id = Number(message.slice(message.indexOf("-") + 1, a));
+  try {
+    return Number.isInteger(id)
+      ? { id, kind: message.slice(a + 1, b), data: JSON.parse(message.slice(b + 1)) }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

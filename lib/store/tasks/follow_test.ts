@@ -17,32 +17,87 @@ async function nextWithin(iterator: AsyncIterator<StoredEvent[]>, ms: number): P
   }
 }
 
-Deno.test("follow on Redis: a channel followed while its reader is blocked gets its events at once", {
+Deno.test(
+  "follow on Redis: every channel a process follows shares one pub/sub connection, and gets its events at once",
+  {
+    ignore: missingTools("redis-server"),
+  },
+  async () => {
+    await using redis = await startRedis();
+    const store = await createRedisStore(redis.url, { prefix: `f-${crypto.randomUUID()}:` });
+    const controller = new AbortController();
+    try {
+      const before = await clientCount(redis.port);
+      const followed = Array.from(
+        { length: 200 },
+        (_, i) => store.events.followBatches(`c${i}`, 0, controller.signal)[Symbol.asyncIterator](),
+      );
+      const pending = followed.map((iterator) => nextWithin(iterator, 5_000));
+      await new Promise((r) => setTimeout(r, 300)); // every feed subscribed
+      for (let i = 0; i < 200; i++) await store.events.append(`c${i}`, "token", { task_id: "t", message: `m${i}` });
+      const batches = await Promise.all(pending);
+      assertEquals(batches.map((b) => b.map((e) => e.data.message)), Array.from({ length: 200 }, (_, i) => [`m${i}`]));
+      assertEquals(await clientCount(redis.port) - before, 1, "one subscriber connection for 200 channels");
+      const started = performance.now();
+      const next = nextWithin(followed[7], 1_000);
+      await store.events.append("c7", "token", { task_id: "t", message: "again" });
+      assertEquals((await next).map((e) => e.id), [2]);
+      assert(performance.now() - started < 1_000);
+    } finally {
+      controller.abort();
+      await store.close();
+    }
+  },
+);
+
+Deno.test("follow on Redis: events stored while the subscriber connection was down arrive after it, in order, once", {
   ignore: missingTools("redis-server"),
 }, async () => {
   await using redis = await startRedis();
-  // One reader connection, blocking 5 s at a time: a new channel must not wait out the block.
-  const store = await createRedisStore(redis.url, { prefix: `f-${crypto.randomUUID()}:`, followReaders: 1 });
+  const store = await createRedisStore(redis.url, { prefix: `g-${crypto.randomUUID()}:` });
   const controller = new AbortController();
   try {
-    const a = store.events.followBatches("a", 0, controller.signal)[Symbol.asyncIterator]();
-    const first = nextWithin(a, 2_000);
-    await store.events.append("a", "token", { task_id: "t", message: "1" });
-    assertEquals((await first).map((e) => e.id), [1]); // a's reader is attached, and now blocked again
-    for (const name of ["b", "c", "d"]) {
-      const iterator = store.events.followBatches(name, 0, controller.signal)[Symbol.asyncIterator]();
-      const batch = nextWithin(iterator, 1_000);
-      await new Promise((r) => setTimeout(r, 50)); // the channel joins the reader's next XREAD
-      const started = performance.now();
-      await store.events.append(name, "token", { task_id: "t", message: name });
-      assertEquals((await batch).map((e) => e.data.message), [name]);
-      assert(performance.now() - started < 1_000);
-    }
-    const next = nextWithin(a, 1_000);
-    await store.events.append("a", "token", { task_id: "t", message: "2" });
-    assertEquals((await next).map((e) => e.id), [2], "the first channel is still read");
+    const iterator = store.events.follow("c", 0, controller.signal)[Symbol.asyncIterator]();
+    const ids: number[] = [];
+    const reading = (async () => {
+      while (ids.length < 60) ids.push((await iterator.next()).value!.id);
+    })();
+    reading.catch(() => {}); // a failure below ends it early
+    for (let i = 0; i < 20; i++) await store.events.append("c", "token", { task_id: "t", i });
+    while (ids.length < 20) await new Promise((r) => setTimeout(r, 10));
+    await redisCommand(redis.port, "CLIENT KILL TYPE pubsub"); // messages from now on are lost until it is back
+    for (let i = 20; i < 40; i++) await store.events.append("c", "token", { task_id: "t", i });
+    // No later message reveals the gap: the reconnected subscriber reads what it missed by itself.
+    for (let i = 0; i < 300 && ids.length < 40; i++) await new Promise((r) => setTimeout(r, 10));
+    assertEquals(ids.length, 40, "the events stored while it was down");
+    for (let i = 40; i < 60; i++) await store.events.append("c", "token", { task_id: "t", i });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      reading,
+      new Promise((_, reject) => timer = setTimeout(() => reject(new Error(`got ${ids}`)), 5_000)),
+    ]);
+    clearTimeout(timer);
+    assertEquals(ids, Array.from({ length: 60 }, (_, i) => i + 1));
   } finally {
     controller.abort();
     await store.close();
   }
 });
+
+/** Sends one inline command to redis-server; resolves with the raw reply. */
+async function redisCommand(port: number, command: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(`${command}\r\n`));
+    const buffer = new Uint8Array(65_536);
+    const n = await conn.read(buffer);
+    return new TextDecoder().decode(buffer.subarray(0, n ?? 0));
+  } finally {
+    conn.close();
+  }
+}
+
+/** Clients of redis-server, the asking one excluded. */
+async function clientCount(port: number): Promise<number> {
+  return Number((await redisCommand(port, "INFO clients")).match(/connected_clients:(\d+)/)![1]) - 1;
+}

@@ -220,23 +220,29 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
     follow: (name, after, signal) => eachEvent(events.followBatches(name, after, signal)),
     async *followBatches(name, after, signal) {
       let last = after;
-      while (!signal.aborted) {
-        const c = channel(name);
-        const batch = eventsAfter(c, last, Infinity);
-        if (batch.length === 0) {
-          await new Promise<void>((resolve) => {
-            const wake = () => {
-              signal.removeEventListener("abort", wake);
-              c.waiters.delete(wake);
-              resolve();
-            };
-            c.waiters.add(wake);
-            signal.addEventListener("abort", wake, { once: true });
-          });
-          continue;
+      try {
+        while (!signal.aborted) {
+          const c = channel(name);
+          const batch = eventsAfter(c, last, Infinity);
+          if (batch.length === 0) {
+            await new Promise<void>((resolve) => {
+              const wake = () => {
+                signal.removeEventListener("abort", wake);
+                c.waiters.delete(wake);
+                resolve();
+              };
+              c.waiters.add(wake);
+              signal.addEventListener("abort", wake, { once: true });
+            });
+            continue;
+          }
+          last = batch[batch.length - 1].id;
+          yield batch;
         }
-        last = batch[batch.length - 1].id;
-        yield batch;
+      } finally {
+        // A channel made only to wait on (a session never used, a task removed meanwhile) goes with its last follower.
+        const c = channels.get(name);
+        if (c && c.seq === 0 && c.waiters.size === 0) channels.delete(name);
       }
     },
   };

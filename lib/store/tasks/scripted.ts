@@ -33,25 +33,21 @@ import {
   STEP_LUA,
   TAKE_LUA,
 } from "./scripts.ts";
-import { FollowerPool, type StreamReader } from "./follow.ts";
+import { FollowerPool, type Subscriber } from "./follow.ts";
 
 /** How followers learn of new events. */
 export type FollowMode =
   | {
-    readonly kind: "block";
-    /** Opens a blocking connection. */
-    readonly reader: () => StreamReader;
-    /** Blocking connections at most, whatever the number of channels followed (default 4). */
-    readonly readers?: number;
-    readonly blockMs?: number;
+    readonly kind: "subscribe";
+    /** Opens the process's one pub/sub connection: events come as messages (see `follow.ts`). */
+    readonly subscriber: () => Subscriber;
   }
   | { readonly kind: "poll"; readonly intervalMs: number };
 
 /**
  * The `tasks` and `events` ports over a Redis-speaking host (ioredis or Upstash REST), with the
- * scripts of `scripts.ts`. `follow` blocks (a fixed set of reader connections per process, each
- * in one `XREAD BLOCK` over many channels: see `follow.ts`) or polls (Upstash: no blocking reads
- * over REST).
+ * scripts of `scripts.ts`. `follow` subscribes (one pub/sub connection per process for all the
+ * channels it follows: see `follow.ts`) or polls (Upstash: no subscriptions over REST).
  *
  * @example
  * ```ts ignore
@@ -144,15 +140,12 @@ export function createScriptedTaskPorts(
   const range = async (channel: string, after: number, limit = 100_000): Promise<StoredEvent[]> =>
     toEvents(await run(RANGE_LUA, [channel, String(after), String(limit)]));
   const last = async (channel: string) => toEvents(await run(LAST_LUA, [channel]))[0]?.id ?? 0;
-  const pool = options.follow.kind === "block"
+  const pool = options.follow.kind === "subscribe"
     ? new FollowerPool({
-      reader: options.follow.reader,
-      readers: options.follow.readers ?? 4,
-      blockMs: options.follow.blockMs ?? 5_000,
-      key: (channel) => `${p}ev:${channel}`,
+      subscriber: options.follow.subscriber,
+      notifications: (channel) => `${p}n:${channel}`,
       range,
       last,
-      toEvents,
     })
     : undefined;
   const events: EventLog = {

@@ -6,7 +6,8 @@
  * is not enough.
  *
  * Keys: `task:<id>` hash, `task:<id>:updates` list, `task:<id>:children` list (spawn order),
- * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence), `idx:all`,
+ * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence; each entry is also
+ * published on the pub/sub channel `n:<channel>`), `idx:all`,
  * `idx:status:<s>`, `idx:session:<sid>`, `idx:session:<sid>:status:<s>` sorted sets scored by
  * creation order (`seq`).
  *
@@ -67,12 +68,15 @@ local CAP = tonumber(ARGV[3])
 local TTL = tonumber(ARGV[4])
 local FINAL = { done = true, failed = true, cancelled = true }
 local SUB = { spawned = true, done = true, failed = true, input_required = true }
+-- stored on the channel's stream, and published to its followers (see follow.ts)
 local function emit(channel, kind, data, cap)
+  local id
   if cap > 0 then
-    redis.call('XADD', P .. 'ev:' .. channel, 'MAXLEN', '~', cap, '0-*', 'k', kind, 'd', data)
+    id = redis.call('XADD', P .. 'ev:' .. channel, 'MAXLEN', '~', cap, '0-*', 'k', kind, 'd', data)
   else
-    redis.call('XADD', P .. 'ev:' .. channel, '0-*', 'k', kind, 'd', data)
+    id = redis.call('XADD', P .. 'ev:' .. channel, '0-*', 'k', kind, 'd', data)
   end
+  redis.call('PUBLISH', P .. 'n:' .. channel, id .. '\t' .. kind .. '\t' .. data)
 end
 -- payload is a JSON object text from the caller; the task id goes first
 local function with_id(id, payload)
@@ -211,11 +215,21 @@ end
 return out
 `;
 
-/** Appends one event. ARGV: prefix, channel, kind, data JSON, max length (0: all). Returns the stream id. */
+/**
+ * Appends one event and publishes it to the channel's followers (`<prefix>{t}:n:<channel>`,
+ * message `<id>\t<kind>\t<data>`, see `follow.ts`). ARGV: prefix, channel, kind, data JSON,
+ * max length (0: all). Returns the stream id.
+ */
 export const APPEND_LUA = `
 local k = ARGV[1] .. 'ev:' .. ARGV[2]
-if ARGV[5] ~= '0' then return redis.call('XADD', k, 'MAXLEN', '~', ARGV[5], '0-*', 'k', ARGV[3], 'd', ARGV[4]) end
-return redis.call('XADD', k, '0-*', 'k', ARGV[3], 'd', ARGV[4])
+local id
+if ARGV[5] ~= '0' then
+  id = redis.call('XADD', k, 'MAXLEN', '~', ARGV[5], '0-*', 'k', ARGV[3], 'd', ARGV[4])
+else
+  id = redis.call('XADD', k, '0-*', 'k', ARGV[3], 'd', ARGV[4])
+end
+redis.call('PUBLISH', ARGV[1] .. 'n:' .. ARGV[2], id .. '\t' .. ARGV[3] .. '\t' .. ARGV[4])
+return id
 `;
 
 /** Events after an id. ARGV: prefix, channel, after (n), count. Returns XRANGE's reply. */
