@@ -161,10 +161,5 @@ for (const backend of values.backends.split(",")) {
     continue;
   }
   await using redis = await startRedis();
-  const readers = backend === "redis1" ? "1" : "4";
-  await run(
-    `Redis, ${readers} reader${readers === "1" ? "" : "s"}`,
-    { STORE_URL: redis.url, FOLLOW_READERS: readers },
-    redis,
-  );
+  await run("Redis", { STORE_URL: redis.url }, redis);
 }

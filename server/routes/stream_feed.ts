@@ -36,15 +36,26 @@ export interface StreamState {
   lastRead: number;
 }
 
-// Followers of one channel share the event objects: each frame is serialised and encoded once,
-// not once per subscriber, and every stream sends the same bytes.
+/**
+ * Encoded frames of recent events, shared by every stream that sends them (the followers of a
+ * channel get the same event objects): each event is serialised and encoded once, not once per
+ * subscriber. Oldest first out past this many bytes: a cache keyed by events that stay in memory
+ * (the memory store keeps them) must not keep a copy of each.
+ */
+const FRAME_CACHE_BYTES = 8 * 1024 * 1024;
 const encoder = new TextEncoder();
-const frames = new WeakMap<StoredEvent, Uint8Array>();
+const frames = new Map<StoredEvent, Uint8Array>();
+let cachedBytes = 0;
 function frame(event: StoredEvent): Uint8Array {
-  let bytes = frames.get(event);
-  if (bytes === undefined) {
-    const text = `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`;
-    frames.set(event, bytes = encoder.encode(text));
+  const cached = frames.get(event);
+  if (cached) return cached;
+  const bytes = encoder.encode(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
+  frames.set(event, bytes);
+  cachedBytes += bytes.length;
+  for (const [old, oldBytes] of frames) {
+    if (cachedBytes <= FRAME_CACHE_BYTES) break;
+    frames.delete(old);
+    cachedBytes -= oldBytes.length;
   }
   return bytes;
 }
