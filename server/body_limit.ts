@@ -44,9 +44,12 @@ export function bodyLimit(maxBytes: number, tooLarge: (c: Context) => Response):
   }
 }
 
-/** A copy of `request` with `body`, whose `signal` is the original's, read only when used. */
-function withBody(request: Request, body: ArrayBuffer): Request {
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
+/**
+ * A copy of `request` with `body` (and `headers`, default the original's), whose `signal` is the
+ * original's, read only when used (reading it makes Deno's server warn about legacy aborts).
+ */
+export function withBody(request: Request, body: BodyInit | null, headers: Headers = request.headers): Request {
+  const copy = new Request(request.url, { method: request.method, headers, body });
   Object.defineProperty(copy, "signal", { get: () => request.signal });
   return copy;
 }

@@ -165,7 +165,8 @@ Deno.test("JSON sent without a type, as text/plain or as a form (curl -d) is rea
 });
 
 Deno.test("multipart, or a body that is not JSON under another type, is a 415 problem naming application/json", async () => {
-  const { app, lines } = setup();
+  const lines: string[] = [];
+  const app = createApp({ store: createMemoryStore(), log: (line) => lines.push(line) });
   for (const [path] of JSON_ROUTES) {
     const form = new FormData();
     form.set("kind", "demo");

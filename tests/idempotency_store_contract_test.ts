@@ -18,20 +18,23 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
   let n = 0;
   const fresh = async () => await open(`idem-${crypto.randomUUID()}-${n++}:`);
 
-  await t.step("claim: the first holds the key; later claims see its fingerprint and, once completed, its task", async () => {
-    const store = await fresh();
-    const keys = store.idempotency;
-    assertEquals(await keys.claim("k", "f1", 60_000), undefined);
-    assertEquals(await keys.claim("k", "f1", 60_000), { fingerprint: "f1" });
-    assertEquals(await keys.claim("k", "f2", 60_000), { fingerprint: "f1" });
-    assertEquals(await keys.complete("k", "f1", "task-1", 60_000), true);
-    assertEquals(await keys.claim("k", "f1", 60_000), { fingerprint: "f1", taskId: "task-1" });
-    assertEquals(await keys.claim("k", "f2", 60_000), { fingerprint: "f1", taskId: "task-1" });
-    assertEquals(await keys.complete("k", "f1", "task-2", 60_000), false, "a completed key keeps its task");
-    assertEquals(await keys.complete("other", "f1", "task-3", 60_000), false, "an unclaimed key is not completed");
-    assertEquals(await keys.claim("other", "f1", 60_000), undefined);
-    await store.close();
-  });
+  await t.step(
+    "claim: the first holds the key; later claims see its fingerprint and, once completed, its task",
+    async () => {
+      const store = await fresh();
+      const keys = store.idempotency;
+      assertEquals(await keys.claim("k", "f1", 60_000), undefined);
+      assertEquals(await keys.claim("k", "f1", 60_000), { fingerprint: "f1" });
+      assertEquals(await keys.claim("k", "f2", 60_000), { fingerprint: "f1" });
+      assertEquals(await keys.complete("k", "f1", "task-1", 60_000), true);
+      assertEquals(await keys.claim("k", "f1", 60_000), { fingerprint: "f1", taskId: "task-1" });
+      assertEquals(await keys.claim("k", "f2", 60_000), { fingerprint: "f1", taskId: "task-1" });
+      assertEquals(await keys.complete("k", "f1", "task-2", 60_000), false, "a completed key keeps its task");
+      assertEquals(await keys.complete("other", "f1", "task-3", 60_000), false, "an unclaimed key is not completed");
+      assertEquals(await keys.claim("other", "f1", 60_000), undefined);
+      await store.close();
+    },
+  );
 
   await t.step("claim: concurrent claims of one key: exactly one holds it", async () => {
     const store = await fresh();
