@@ -101,8 +101,6 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   const app = new OpenAPIHono({ defaultHook });
 
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
-  // Before anything reads the body: runtimes cannot copy a TRACE or TRACK request to give it one.
-  app.use("*", refuseUnbuildableMethods(() => app.routes));
   app.use(
     "*",
     bodyLimit(maxBytes, () => {
@@ -111,6 +109,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   );
   const outage = deps.outage ?? storeOutage(log, deps.now);
   app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, outage));
+  // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
+  app.use("*", refuseUnbuildableMethods(() => app.routes));
   app.use("*", jsonBody());
 
   app.openapi(

@@ -240,6 +240,7 @@ Deno.test("TRACE and TRACK are 405 with Allow like any method a path lacks; unkn
       ["PATCH", "/tasks/x/cancel", "POST"],
       ["TRACE", "/health", "GET, HEAD"],
       ["DELETE", "/", "GET, HEAD"],
+      ["TRACE", "/api/RateLimited/sliding", "GET, POST, HEAD"],
     ]
   ) {
     const res = await app.fetch(request(method, path));
