@@ -146,7 +146,7 @@ export function pipelineRoutes<E extends Env>(
       path: "/pipelines/ingest",
       summary: "Stage 2: move the staged documents into the index",
       request: { headers: IdempotencyHeaders },
-      responses: submitted,
+      responses: { 200: submitted[200], 201: submitted[201], 409: submitted[409], 422: submitted[422] },
     }),
     async (c) => answer(c, await submit(c, PIPELINE_KINDS.ingest, {})),
   );
