@@ -65,6 +65,7 @@ const Env = z.object({
   TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(8),
   TASK_LEASE_SECONDS: whole("TASK_LEASE_SECONDS", 1, 3_600).default(30),
   TASK_RETENTION_SECONDS: whole("TASK_RETENTION_SECONDS", 0, 365 * 86_400).default(86_400),
+  IDEMPOTENCY_TTL_SECONDS: whole("IDEMPOTENCY_TTL_SECONDS", 1, 30 * 86_400).default(86_400),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
   CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
     .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
@@ -130,6 +131,7 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       concurrency: e.TASK_CONCURRENCY,
       leaseMs: e.TASK_LEASE_SECONDS * 1000,
       retentionMs: e.TASK_RETENTION_SECONDS * 1000,
+      idempotencyTtlMs: e.IDEMPOTENCY_TTL_SECONDS * 1000,
     },
     streams: {
       enabled: e.STREAMING_ENABLED,

@@ -97,6 +97,7 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
     concurrency: 8,
     leaseMs: 30_000,
     retentionMs: 86_400_000,
+    idempotencyTtlMs: 86_400_000,
   });
   assertEquals(
     loadServerConfig({
@@ -104,16 +105,23 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
       TASK_CONCURRENCY: "2",
       TASK_LEASE_SECONDS: "5",
       TASK_RETENTION_SECONDS: "0",
+      IDEMPOTENCY_TTL_SECONDS: "60",
     }).tasks,
-    { cascadeCancel: false, concurrency: 2, leaseMs: 5_000, retentionMs: 0 },
+    { cascadeCancel: false, concurrency: 2, leaseMs: 5_000, retentionMs: 0, idempotencyTtlMs: 60_000 },
   );
   try {
-    loadServerConfig({ CASCADE_CANCEL: "sometimes", TASK_CONCURRENCY: "0", TASK_RETENTION_SECONDS: "-1" });
+    loadServerConfig({
+      CASCADE_CANCEL: "sometimes",
+      TASK_CONCURRENCY: "0",
+      TASK_RETENTION_SECONDS: "-1",
+      IDEMPOTENCY_TTL_SECONDS: "0",
+    });
     throw new Error("expected a failure");
   } catch (error) {
     assertMatch((error as Error).message, /CASCADE_CANCEL must be true or false/);
     assertMatch((error as Error).message, /TASK_CONCURRENCY must be from 1 to 10000/);
     assertMatch((error as Error).message, /TASK_RETENTION_SECONDS must be a whole number/);
+    assertMatch((error as Error).message, /IDEMPOTENCY_TTL_SECONDS must be from 1 to 2592000/);
   }
 });
 

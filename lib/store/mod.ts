@@ -26,6 +26,8 @@ export type {
   PipelineStatus,
   PutOutcome,
 } from "./documents/port.ts";
+export type { IdempotencyRecord, IdempotencyStore } from "./idempotency/port.ts";
+export { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
 export {
   type EventLog,
   FINAL_STATUSES,

@@ -4,6 +4,7 @@ import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./s
 import type { ScriptHost } from "./script_host.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
+import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 
 /** How long a follower's `XREAD BLOCK` waits for new events before asking again. */
 const FOLLOW_BLOCK_MS = 5_000;
@@ -130,6 +131,7 @@ export async function createRedisStore(
     events: ports.events,
     queue: ports.queue,
     documents: createScriptedDocumentStore(scripts, { prefix }),
+    idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
     async close() {
       await ports.close();
       await client.quit().catch(() => client.disconnect());

@@ -152,7 +152,7 @@ export function streamRoutes<E extends Env>(
         "Past events first (unless replay=false), then live ones; ends after the task's done, failed or cancelled. " +
         "Send Last-Event-ID to resume after that event.",
       request: {
-        params: z.object({ task_id: z.string().min(1).openapi({ param: { name: "task_id", in: "path" } }) }),
+        params: z.object({ task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }) }),
         query: StreamQuery,
         headers: LastEventId,
       },
