@@ -98,8 +98,13 @@ export function compileArgs(target: TargetName, output: string): string[] {
 export async function compileCtl(target: TargetName, outDir: string): Promise<string> {
   await Deno.mkdir(outDir, { recursive: true });
   const output = `${outDir}/${binaryName(target)}`;
+  // DENORT_BIN is a runtime build for this machine: another target's must come from its download.
+  const env = Deno.env.toObject();
+  if (target !== hostTarget()) delete env.DENORT_BIN;
   const result = await new Deno.Command(Deno.execPath(), {
     args: compileArgs(target, output),
+    env,
+    clearEnv: true,
     cwd: root,
     stdout: "piped",
     stderr: "piped",
@@ -142,9 +147,16 @@ export async function whyNoRuntimeBuild(target: TargetName, timeoutMs = 5000): P
     if (response.ok) return undefined;
     return `${url} answered ${response.status}`;
   } catch (error) {
-    return `Deno's runtime build for ${TARGETS[target]} is not in ${cached}, DENORT_BIN is not set, and ` +
-      `${url} cannot be reached (${(error as Error).message.split("\n")[0]})`;
+    return `no runtime build of Deno (denort) for ${TARGETS[target]} can be had: DENORT_BIN is unset, none is ` +
+      `in ${cached}, and ${url} cannot be reached (${causeOf(error)})`;
   }
+}
+
+/** The innermost message of a failed fetch ("dns error: …" rather than "fetch failed"). */
+function causeOf(error: unknown): string {
+  let inner = error as Error;
+  while (inner.cause instanceof Error) inner = inner.cause;
+  return inner.message.split("\n")[0].replace(/^.*: (?=dns error|tcp connect)/, "");
 }
 
 if (import.meta.main) {

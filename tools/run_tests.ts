@@ -1,6 +1,7 @@
 /**
  * Runs `deno test` and ends with the line CI reads: `N passed, N failed[, N skipped]`, counted
- * from the JUnit report. Arguments are passed on to `deno test`.
+ * from the JUnit report, after a `skipped: <name>` line for each test that did not run.
+ * Arguments are passed on to `deno test`.
  *
  * @module
  */
@@ -17,6 +18,15 @@ const cases = xml.match(/<testcase\b[\s\S]*?(?:\/>|<\/testcase>)/g) ?? [];
 const failed = cases.filter((c) => /<(failure|error)\b/.test(c)).length;
 const skipped = cases.filter((c) => /<skipped\b/.test(c)).length;
 const passed = cases.length - failed - skipped;
+// Each test that did not run, by name (a test that cannot run here says why in its name).
+const unescape = (text: string) =>
+  text.replace(
+    /&(quot|apos|lt|gt|amp);/g,
+    (_, e: string) => ({ quot: '"', apos: "'", lt: "<", gt: ">", amp: "&" })[e]!,
+  );
+for (const c of cases.filter((c) => /<skipped\b/.test(c))) {
+  console.log(`skipped: ${unescape(c.match(/\bname="([^"]*)"/)?.[1] ?? "?")}`);
+}
 // A run that died before reporting (a type error, say) has no cases: count it as a failure.
 const failures = failed || (code !== 0 ? 1 : 0);
 console.log(`${passed} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);

@@ -9,7 +9,7 @@ Deno.test("run_tests.ts reports a test whose tool is missing as skipped, not pas
     await Deno.writeTextFile(
       `${dir}/fixture_test.ts`,
       `import { missingTools } from "${ROOT}tests/tools.ts";\n` +
-        `Deno.test("needs a tool", { ignore: missingTools("storectl-no-such-tool") }, () => {});\n` +
+        `Deno.test('needs a tool ("quoted" & <named>)', { ignore: missingTools("storectl-no-such-tool") }, () => {});\n` +
         `Deno.test("plain", () => {});\n`,
     );
     const env = { ...Deno.env.toObject() };
@@ -22,7 +22,13 @@ Deno.test("run_tests.ts reports a test whose tool is missing as skipped, not pas
       stderr: "piped",
     }).output();
     const stdout = new TextDecoder().decode(out.stdout);
-    assertEquals(stdout.trim().split("\n").at(-1), "1 passed, 0 failed, 1 skipped");
+    const lines = stdout.trim().split("\n");
+    assertEquals(lines.at(-1), "1 passed, 0 failed, 1 skipped");
+    assertEquals(
+      lines.at(-2),
+      `skipped: needs a tool ("quoted" & <named>)`,
+      "the skipped test, named above the summary",
+    );
     assertMatch(stdout + new TextDecoder().decode(out.stderr), /skipped: storectl-no-such-tool is not installed/);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -61,8 +61,19 @@ export function rewriteForSea(script: string): string {
   });
 }
 
-/** Builds the binary into `outDir` (made if missing); returns its path. `node`: the Node to embed. */
-export async function buildSea(outDir: string, node = which("node")): Promise<string> {
+/** Options of `buildSea`. */
+export interface SeaOptions {
+  /** The Node to embed (default: `node` on `PATH`). */
+  readonly node?: string;
+  /** Store V8's code with the script (default true; false only to measure what it saves). */
+  readonly codeCache?: boolean;
+  /** The file name in `outDir` (default `SEA_NAME`). */
+  readonly name?: string;
+}
+
+/** Builds the binary into `outDir` (made if missing); returns its path. */
+export async function buildSea(outDir: string, options: SeaOptions = {}): Promise<string> {
+  const { node = which("node"), codeCache = true, name = SEA_NAME } = options;
   if (Deno.build.os !== "linux") {
     throw new Error(`tools/sea.ts builds on Linux only (this is ${Deno.build.os}): see its module comment`);
   }
@@ -80,7 +91,12 @@ export async function buildSea(outDir: string, node = which("node")): Promise<st
     );
     await Deno.writeTextFile(
       `${work}/sea-config.json`,
-      JSON.stringify({ main: "main.cjs", output: "sea.blob", disableExperimentalSEAWarning: true, useCodeCache: true }),
+      JSON.stringify({
+        main: "main.cjs",
+        output: "sea.blob",
+        disableExperimentalSEAWarning: true,
+        useCodeCache: codeCache,
+      }),
     );
     // The blob's code cache is V8's for this node: the same binary must run it.
     const base = await Deno.realPath(node);
@@ -93,7 +109,7 @@ export async function buildSea(outDir: string, node = which("node")): Promise<st
     await run(postject, [...prefix, binary, "NODE_SEA_BLOB", `${work}/sea.blob`, "--sentinel-fuse", FUSE], work);
 
     await Deno.mkdir(outDir, { recursive: true });
-    const target = `${outDir}/${SEA_NAME}`;
+    const target = `${outDir}/${name}`;
     await Deno.copyFile(binary, `${target}.partial`);
     await Deno.rename(`${target}.partial`, target);
     return target;
