@@ -107,6 +107,36 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     await store.close();
   });
 
+  await t.step("tasks: a repeated step (same run, number not above the last) applies once", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("a"));
+    const update = (n: number, run = "r1") => ({
+      update: { message: `step ${n}`, update_type: "info" },
+      event: { kind: "update", payload: { message: `step ${n}` } },
+      id: { run, n },
+    });
+    for (const n of [1, 1, 2, 1, 2, 3]) assertEquals(await store.tasks.step("a", update(n)), { ok: true });
+    const done = {
+      to: "done" as const,
+      event: { kind: "done", payload: { result: {} } },
+      result: {},
+      id: { run: "r1", n: 4 },
+    };
+    assertEquals(await store.tasks.step("a", done), { ok: true });
+    assertEquals(await store.tasks.step("a", done), { ok: true }, "the repeat of the final step is not refused");
+    assertEquals(await store.tasks.step("a", update(5)), { ok: false, status: "done" }, "a new step is refused");
+    assertEquals((await store.tasks.get("a"))?.updates.map((u) => u.message), ["step 1", "step 2", "step 3"]);
+    assertEquals(kinds(await store.events.range("task:a", 0)), ["update", "update", "update", "done"]);
+    // Another run (the next attempt) starts its own count; steps without an id always apply.
+    await store.tasks.create(task("b"));
+    assertEquals(await store.tasks.step("b", update(1, "r1")), { ok: true });
+    assertEquals(await store.tasks.step("b", update(1, "r2")), { ok: true });
+    assertEquals(await store.tasks.step("b", { update: { message: "x", update_type: "info" } }), { ok: true });
+    assertEquals(await store.tasks.step("b", { update: { message: "x", update_type: "info" } }), { ok: true });
+    assertEquals((await store.tasks.get("b"))?.updates.map((u) => u.message), ["step 1", "step 1", "x", "x"]);
+    await store.close();
+  });
+
   await t.step("tasks: children in spawn order, subtask events on the parent's channel", async () => {
     const store = await fresh();
     await store.tasks.create(task("p"));
@@ -251,6 +281,7 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     const next = await store.queue.take("b", 60_000);
     assertEquals([next?.taskId, next?.reclaimed], ["t1", true]);
     await store.queue.requeue(next!.id, "t1", 2);
+    await store.queue.requeue(next!.id, "t1", 2); // repeated after a lost reply: queues nothing more
     const again = await store.queue.take("c", 60_000);
     assertEquals([again?.taskId, again?.attempt, again?.reclaimed], ["t1", 2, false]);
     assertEquals(await store.queue.take("d", 60_000), undefined, "the requeued job replaced the old one");

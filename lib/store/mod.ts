@@ -33,6 +33,7 @@ export {
   type Job,
   type NewTask,
   sessionChannel,
+  type StepId,
   type StepOutcome,
   type StoredEvent,
   TASK_STATUSES,

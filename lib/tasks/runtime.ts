@@ -3,12 +3,15 @@ import {
   FINAL_STATUSES,
   type Job,
   type StepOutcome,
+  type StepOutcome as Outcome,
   type StoreOutage,
   storeOutage,
   type TaskRecord,
+  type TaskStep,
   type TaskStore,
   type WorkQueue,
 } from "../store/mod.ts";
+import { storeRetry } from "./store_retry.ts";
 import {
   type SpawnedTask,
   TaskCancelledError,
@@ -44,6 +47,8 @@ export interface TaskRuntimeOptions {
   /**
    * How long a runner holds a root task without renewing (renewed every third of it while the task
    * runs). When its process dies, another takes the task over after this long. Default 30 s.
+   * A store call of a running task that fails transiently is repeated with backoff for up to half
+   * of it, so a store outage shorter than that neither fails nor restarts the task.
    */
   readonly leaseMs?: number;
   /** Runs of one task before it fails as lost (a hand-back or a reclaim starts the next). Default 3. */
@@ -92,6 +97,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const outage = options.outage ?? storeOutage(log);
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 3;
+  const retry = storeRetry({ budgetMs: leaseMs / 2 }, outage);
   const consumer = `runner-${newId()}`;
   const local = new Map<string, AbortController>();
   const inputWaiters = new Map<string, () => void>();
@@ -150,61 +156,96 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const runJob = async (job: Job): Promise<void> => {
     try {
       if (job.reclaimed) return await reclaim(job);
-      const renew = setInterval(() => {
-        queue.renew(consumer, job.id).catch((e) =>
-          log(`task ${job.taskId}: lease not renewed: ${(e as Error).message}`)
-        );
-      }, Math.max(10, leaseMs / 3));
+      const lease = holdLease(job);
       let finished: boolean;
       try {
         finished = await startRoot(job);
       } finally {
-        clearInterval(renew);
+        lease.abort();
       }
-      if (!finished && closed) await queue.release(consumer, job.id); // handed back for another runner
-      else await queue.ack(job.id);
+      if (!finished && closed) await retry(() => queue.release(consumer, job.id)); // handed back for another runner
+      else await retry(() => queue.ack(job.id));
     } catch (error) {
       log(`task ${job.taskId}: ${(error as Error).message}`);
     }
   };
 
+  /** Renews the job's lease every third of it until aborted; a renewal the store fails is repeated. */
+  const holdLease = (job: Job): AbortController => {
+    const held = new AbortController();
+    void (async () => {
+      while (!held.signal.aborted) {
+        await pause(Math.max(10, leaseMs / 3), held.signal);
+        if (held.signal.aborted) return;
+        await retry(() => queue.renew(consumer, job.id), held.signal).catch((e) => {
+          if (!held.signal.aborted) log(`task ${job.taskId}: lease not renewed: ${(e as Error).message}`);
+        });
+      }
+    })();
+    return held;
+  };
+
+  /**
+   * Sends the steps of one run of a task one at a time, numbered (so a step repeated after a lost
+   * reply applies once, see `TaskStep.id`), each repeated while the store fails transiently.
+   */
+  const stepper = (taskId: string) => {
+    const run = newId();
+    let n = 0;
+    let tail: Promise<unknown> = Promise.resolve();
+    return (step: TaskStep, signal?: AbortSignal): Promise<Outcome> => {
+      const sent = tail.then(() => {
+        const id = { run, n: ++n };
+        return retry(() => tasks.step(taskId, { ...step, id }), signal);
+      });
+      tail = sent.catch(() => {});
+      return sent;
+    };
+  };
+  type Send = ReturnType<typeof stepper>;
+
   /** A job whose runner stopped: queue the next attempt, or fail the task when it had enough. */
   const reclaim = async (job: Job) => {
-    const record = await tasks.get(job.taskId);
-    if (!record || FINAL_STATUSES.has(record.status)) return await queue.ack(job.id);
+    const record = await retry(() => tasks.get(job.taskId));
+    if (!record || FINAL_STATUSES.has(record.status)) return await retry(() => queue.ack(job.id));
     if (job.attempt >= maxAttempts) {
       const error = `The task's runner stopped ${job.attempt} times; giving up`;
-      for (const child of await tasks.children(job.taskId)) await tasks.cancel(child.task_id, true);
-      await tasks.step(job.taskId, { to: "failed", error, event: { kind: "failed", payload: { error } } });
-      return await queue.ack(job.id);
+      for (const child of await retry(() => tasks.children(job.taskId))) {
+        await retry(() => tasks.cancel(child.task_id, true));
+      }
+      await stepper(job.taskId)({ to: "failed", error, event: { kind: "failed", payload: { error } } });
+      return await retry(() => queue.ack(job.id));
     }
     log(`task ${job.taskId}: its runner stopped; queued attempt ${job.attempt + 1}`);
-    await queue.requeue(job.id, job.taskId, job.attempt + 1);
+    await retry(() => queue.requeue(job.id, job.taskId, job.attempt + 1));
     again = true;
   };
 
   /** Runs a root task; false when it stopped without finishing (cancelled, or handed back). */
   const startRoot = async (job: Job): Promise<boolean> => {
-    const record = await tasks.get(job.taskId);
+    const record = await retry(() => tasks.get(job.taskId));
     if (!record || FINAL_STATUSES.has(record.status)) return true;
+    const send = stepper(job.taskId);
     if (job.attempt > 1) {
       // The last attempt's children died with its runner: this attempt spawns its own.
-      for (const child of await tasks.children(job.taskId)) await tasks.remove(child.task_id);
+      for (const child of await retry(() => tasks.children(job.taskId))) {
+        await retry(() => tasks.remove(child.task_id));
+      }
       if (record.status === "input_required") {
-        await tasks.step(job.taskId, { to: "in_progress", from: ["input_required"], prompt: null });
+        await send({ to: "in_progress", from: ["input_required"], prompt: null });
       }
       const message = `restarted (attempt ${job.attempt}): the runner that had it stopped`;
-      await tasks.step(job.taskId, {
+      await send({
         update: { message, update_type: "retry" },
         event: { kind: "update", payload: { message, update_type: "retry" } },
       });
     }
-    return await execute(job.taskId);
+    return await execute(job.taskId, send);
   };
 
   /** Runs a stored task to a final state; false when it stopped without one (cancelled, handed back). */
-  const execute = async (taskId: string): Promise<boolean> => {
-    const record = await tasks.get(taskId);
+  const execute = async (taskId: string, send: Send = stepper(taskId)): Promise<boolean> => {
+    const record = await retry(() => tasks.get(taskId));
     if (!record || record.status !== "in_progress") return true;
     // close() has already stopped the tasks it runs: one taken meanwhile is handed back, not started.
     if (closed) return false;
@@ -213,20 +254,20 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     try {
       const definition = validate(record.kind, record.input);
       const input = definition.input.parse(record.input ?? {});
-      const value = await definition.run(context(record, controller), input);
+      const value = await definition.run(context(record, controller, send), input);
       if (controller.signal.aborted) return false;
       const result = toResult(value);
-      await tasks.step(taskId, {
+      await send({
         to: "done",
         result,
         input: definition.inputWhenDone?.(input),
         event: { kind: "done", payload: { result } },
-      });
+      }, controller.signal);
       return true;
     } catch (error) {
       if (controller.signal.aborted || error instanceof TaskCancelledError) return false;
       const message = error instanceof Error ? error.message : String(error);
-      await tasks.step(taskId, { to: "failed", error: message, event: { kind: "failed", payload: { error: message } } })
+      await send({ to: "failed", error: message, event: { kind: "failed", payload: { error: message } } })
         .catch((e) => log(`task ${taskId}: cannot record its failure (${message}): ${(e as Error).message}`));
       return true;
     } finally {
@@ -234,12 +275,12 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     }
   };
 
-  const context = (record: TaskRecord, controller: AbortController): TaskContext => {
+  const context = (record: TaskRecord, controller: AbortController, send: Send): TaskContext => {
     const taskId = record.task_id;
     let spawned = 0;
-    const step = async (s: Parameters<TaskStore["step"]>[1]) => {
+    const step = async (s: TaskStep) => {
       if (controller.signal.aborted) throw new TaskCancelledError(taskId);
-      const outcome = await tasks.step(taskId, s);
+      const outcome = await send(s, controller.signal);
       if (!outcome.ok) {
         controller.abort();
         throw new TaskCancelledError(taskId);
@@ -262,7 +303,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
         const result = (async () => {
           validate(kind, input);
           if (controller.signal.aborted) throw new TaskCancelledError(taskId);
-          const created = await tasks.create({
+          const child = {
             task_id: childId,
             kind,
             session_id: record.session_id,
@@ -270,13 +311,16 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
             input: input ?? {},
             parent_id: taskId,
             spawn_key: spawnKey,
-          });
+          };
+          // Refused when the parent is gone, or when a repeated create finds the child its lost reply made.
+          const created = await retry(() => tasks.create(child), controller.signal) ||
+            (await retry(() => tasks.get(childId), controller.signal))?.parent_id === taskId;
           if (!created) throw new TaskCancelledError(taskId);
           await execute(childId);
-          const child = await tasks.get(childId);
-          if (child?.status === "done") return child.result ?? {};
-          const status = child?.status === "failed" ? "failed" : "cancelled";
-          const why = status === "failed" ? `failed: ${child?.error}` : "was cancelled";
+          const done = await retry(() => tasks.get(childId));
+          if (done?.status === "done") return done.result ?? {};
+          const status = done?.status === "failed" ? "failed" : "cancelled";
+          const why = status === "failed" ? `failed: ${done?.error}` : "was cancelled";
           throw new TaskFailedError(childId, status, `Sub-task ${spawnKey} (${childId}) ${why}`);
         })();
         result.catch(() => {}); // a child nobody awaits must not be an unhandled rejection
@@ -296,7 +340,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
           controller.signal.addEventListener("abort", wake, { once: true });
           const timer = setTimeout(wake, 1_000); // a missed control event costs at most a second
           try {
-            const now = await tasks.get(taskId);
+            const now = await retry(() => tasks.get(taskId), controller.signal);
             if (!now || controller.signal.aborted) throw new TaskCancelledError(taskId);
             if (now.status === "in_progress") return now.answer;
             if (now.status !== "input_required") throw new TaskCancelledError(taskId);
@@ -395,4 +439,16 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       control.abort();
     },
   };
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

@@ -34,6 +34,8 @@ interface Entry {
   record: Mutable<Omit<TaskRecord, "updates">>;
   readonly updates: TaskUpdate[];
   readonly children: string[];
+  /** The last applied step with an id (`step_run`, `step_n` on Redis). */
+  lastStep?: { readonly run: string; readonly n: number };
 }
 
 /**
@@ -169,6 +171,9 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
     step(taskId: string, step: TaskStep): Promise<StepOutcome> {
       const entry = tasks.get(taskId);
       if (!entry) return Promise.resolve({ ok: false });
+      if (step.id && entry.lastStep?.run === step.id.run && entry.lastStep.n >= step.id.n) {
+        return Promise.resolve({ ok: true }); // a repeat of a step already applied
+      }
       const status = entry.record.status;
       if (FINAL_STATUSES.has(status) || (step.from && !step.from.includes(status))) {
         return Promise.resolve({ ok: false, status });
@@ -186,6 +191,7 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
       if (step.answer === null) delete r.answer;
       else if (step.answer !== undefined) r.answer = structuredClone(step.answer);
       r.updated_at = now();
+      if (step.id) entry.lastStep = { run: step.id.run, n: step.id.n };
       if (step.update) entry.updates.push({ ...step.update });
       if (step.event) fanOut(r, step.event.kind, step.event.payload);
       return Promise.resolve({ ok: true });
@@ -293,7 +299,8 @@ function createMemoryQueue(now: () => number): WorkQueue {
     },
     requeue(jobId, taskId, attempt) {
       const i = find(jobId);
-      if (i !== -1) entries.splice(i, 1);
+      if (i === -1) return Promise.resolve(); // a repeat: the next attempt is queued already
+      entries.splice(i, 1);
       entries.push({ id: `0-${++seq}`, taskId, attempt, idleSince: now() });
       return Promise.resolve();
     },

@@ -48,6 +48,14 @@ export interface NewTask {
   readonly spawn_key?: string;
 }
 
+/** Names a runner's step, so that a write repeated after a lost reply applies once. */
+export interface StepId {
+  /** One execution of the task (a new one for each attempt, and for each child). */
+  readonly run: string;
+  /** The step's number within the run, from 1, in the order the steps are sent. */
+  readonly n: number;
+}
+
 /**
  * One atomic step on a task: an optional status change (refused when the task is final, or is
  * not in one of `from`), fields to set, an update to append, and the event it emits.
@@ -66,6 +74,13 @@ export interface TaskStep {
   readonly update?: TaskUpdate;
   /** The event, published on the task's channel, its session's and the global one. */
   readonly event?: { readonly kind: string; readonly payload?: Record<string, unknown> };
+  /**
+   * Makes the step safe to repeat: when the last step applied to the task had the same `run`
+   * and an `n` at or above this one, it answers `{ok: true}` and changes nothing (its first try
+   * reached the store, only the reply was lost), even on a task that is final by then. A
+   * runner sends a run's steps one at a time, so only such a repeat can carry an old `n`.
+   */
+  readonly id?: StepId;
 }
 
 /** Whether a step applied; when not, the status that refused it (undefined: no such task). */
@@ -187,7 +202,7 @@ export interface WorkQueue {
   renew(consumer: string, jobId: string): Promise<void>;
   /** The job is finished: removes it. */
   ack(jobId: string): Promise<void>;
-  /** Finishes the job and queues the task's next attempt, in one atomic step. */
+  /** Finishes the job and queues the task's next attempt, in one atomic step; nothing when the job is gone. */
   requeue(jobId: string, taskId: string, attempt: number): Promise<void>;
   /** Makes the job reclaimable now. */
   release(consumer: string, jobId: string): Promise<void>;

@@ -125,6 +125,8 @@ export function createScriptedTaskPorts(
         step.update ? JSON.stringify(step.update) : "",
         step.event?.kind ?? "",
         JSON.stringify(step.event?.payload ?? {}),
+        step.id?.run ?? "",
+        String(step.id?.n ?? 0),
       ]) as [number, string?];
       if (Number(reply[0]) === 1) return { ok: true };
       return reply[1] ? { ok: false, status: reply[1] as TaskStatus } : { ok: false };

@@ -136,22 +136,30 @@ return 1
 /**
  * One step. ARGV: prefix, now, cap, retention ms (0: keep), id, to or '', allowed from (comma list) or '', field
  * count n, then n field/value pairs (an empty value deletes the field), update JSON or '',
- * event kind or '', event payload JSON. Returns {1} or {0, current status or ''}.
+ * event kind or '', event payload JSON, step run or '', step number. Returns {1} or {0, current status or ''}.
+ * A step with a run is applied once: the hash keeps the last applied run and number
+ * (`step_run`, `step_n`), and a repeat of it (same run, number not above) answers {1} unchanged.
  */
 export const STEP_LUA = PRELUDE + `
 local id, to, from = ARGV[5], ARGV[6], ARGV[7]
 local k = P .. 'task:' .. id
 local status = redis.call('HGET', k, 'status')
 if not status then return {0, ''} end
+local n = tonumber(ARGV[8])
+local rest = 9 + 2 * n
+local run, step_n = ARGV[rest + 3], tonumber(ARGV[rest + 4])
+if run ~= '' then
+  local last = redis.call('HMGET', k, 'step_run', 'step_n')
+  if last[1] == run and tonumber(last[2]) >= step_n then return {1} end
+end
 if FINAL[status] then return {0, status} end
 if from ~= '' and not string.find(',' .. from .. ',', ',' .. status .. ',', 1, true) then return {0, status} end
 if to ~= '' then set_status(id, to) else redis.call('HSET', k, 'updated_at', NOW) end
-local n = tonumber(ARGV[8])
 for i = 0, n - 1 do
   local f, v = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
   if v == '' then redis.call('HDEL', k, f) else redis.call('HSET', k, f, v) end
 end
-local rest = 9 + 2 * n
+if run ~= '' then redis.call('HSET', k, 'step_run', run, 'step_n', step_n) end
 if ARGV[rest] ~= '' then redis.call('RPUSH', k .. ':updates', ARGV[rest]) end
 if ARGV[rest + 1] ~= '' then fan_out(id, ARGV[rest + 1], ARGV[rest + 2]) end
 return {1}
@@ -265,10 +273,13 @@ export const RELEASE_LUA = `
 return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'IDLE', 100000000000, 'JUSTID')
 `;
 
-/** Finishes a job and queues the task's next attempt, atomically. ARGV: prefix, job id, task id, attempt. */
+/**
+ * Finishes a job and queues the task's next attempt, atomically; a repeat (the job is gone
+ * already) queues nothing. ARGV: prefix, job id, task id, attempt.
+ */
 export const REQUEUE_LUA = `
 local q = ARGV[1] .. 'queue'
 redis.call('XACK', q, 'runners', ARGV[2])
-redis.call('XDEL', q, ARGV[2])
+if redis.call('XDEL', q, ARGV[2]) == 0 then return false end
 return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
 `;
