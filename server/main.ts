@@ -48,6 +48,8 @@ const tasks = createTaskRuntime({
   store,
   definitions: taskDefinitions({ store, retriever: search, source, llm: config.llm, fetch }),
   concurrency: config.tasks.concurrency,
+  lanes: { pipelines: config.tasks.pipelineConcurrency },
+  kindConcurrency: config.tasks.kindConcurrency,
   leaseMs: config.tasks.leaseMs,
   outage,
 });

@@ -288,6 +288,32 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     await store.close();
   });
 
+  await t.step("queue: each lane is a queue of its own; take tries the lanes given, in order", async () => {
+    const store = await fresh();
+    await store.queue.push("t1");
+    await store.queue.push("p1", 1, "pipelines");
+    await store.queue.push("k1", 1, "kind:answer");
+    assertEquals(await store.queue.take("a", 60_000, ["other"]), undefined);
+    const p = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
+    assertEquals([p?.taskId, p?.lane], ["p1", "pipelines"]);
+    const t1 = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
+    assertEquals([t1?.taskId, t1?.lane], ["t1", "tasks"]);
+    const k = await store.queue.take("a", 60_000, ["kind:answer"]);
+    assertEquals([k?.taskId, k?.lane], ["k1", "kind:answer"]);
+    // A job's renew, release, requeue and ack act on its own lane.
+    await store.queue.release("a", p!.id);
+    const back = await store.queue.take("b", 60_000, ["tasks", "pipelines"]);
+    assertEquals([back?.taskId, back?.lane, back?.reclaimed], ["p1", "pipelines", true]);
+    await store.queue.requeue(back!.id, "p1", 2);
+    assertEquals(await store.queue.take("c", 60_000, ["tasks"]), undefined, "the next attempt stays in its lane");
+    const next = await store.queue.take("c", 60_000, ["pipelines"]);
+    assertEquals([next?.taskId, next?.attempt, next?.lane], ["p1", 2, "pipelines"]);
+    await store.queue.renew("c", next!.id);
+    for (const job of [next!, t1!, k!]) await store.queue.ack(job.id);
+    assertEquals(await store.queue.take("d", 0, ["tasks", "pipelines", "kind:answer"]), undefined, "all acknowledged");
+    await store.close();
+  });
+
   await t.step("events: ids count per channel from 1; range after an id with a limit", async () => {
     const store = await fresh();
     assertEquals(await store.events.append("x", "token", { task_id: "t", message: "a" }), 1);

@@ -194,5 +194,5 @@ export function pipelineTasks(documents: DocumentStore, options: { source?: Pipe
         return { ...prepared, ...ingested };
       },
     }),
-  ];
+  ].map((definition) => ({ ...definition, lane: "pipelines" })); // never behind agent tasks (PIPELINE_CONCURRENCY)
 }

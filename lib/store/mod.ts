@@ -27,6 +27,7 @@ export type {
   PutOutcome,
 } from "./documents/port.ts";
 export {
+  DEFAULT_LANE,
   type EventLog,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,

@@ -28,6 +28,7 @@ export {
   toResult,
 } from "./define.ts";
 export { DemoInput, demoTask } from "./demo.ts";
+export { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY, type LanePlan, planLanes } from "./lanes.ts";
 export {
   CONTROL_CHANNEL,
   createTaskRuntime,

@@ -12,6 +12,7 @@ import {
   type WorkQueue,
 } from "../store/mod.ts";
 import { storeRetry } from "./store_retry.ts";
+import { planLanes } from "./lanes.ts";
 import {
   type SpawnedTask,
   TaskCancelledError,
@@ -38,8 +39,22 @@ export interface SubmitRequest {
 export interface TaskRuntimeOptions {
   readonly store: { readonly tasks: TaskStore; readonly events: EventLog; readonly queue: WorkQueue };
   readonly definitions: readonly TaskDefinition[];
-  /** Root tasks run at once in this process; children run within their root's slot. Default 8. */
+  /**
+   * Root tasks of the default lane (`tasks`) run at once in this process; children run within
+   * their root's slot. Default 256 (`DEFAULT_CONCURRENCY`): agent tasks mostly wait (on a model,
+   * on input, on timers), so hundreds cost little more than a few.
+   */
   readonly concurrency?: number;
+  /**
+   * Limits of the other lanes that definitions name (see `TaskDefinition.lane`); a lane left out
+   * runs 2 (`DEFAULT_LANE_CONCURRENCY`) at once. The `pipelines` lane is `PIPELINE_CONCURRENCY`.
+   */
+  readonly lanes?: Readonly<Record<string, number>>;
+  /**
+   * Per-kind limits: each kind named runs in a lane of its own (`kind:<kind>`) with this many at
+   * once, apart from the lane it would otherwise share (`TASK_KIND_CONCURRENCY`).
+   */
+  readonly kindConcurrency?: Readonly<Record<string, number>>;
   readonly newId?: () => string;
   readonly log?: (line: string) => void;
   /** Logs store outages once each (share the server's); default: one of its own on `log`. */
@@ -90,19 +105,28 @@ export interface TaskRuntime {
 export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const { tasks, events, queue } = options.store;
   const definitions = new Map(options.definitions.map((d) => [d.kind, d]));
-  const concurrency = options.concurrency ?? 8;
+  let turn = 0;
   const newId = options.newId ?? (() => crypto.randomUUID());
   const log = options.log ?? ((line: string) => console.error(line));
   // The runners poll every second: a store outage is two lines, not one a second.
   const outage = options.outage ?? storeOutage(log);
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 3;
+  // Each lane has a queue and a limit of its own: a full lane keeps no other waiting.
+  const { laneOf, limits, unknownKinds } = planLanes(options.definitions, options);
+  const running = new Map([...limits.keys()].map((lane) => [lane, 0]));
+  for (const kind of unknownKinds) {
+    log(
+      `a concurrency limit names '${kind}', which is not a task kind; ignored (kinds: ${
+        [...definitions.keys()].join(", ")
+      })`,
+    );
+  }
   const retry = storeRetry({ budgetMs: leaseMs / 2 }, outage);
   const consumer = `runner-${newId()}`;
   const local = new Map<string, AbortController>();
   const inputWaiters = new Map<string, () => void>();
   const jobs = new Set<Promise<void>>();
-  let running = 0;
   let closed = false;
   let pumping = false;
   let again = false;
@@ -133,15 +157,20 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     try {
       do {
         again = false;
-        while (!closed && running < concurrency) {
-          const job = await queue.take(consumer, leaseMs).then((job) => (outage.answered(), job), (error) => {
+        while (!closed) {
+          // The lanes with room, starting at a different one each time: none is always asked last.
+          const open = [...limits].filter(([lane, limit]) => running.get(lane)! < limit).map(([lane]) => lane);
+          if (open.length === 0) break;
+          const first = turn++ % open.length;
+          const lanes = [...open.slice(first), ...open.slice(0, first)];
+          const job = await queue.take(consumer, leaseMs, lanes).then((job) => (outage.answered(), job), (error) => {
             outage.failed("task queue", error as Error);
             return undefined;
           });
           if (!job) break;
-          running++;
+          running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
           const done = runJob(job).finally(() => {
-            running--;
+            running.set(job.lane, running.get(job.lane)! - 1);
             jobs.delete(done);
             void pump();
           });
@@ -402,7 +431,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
         input: request.input ?? {},
       });
       const record = (await tasks.get(taskId))!;
-      await queue.push(taskId);
+      await queue.push(taskId, 1, laneOf(request.kind));
       void pump();
       // Runners in other processes learn of it now rather than at their next poll.
       await events.append(CONTROL_CHANNEL, "queued", { task_id: taskId }, 1_000);

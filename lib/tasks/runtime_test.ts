@@ -183,6 +183,51 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     }, 1);
   });
 
+  await t.step("lanes: a full lane keeps no other waiting; a kind with a limit runs in a lane of its own", async () => {
+    const store = await open();
+    const sleeper = (kind: string, lane?: string) =>
+      defineTask({
+        kind,
+        lane,
+        input: z.object({ ms: z.number() }),
+        async run(ctx, input) {
+          await ctx.update("started");
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, input.ms);
+            ctx.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()));
+          });
+        },
+      });
+    const lines: string[] = [];
+    const runtime = createTaskRuntime({
+      store,
+      definitions: [sleeper("slow"), sleeper("ingest", "pipelines"), sleeper("answer")],
+      concurrency: 1,
+      lanes: { pipelines: 1 },
+      kindConcurrency: { answer: 2, nope: 1 },
+      log: (line) => lines.push(line),
+    });
+    try {
+      const long = await runtime.submit({ kind: "slow", input: { ms: 5_000 } });
+      await eventsOf(store, long.task_id, (e) => e.kind === "update");
+      const queued = await runtime.submit({ kind: "slow", input: { ms: 0 } });
+      const answers = await Promise.all([1, 2, 3].map(() => runtime.submit({ kind: "answer", input: { ms: 300 } })));
+      const ingest = await runtime.submit({ kind: "ingest", input: { ms: 0 } });
+      assertEquals((await eventsOf(store, ingest.task_id)).at(-1)?.kind, "done", "the pipelines lane runs");
+      await eventsOf(store, answers[1].task_id, (e) => e.kind === "update");
+      assertEquals((await store.tasks.get(answers[0].task_id))?.status, "in_progress");
+      assertEquals((await store.events.range(`task:${answers[2].task_id}`, 0)).length, 0, "two answers at once");
+      assertEquals((await eventsOf(store, answers[2].task_id)).at(-1)?.kind, "done", "the third after them");
+      assertEquals((await store.events.range(`task:${queued.task_id}`, 0)).length, 0, "the full lane still waits");
+      assertEquals(lines, [
+        "a concurrency limit names 'nope', which is not a task kind; ignored (kinds: slow, ingest, answer)",
+      ]);
+    } finally {
+      await runtime.close();
+      await store.close();
+    }
+  });
+
   await t.step("remove: cancels a running tree, then deletes it", async () => {
     const store = await open();
     await withRuntime(store, async (runtime) => {

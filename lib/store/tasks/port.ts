@@ -178,10 +178,16 @@ export async function* eachEvent(batches: AsyncIterable<StoredEvent[]>): AsyncGe
   for await (const batch of batches) yield* batch;
 }
 
+/** The lane of every kind that has none of its own. */
+export const DEFAULT_LANE = "tasks";
+
 /** A queued root task, leased to one runner at a time. */
 export interface Job {
+  /** Opaque; names the job within its lane's queue. */
   readonly id: string;
   readonly taskId: string;
+  /** The queue it was taken from (see {@link WorkQueue}). */
+  readonly lane: string;
   /** 1 for the first run; each hand-back or reclaim queues the next attempt. */
   readonly attempt: number;
   /** True when taken over from a runner whose lease ran out (or that handed it back). */
@@ -189,20 +195,29 @@ export interface Job {
 }
 
 /**
- * The work queue of root tasks, shared by every runner process (a Redis stream with the
- * consumer group `runners`): a runner takes a job under a lease, renews it while it runs,
- * and acknowledges it when done. A job whose lease ran out (its runner died) is taken over by
- * the next `take` (XAUTOCLAIM); `release` hands one back at once (graceful shutdown).
+ * The work queue of root tasks, shared by every runner process: one queue per lane (a Redis
+ * stream each, `queue` for the default lane and `queue:<lane>` for the others, with the consumer
+ * group `runners`), so a runner whose lane is full still takes from the others. A runner takes a
+ * job under a lease, renews it while it runs, and acknowledges it when done. A job whose lease
+ * ran out (its runner died) is taken over by the next `take` (XAUTOCLAIM); `release` hands one
+ * back at once (graceful shutdown).
  */
 export interface WorkQueue {
-  push(taskId: string, attempt?: number): Promise<void>;
-  /** A reclaimable job first, else a new one; undefined when there is none. Never blocks. */
-  take(consumer: string, leaseMs: number): Promise<Job | undefined>;
+  /** Queues the task in `lane` (default {@link DEFAULT_LANE}). */
+  push(taskId: string, attempt?: number, lane?: string): Promise<void>;
+  /**
+   * A reclaimable job of any of `lanes` (default: the default lane) first, else a new one, the
+   * lanes tried in the order given; undefined when there is none. Never blocks.
+   */
+  take(consumer: string, leaseMs: number, lanes?: readonly string[]): Promise<Job | undefined>;
   /** Keeps the lease of a job this consumer holds. */
   renew(consumer: string, jobId: string): Promise<void>;
   /** The job is finished: removes it. */
   ack(jobId: string): Promise<void>;
-  /** Finishes the job and queues the task's next attempt, in one atomic step; nothing when the job is gone. */
+  /**
+   * Finishes the job and queues the task's next attempt in the same lane, in one atomic step;
+   * nothing when the job is gone.
+   */
   requeue(jobId: string, taskId: string, attempt: number): Promise<void>;
   /** Makes the job reclaimable now. */
   release(consumer: string, jobId: string): Promise<void>;

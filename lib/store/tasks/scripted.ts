@@ -1,5 +1,6 @@
 import { type ScriptHost, scriptRunner } from "../script_host.ts";
 import {
+  DEFAULT_LANE,
   eachEvent,
   type EventLog,
   type NewTask,
@@ -175,28 +176,46 @@ export function createScriptedTaskPorts(
       return hub.follow(after, signal);
     },
   };
+  // A job id is `<lane>/<stream id>`: the lane names the stream of the calls that follow.
+  const queueOf = (lane: string) => lane === DEFAULT_LANE ? "queue" : `queue:${lane}`;
+  const job = (jobId: string) => {
+    const at = jobId.lastIndexOf("/");
+    return [queueOf(jobId.slice(0, at)), jobId.slice(at + 1)];
+  };
   const queue: WorkQueue = {
-    async push(taskId, attempt = 1) {
-      await run(PUSH_LUA, [taskId, String(attempt)]);
+    async push(taskId, attempt = 1, lane = DEFAULT_LANE) {
+      await run(PUSH_LUA, [queueOf(lane), taskId, String(attempt)]);
     },
-    async take(consumer, leaseMs) {
-      const reply = await run(TAKE_LUA, [consumer, String(leaseMs)]) as [string, number, string[]] | null;
+    async take(consumer, leaseMs, lanes = [DEFAULT_LANE]) {
+      const names = new Map(lanes.map((lane) => [queueOf(lane), lane]));
+      const reply = await run(TAKE_LUA, [consumer, String(leaseMs), ...names.keys()]) as
+        | [string, string, number, string[]]
+        | null;
       if (!reply) return undefined;
+      const lane = names.get(String(reply[0]))!;
       const f: Record<string, string> = {};
-      for (let i = 0; i < reply[2].length; i += 2) f[String(reply[2][i])] = String(reply[2][i + 1]);
-      return { id: String(reply[0]), taskId: f.task, attempt: Number(f.attempt), reclaimed: Number(reply[1]) === 1 };
+      for (let i = 0; i < reply[3].length; i += 2) f[String(reply[3][i])] = String(reply[3][i + 1]);
+      return {
+        id: `${lane}/${reply[1]}`,
+        taskId: f.task,
+        lane,
+        attempt: Number(f.attempt),
+        reclaimed: Number(reply[2]) === 1,
+      };
     },
     async renew(consumer, jobId) {
-      await run(RENEW_LUA, [consumer, jobId]);
+      const [name, id] = job(jobId);
+      await run(RENEW_LUA, [name, consumer, id]);
     },
     async ack(jobId) {
-      await run(ACK_LUA, [jobId]);
+      await run(ACK_LUA, job(jobId));
     },
     async requeue(jobId, taskId, attempt) {
-      await run(REQUEUE_LUA, [jobId, taskId, String(attempt)]);
+      await run(REQUEUE_LUA, [...job(jobId), taskId, String(attempt)]);
     },
     async release(consumer, jobId) {
-      await run(RELEASE_LUA, [consumer, jobId]);
+      const [name, id] = job(jobId);
+      await run(RELEASE_LUA, [name, consumer, id]);
     },
   };
   return {

@@ -8,7 +8,8 @@
  * Keys: `task:<id>` hash, `task:<id>:updates` list, `task:<id>:children` list (spawn order),
  * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence), `idx:all`,
  * `idx:status:<s>`, `idx:session:<sid>`, `idx:session:<sid>:status:<s>` sorted sets scored by
- * creation order (`seq`).
+ * creation order (`seq`), and one work queue stream per lane: `queue` (the default lane),
+ * `queue:<lane>` for the others.
  *
  * @module
  */
@@ -234,52 +235,58 @@ return redis.call('XRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '(0-' .. ARGV[3], '+', 
 /** The channel's last event. ARGV: prefix, channel. Returns XREVRANGE's reply (0 or 1 entry). */
 export const LAST_LUA = `return redis.call('XREVRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '+', '-', 'COUNT', 1)`;
 
-/** Queues a root task. ARGV: prefix, task id, attempt. */
+// The queue scripts name their lane's stream relative to the prefix: `queue` or `queue:<lane>`.
+
+/** Queues a root task. ARGV: prefix, queue, task id, attempt. */
 export const PUSH_LUA = `
-local q = ARGV[1] .. 'queue'
+local q = ARGV[1] .. ARGV[2]
 redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
-return redis.call('XADD', q, '*', 'task', ARGV[2], 'attempt', ARGV[3])
+return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
 `;
 
 /**
- * Takes a job: one whose lease ran out (XAUTOCLAIM) first, else a new one (XREADGROUP, which
- * never blocks inside a script). ARGV: prefix, consumer, lease ms. Returns {id, reclaimed, fields} or false.
+ * Takes a job: one whose lease ran out (XAUTOCLAIM) in any of the queues first, else a new one
+ * (XREADGROUP, which never blocks inside a script), the queues tried in order. ARGV: prefix,
+ * consumer, lease ms, queue… Returns {queue, id, reclaimed, fields} or false.
  */
 export const TAKE_LUA = `
-local q = ARGV[1] .. 'queue'
-redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
-local claimed = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)
-local e = claimed[2][1]
-if e then return { e[1], 1, e[2] } end
-local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', q, '>')
-if fresh and fresh[1][2][1] then
-  e = fresh[1][2][1]
-  return { e[1], 0, e[2] }
+for i = 4, #ARGV do
+  local q = ARGV[1] .. ARGV[i]
+  redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
+  local e = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)[2][1]
+  if e then return { ARGV[i], e[1], 1, e[2] } end
+end
+for i = 4, #ARGV do
+  local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', ARGV[1] .. ARGV[i], '>')
+  if fresh and fresh[1][2][1] then
+    local e = fresh[1][2][1]
+    return { ARGV[i], e[1], 0, e[2] }
+  end
 end
 return false
 `;
 
-/** Renews a lease (resets the entry's idle time). ARGV: prefix, consumer, job id. */
-export const RENEW_LUA = `return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'JUSTID')`;
+/** Renews a lease (resets the entry's idle time). ARGV: prefix, queue, consumer, job id. */
+export const RENEW_LUA = `return redis.call('XCLAIM', ARGV[1] .. ARGV[2], 'runners', ARGV[3], 0, ARGV[4], 'JUSTID')`;
 
-/** Finishes a job. ARGV: prefix, job id. */
+/** Finishes a job. ARGV: prefix, queue, job id. */
 export const ACK_LUA = `
-redis.call('XACK', ARGV[1] .. 'queue', 'runners', ARGV[2])
-return redis.call('XDEL', ARGV[1] .. 'queue', ARGV[2])
+redis.call('XACK', ARGV[1] .. ARGV[2], 'runners', ARGV[3])
+return redis.call('XDEL', ARGV[1] .. ARGV[2], ARGV[3])
 `;
 
-/** Hands a job back: an idle time far past any lease makes the next take reclaim it. ARGV: prefix, consumer, job id. */
+/** Hands a job back: an idle time far past any lease makes the next take reclaim it. ARGV: prefix, queue, consumer, job id. */
 export const RELEASE_LUA = `
-return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'IDLE', 100000000000, 'JUSTID')
+return redis.call('XCLAIM', ARGV[1] .. ARGV[2], 'runners', ARGV[3], 0, ARGV[4], 'IDLE', 100000000000, 'JUSTID')
 `;
 
 /**
- * Finishes a job and queues the task's next attempt, atomically; a repeat (the job is gone
- * already) queues nothing. ARGV: prefix, job id, task id, attempt.
+ * Finishes a job and queues the task's next attempt in the same queue, atomically; a repeat
+ * (the job is gone already) queues nothing. ARGV: prefix, queue, job id, task id, attempt.
  */
 export const REQUEUE_LUA = `
-local q = ARGV[1] .. 'queue'
-redis.call('XACK', q, 'runners', ARGV[2])
-if redis.call('XDEL', q, ARGV[2]) == 0 then return false end
-return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
+local q = ARGV[1] .. ARGV[2]
+redis.call('XACK', q, 'runners', ARGV[3])
+if redis.call('XDEL', q, ARGV[3]) == 0 then return false end
+return redis.call('XADD', q, '*', 'task', ARGV[4], 'attempt', ARGV[5])
 `;
