@@ -26,6 +26,7 @@ export type {
   PipelineStatus,
   PutOutcome,
 } from "./documents/port.ts";
+// The ports' vocabulary; the task model's names (statuses, records, channels) are defined in lib/tasks.
 export {
   DEFAULT_LANE,
   type EventLog,

@@ -29,10 +29,16 @@ export {
 } from "./define.ts";
 export { DemoInput, demoTask } from "./demo.ts";
 export { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY, type LanePlan, planLanes } from "./lanes.ts";
+export { FINAL_STATUSES, TASK_STATUSES, type TaskRecord, type TaskStatus, type TaskUpdate } from "./model.ts";
 export {
   CONTROL_CHANNEL,
-  createTaskRuntime,
-  type SubmitRequest,
-  type TaskRuntime,
-  type TaskRuntimeOptions,
-} from "./runtime.ts";
+  EVENT_KINDS,
+  eventData,
+  GLOBAL_CHANNEL,
+  sessionChannel,
+  SHARED_CHANNEL_CAP,
+  type StoredEvent,
+  SUBTASK_KINDS,
+  taskChannel,
+} from "./events.ts";
+export { createTaskRuntime, type SubmitRequest, type TaskRuntime, type TaskRuntimeOptions } from "./runtime.ts";

@@ -1,17 +1,16 @@
 import {
   type EventLog,
-  FINAL_STATUSES,
   type Job,
   type StepOutcome,
-  type StepOutcome as Outcome,
   type StoreOutage,
   storeOutage,
-  type TaskRecord,
   type TaskStep,
   type TaskStore,
   type WorkQueue,
 } from "../store/mod.ts";
+import { FINAL_STATUSES, type TaskRecord } from "./model.ts";
 import { storeRetry } from "./store_retry.ts";
+import { CONTROL_CHANNEL } from "./events.ts";
 import { planLanes } from "./lanes.ts";
 import {
   type SpawnedTask,
@@ -23,9 +22,6 @@ import {
   TaskInputError,
   toResult,
 } from "./define.ts";
-
-/** The channel on which runtimes tell each other about cancels and answers. */
-export const CONTROL_CHANNEL = "control";
 
 /** What `submit()` takes: the body of `POST /tasks`. */
 export interface SubmitRequest {
@@ -222,7 +218,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     const run = newId();
     let n = 0;
     let tail: Promise<unknown> = Promise.resolve();
-    return (step: TaskStep, signal?: AbortSignal): Promise<Outcome> => {
+    return (step: TaskStep, signal?: AbortSignal): Promise<StepOutcome> => {
       const sent = tail.then(() => {
         const id = { run, n: ++n };
         return retry(() => tasks.step(taskId, { ...step, id }), signal);

@@ -1,7 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
-import { StoreUnavailableError, TASK_STATUSES, type TaskRecord, type TaskStore } from "../../lib/store/mod.ts";
-import { TaskInputError, type TaskRuntime } from "../../lib/tasks/mod.ts";
+import { StoreUnavailableError, type TaskStore } from "../../lib/store/mod.ts";
+import { TASK_STATUSES, TaskInputError, type TaskRecord, type TaskRuntime } from "../../lib/tasks/mod.ts";
 import { problem } from "../errors.ts";
 import { json, problemResponse } from "./responses.ts";
 

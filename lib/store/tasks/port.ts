@@ -1,41 +1,17 @@
-/** A task's state; `done`, `failed` and `cancelled` are final: nothing leaves them. */
-export type TaskStatus = "in_progress" | "done" | "failed" | "cancelled" | "input_required";
+import type { TaskRecord, TaskStatus, TaskUpdate } from "../../tasks/model.ts";
+import type { StoredEvent } from "../../tasks/events.ts";
 
-/** Every task state, in the order the API documents them. */
-export const TASK_STATUSES: readonly TaskStatus[] = ["in_progress", "input_required", "done", "failed", "cancelled"];
-
-/** The states nothing leaves. */
-export const FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatus>(["done", "failed", "cancelled"]);
-
-/** One progress message of a task, as `GET /tasks/{id}` lists them. */
-export interface TaskUpdate {
-  readonly message: string;
-  readonly update_type: string;
-}
-
-/** A task as stored. */
-export interface TaskRecord {
-  readonly task_id: string;
-  readonly kind: string;
-  readonly session_id: string;
-  readonly status: TaskStatus;
-  readonly metadata: Record<string, unknown>;
-  readonly input: unknown;
-  readonly result?: Record<string, unknown>;
-  readonly error?: string;
-  /** The question of an `input_required` task. */
-  readonly prompt?: string;
-  /** The answer given to the last question, until the task takes it. */
-  readonly answer?: unknown;
-  readonly parent_id?: string;
-  readonly spawn_key?: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  /** Creation order, unique per store; list cursors are built from it. */
-  readonly seq: number;
-  /** Only `get()` fills it; lists leave it empty. */
-  readonly updates: readonly TaskUpdate[];
-}
+// The task model (statuses, records, event kinds, channels) lives in lib/tasks; the ports speak it.
+export { FINAL_STATUSES, TASK_STATUSES, type TaskRecord, type TaskStatus, type TaskUpdate } from "../../tasks/model.ts";
+export {
+  eventData,
+  GLOBAL_CHANNEL,
+  sessionChannel,
+  SHARED_CHANNEL_CAP,
+  type StoredEvent,
+  SUBTASK_KINDS,
+  taskChannel,
+} from "../../tasks/events.ts";
 
 /** What `create()` needs; the task starts `in_progress`. */
 export interface NewTask {
@@ -134,23 +110,6 @@ export interface TaskStore {
   retain(ms: number): void;
 }
 
-/** An event as stored on a channel; `data` always carries `task_id`. */
-export interface StoredEvent {
-  /** Sequence number within its channel, from 1: usable as `Last-Event-ID`. */
-  readonly id: number;
-  readonly kind: string;
-  readonly data: Record<string, unknown>;
-}
-
-/** The channel of one task's events. */
-export const taskChannel = (taskId: string): string => `task:${taskId}`;
-/** The channel of every task event of a session. */
-export const sessionChannel = (sessionId: string): string => `session:${sessionId}`;
-/** The channel of every task event. */
-export const GLOBAL_CHANNEL = "global";
-/** Session and global channels keep about this many recent events; task channels keep all. */
-export const SHARED_CHANNEL_CAP = 10_000;
-
 /**
  * The `events` port: append-only channels with per-channel sequence ids.
  */
@@ -231,11 +190,3 @@ export interface TaskPorts {
   /** Ends followers and their connections. */
   close(): Promise<void>;
 }
-
-/** The payload of a task event, with its `task_id` first. */
-export function eventData(taskId: string, payload: Record<string, unknown> = {}): Record<string, unknown> {
-  return { task_id: taskId, ...payload };
-}
-
-/** Kinds of a child's events that its parent's channel also gets, as `subtask_<kind>`. */
-export const SUBTASK_KINDS: ReadonlySet<string> = new Set(["spawned", "done", "failed", "input_required"]);
