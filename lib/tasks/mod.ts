@@ -1,14 +1,14 @@
 /**
- * Agent tasks: definitions (`defineTask`), the in-process runtime that runs them over the
+ * Agent tasks: definitions (`defineTask`), the in-process runner that runs them over the
  * store's `tasks` and `events` ports, and the built-in `demo` kind.
  *
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime, demoTask } from "./mod.ts";
+ * import { createTaskRunner, demoTask } from "./mod.ts";
  * const store = createMemoryStore();
- * const runtime = createTaskRuntime({ store, definitions: [demoTask], concurrency: 4 });
- * const task = await runtime.submit({ kind: "demo", input: { tokens: ["Hi"], children: 2 } });
+ * const runner = createTaskRunner({ store, definitions: [demoTask], concurrency: 4 });
+ * const task = await runner.submit({ kind: "demo", input: { tokens: ["Hi"], children: 2 } });
  * for await (const event of store.events.follow(`task:${task.task_id}`, 0, AbortSignal.timeout(5_000))) {
  *   if (event.kind === "done") break;
  * }
@@ -41,4 +41,4 @@ export {
   SUBTASK_KINDS,
   taskChannel,
 } from "./events.ts";
-export { createTaskRuntime, type SubmitRequest, type TaskRuntime, type TaskRuntimeOptions } from "./runtime.ts";
+export { createTaskRunner, type SubmitRequest, type TaskRunner, type TaskRunnerOptions } from "./runner.ts";

@@ -8,7 +8,7 @@ import { assert, assertEquals } from "../../tests/assert.ts";
 import { type RedisServer, startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent, StoreUnavailableError } from "../store/mod.ts";
-import { createTaskRuntime, defineTask } from "./mod.ts";
+import { createTaskRunner, defineTask } from "./mod.ts";
 
 const STEPS = 40;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,9 +58,9 @@ async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: Redi
   // The default store deadline (1 s) and lease (30 s): the fault outlasts the deadline, not a third of the lease.
   const store = await openStore({ url: redis.url, prefix: `faults-${crypto.randomUUID()}:` });
   const lines: string[] = [];
-  const runtime = createTaskRuntime({ store, definitions: [chatty], log: (line) => lines.push(line) });
+  const runner = createTaskRunner({ store, definitions: [chatty], log: (line) => lines.push(line) });
   try {
-    const task = await runtime.submit({ kind: "chatty", input: { steps: STEPS } });
+    const task = await runner.submit({ kind: "chatty", input: { steps: STEPS } });
     await eventsOf(store, task.task_id, (e) => e.data.message === "step 5");
     await fault(redis);
     const events = await eventsOf(store, task.task_id);
@@ -90,7 +90,7 @@ async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: Redi
     assert(!lines.some((l) => /cannot record|restarted|attempt \d|not renewed/.test(l)), lines.join("\n"));
   } finally {
     redis.resume();
-    await runtime.close();
+    await runner.close();
     await store.close();
   }
 }
@@ -133,18 +133,18 @@ Deno.test("runner: steps whose reply is lost (applied, then an error) are repeat
     },
   };
   const lines: string[] = [];
-  const runtime = createTaskRuntime({
+  const runner = createTaskRunner({
     store: { ...store, tasks: lossy },
     definitions: [chatty],
     log: (line) => lines.push(line),
   });
   try {
-    const task = await runtime.submit({ kind: "chatty", input: { steps: 10 } });
+    const task = await runner.submit({ kind: "chatty", input: { steps: 10 } });
     const events = await eventsOf(store, task.task_id);
     assertEquals(events.map((e) => e.kind), [...Array(10).fill(["update", "token"]).flat(), "done"]);
     assertEquals((await store.tasks.get(task.task_id))?.updates.length, 10);
     assert(calls > 21, `${calls} step calls: the lost ones were repeated`);
   } finally {
-    await runtime.close();
+    await runner.close();
   }
 });

@@ -10,7 +10,7 @@ import {
   type SearchIndex,
 } from "../../lib/pipelines/mod.ts";
 import { type DocumentStore, StoreUnavailableError } from "../../lib/store/mod.ts";
-import { TaskInputError, type TaskRuntime } from "../../lib/tasks/mod.ts";
+import { TaskInputError, type TaskRunner } from "../../lib/tasks/mod.ts";
 import { problem } from "../errors.ts";
 import { json, problemResponse } from "./responses.ts";
 
@@ -52,7 +52,7 @@ const body = <T extends z.ZodType>(schema: T, required = true) => ({
 
 /** What the pipeline routes work with. */
 export interface PipelineRouteDeps {
-  readonly runtime: () => TaskRuntime;
+  readonly runner: () => TaskRunner;
   readonly documents: DocumentStore;
   readonly search: () => SearchIndex;
   /** The source folder (`PIPELINE_SOURCE_DIR`); prepare and full answer 409 without one. */
@@ -71,7 +71,7 @@ export function pipelineRoutes<E extends Env>(
   const app = new OpenAPIHono<E>({ defaultHook });
   const submit = async (c: Context, kind: string, input: unknown) => {
     try {
-      const task = await deps.runtime().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
+      const task = await deps.runner().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
       return c.json({ task_id: task.task_id }, 201, { location: `/tasks/${task.task_id}` });
     } catch (error) {
       if (!(error instanceof TaskInputError)) throw error;

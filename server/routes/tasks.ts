@@ -1,7 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
 import { StoreUnavailableError, type TaskStore } from "../../lib/store/mod.ts";
-import { TASK_STATUSES, TaskInputError, type TaskRecord, type TaskRuntime } from "../../lib/tasks/mod.ts";
+import { TASK_STATUSES, TaskInputError, type TaskRecord, type TaskRunner } from "../../lib/tasks/mod.ts";
 import { problem } from "../errors.ts";
 import { json, problemResponse } from "./responses.ts";
 
@@ -78,7 +78,7 @@ const summary = (r: TaskRecord) => ({
  * is a 503 naming it.
  */
 export function taskRoutes<E extends Env>(
-  runtime: () => TaskRuntime,
+  runner: () => TaskRunner,
   tasks: TaskStore,
   config: TaskApiConfig,
   defaultHook: Hook<unknown, E, string, unknown>,
@@ -118,7 +118,7 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const body = c.req.valid("json");
       try {
-        const record = await runtime().submit(body);
+        const record = await runner().submit(body);
         return c.json(publicTask(record), 201, { location: `/tasks/${record.task_id}` });
       } catch (error) {
         if (!(error instanceof TaskInputError)) throw error;
@@ -187,7 +187,7 @@ export function taskRoutes<E extends Env>(
     }),
     async (c) => {
       const { task_id } = c.req.valid("param");
-      return await runtime().remove(task_id) ? c.body(null, 204) : notFound(c, task_id) as never;
+      return await runner().remove(task_id) ? c.body(null, 204) : notFound(c, task_id) as never;
     },
   );
 
@@ -219,7 +219,7 @@ export function taskRoutes<E extends Env>(
       const fromQuery = c.req.valid("query").cascade;
       const fromBody = (c.req.valid("json") as { cascade?: boolean } | undefined)?.cascade;
       const cascade = fromQuery ?? fromBody ?? config.cascadeCancel;
-      const { found, cancelled_count } = await runtime().cancel(task_id, cascade);
+      const { found, cancelled_count } = await runner().cancel(task_id, cascade);
       return found ? c.json({ cancelled_count }, 200) : notFound(c, task_id) as never;
     },
   );
@@ -297,7 +297,7 @@ export function taskRoutes<E extends Env>(
     }),
     async (c) => {
       const { task_id } = c.req.valid("param");
-      const outcome = await runtime().input(task_id, c.req.valid("json").input);
+      const outcome = await runner().input(task_id, c.req.valid("json").input);
       if (!outcome.ok && outcome.status === undefined) return notFound(c, task_id) as never;
       if (!outcome.ok) {
         return problem(

@@ -31,8 +31,8 @@ export interface SubmitRequest {
   readonly metadata?: Record<string, unknown>;
 }
 
-/** What a runtime is built from. */
-export interface TaskRuntimeOptions {
+/** What a runner is built from. */
+export interface TaskRunnerOptions {
   readonly store: { readonly tasks: TaskStore; readonly events: EventLog; readonly queue: WorkQueue };
   readonly definitions: readonly TaskDefinition[];
   /**
@@ -69,7 +69,7 @@ export interface TaskRuntimeOptions {
 }
 
 /** Submits, cancels, answers and removes tasks, and runs them in this process. */
-export interface TaskRuntime {
+export interface TaskRunner {
   /** The registered kinds. */
   readonly kinds: readonly string[];
   /** Validates and stores a task and queues it; throws {@link TaskInputError} for a bad kind or input. */
@@ -93,12 +93,12 @@ export interface TaskRuntime {
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime, demoTask } from "./mod.ts";
- * const runtime = createTaskRuntime({ store: createMemoryStore(), definitions: [demoTask] });
- * const task = await runtime.submit({ kind: "demo", input: { tokens: ["Hello", " world"] } });
+ * import { createTaskRunner, demoTask } from "./mod.ts";
+ * const runner = createTaskRunner({ store: createMemoryStore(), definitions: [demoTask] });
+ * const task = await runner.submit({ kind: "demo", input: { tokens: ["Hello", " world"] } });
  * ```
  */
-export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
+export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const { tasks, events, queue } = options.store;
   const definitions = new Map(options.definitions.map((d) => [d.kind, d]));
   let turn = 0;
