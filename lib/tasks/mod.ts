@@ -1,6 +1,9 @@
 /**
- * Agent tasks: definitions (`defineTask`), the in-process runner that runs them over the
- * store's `tasks` and `events` ports, and the built-in `demo` kind.
+ * Agent tasks: the model (`model.ts`: states and records; `events.ts`: event kinds and
+ * channels), definitions (`defineTask`), the in-process runner that runs them over the store's
+ * `tasks`, `events` and `queue` ports (`runner.ts` composes `queue_worker.ts`: lanes, leases and
+ * take-overs; `execution.ts`: runs and their numbered steps; `context.ts`: what a running task
+ * can do), and the built-in `demo` kind.
  *
  * @example
  * ```ts
