@@ -39,10 +39,18 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   let turn = 0;
   let pumping = false;
   let again = false;
+  /** The latest pass: settled() waits for its take too, as the job it brings must be handed back. */
+  let passing: Promise<void> = Promise.resolve();
 
-  /** Takes jobs while there is room. */
-  const pump = async () => {
-    if (pumping) return void (again = true);
+  /** Takes jobs while there is room; a call during a pass makes that pass look once more. */
+  const pump = (): Promise<void> => {
+    if (pumping) {
+      again = true;
+      return passing;
+    }
+    return passing = pass();
+  };
+  const pass = async () => {
     pumping = true;
     try {
       do {
@@ -121,5 +129,11 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
     again = true;
   };
 
-  return { pump, settled: async () => void await Promise.allSettled([...jobs]) };
+  return {
+    pump,
+    async settled() {
+      await passing; // a job taken while closing is added to `jobs`, and handed back
+      await Promise.allSettled([...jobs]);
+    },
+  };
 }

@@ -271,17 +271,32 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
   });
 
   await t.step(
-    "close() right after submit ends: a task taken while it closes is handed back, not started",
+    "close() while a take is in flight: the task taken is handed back, not started, before close() ends",
     async () => {
       const store = await open();
-      const a = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
+      // The runner's take finds the job but answers only once close() has begun: taken while it closes.
+      let answer = () => {};
+      const closing = new Promise<void>((resolve) => answer = resolve);
+      const queue = {
+        ...store.queue,
+        take: async (...args: Parameters<Store["queue"]["take"]>) => {
+          const job = await store.queue.take(...args);
+          if (job) await closing;
+          return job;
+        },
+      };
+      const a = createTaskRunner({ store: { ...store, queue }, definitions: [demoTask], log: () => {} });
       // ask makes the demo wait for input forever: a run started after close() began would never end
       const task = await a.submit({ kind: "demo", input: { steps: 0, ask: "name?" } });
       let timer: ReturnType<typeof setTimeout> | undefined;
       const hung = new Promise<string>((resolve) => timer = setTimeout(() => resolve("hung"), 5_000));
       try {
-        assertEquals(await Promise.race([a.close().then(() => "closed"), hung]), "closed");
+        const closed = a.close().then(() => "closed");
+        answer();
+        assertEquals(await Promise.race([closed, hung]), "closed");
         assertEquals((await store.tasks.get(task.task_id))?.status, "in_progress");
+        const next = await store.queue.take("b", 60_000);
+        assertEquals([next?.taskId, next?.reclaimed], [task.task_id, true], "handed back by the time close() ended");
       } finally {
         clearTimeout(timer);
         await store.close();
