@@ -10,7 +10,7 @@ import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent, StoreUnavailableError } from "../store/mod.ts";
 import { createTaskRunner, defineTask } from "./mod.ts";
 
-const STEPS = 40;
+const STEPS = 60;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An update and a token per step, a little apart: a write is in flight whenever the store stalls. */
@@ -63,6 +63,7 @@ async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: Redi
     const task = await runner.submit({ kind: "chatty", input: { steps: STEPS } });
     await eventsOf(store, task.task_id, (e) => e.data.message === "step 5");
     await fault(redis);
+    const faultEnded = Date.now();
     const events = await eventsOf(store, task.task_id);
     const expected: [string, Record<string, unknown>][] = [];
     let answer = "";
@@ -88,6 +89,9 @@ async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: Redi
     }
     assertEquals(job, undefined, "the job is acknowledged");
     assert(!lines.some((l) => /cannot record|restarted|attempt \d|not renewed/.test(l)), lines.join("\n"));
+    // The fault came mid-task (it finished after the fault ended), and the outage was logged as two lines.
+    assert(Date.parse(record!.updated_at) >= faultEnded, `done at ${record!.updated_at}, before the fault ended`);
+    assertEquals(lines.filter((l) => /^store (unreachable|answers again)/.test(l)).length, 2, lines.join("\n"));
   } finally {
     redis.resume();
     await runner.close();
