@@ -89,9 +89,12 @@ async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: Redi
     }
     assertEquals(job, undefined, "the job is acknowledged");
     assert(!lines.some((l) => /cannot record|restarted|attempt \d|not renewed/.test(l)), lines.join("\n"));
-    // The fault came mid-task (it finished after the fault ended), and the outage was logged as two lines.
+    // The fault came mid-task (it finished after the fault ended), and each outage the runner saw was
+    // logged as two lines (a loaded machine may see the resumed server miss a deadline once more).
     assert(Date.parse(record!.updated_at) >= faultEnded, `done at ${record!.updated_at}, before the fault ended`);
-    assertEquals(lines.filter((l) => /^store (unreachable|answers again)/.test(l)).length, 2, lines.join("\n"));
+    const outages = lines.filter((l) => /^store (unreachable|answers again)/.test(l)).map((l) => l.split(" ")[1]);
+    assert(outages.length >= 2, lines.join("\n"));
+    assertEquals(outages, outages.map((_, i) => i % 2 === 0 ? "unreachable" : "answers"), lines.join("\n"));
   } finally {
     redis.resume();
     await runner.close();
