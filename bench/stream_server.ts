@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { openStore } from "../lib/store/mod.ts";
-import { createTaskRuntime, defineTask, demoTask } from "../lib/tasks/mod.ts";
+import { createTaskRunner, defineTask, demoTask } from "../lib/tasks/mod.ts";
 import { createApp } from "../server/mod.ts";
 
 const ticker = defineTask({
@@ -29,7 +29,7 @@ const ticker = defineTask({
 });
 
 const store = await openStore({ url: Deno.env.get("STORE_URL") ?? "memory:", prefix: `bench-${crypto.randomUUID()}:` });
-const tasks = createTaskRuntime({ store, definitions: [demoTask, ticker] });
+const tasks = createTaskRunner({ store, definitions: [demoTask, ticker] });
 const app = createApp({ store, tasks, log: () => {} });
 const server = Deno.serve({
   hostname: "127.0.0.1",

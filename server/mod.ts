@@ -20,7 +20,7 @@ import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } 
 import { jsonBody } from "./json_body.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
-import { createTaskRuntime, demoTask, type TaskDefinition, type TaskRuntime } from "../lib/tasks/mod.ts";
+import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
@@ -48,11 +48,11 @@ export interface ServerDeps {
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
   readonly now?: () => number;
   /**
-   * Runs tasks; default: an in-process runtime over `store` with every kind of `taskDefinitions()`,
+   * Runs tasks; default: an in-process runner over `store` with every kind of `taskDefinitions()`,
    * made on first use.
    */
-  readonly tasks?: TaskRuntime;
-  /** The document search behind the default runtime's `answer` and `retrieve` kinds. Default: the search index. */
+  readonly tasks?: TaskRunner;
+  /** The document search behind the default runner's `answer` and `retrieve` kinds. Default: the search index. */
   readonly retriever?: Retriever;
   /** The model that writes answers; none: extractive answers. */
   readonly llm?: LlmConfig;
@@ -143,11 +143,11 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     },
   );
 
-  let runtime = deps.tasks;
+  let runner = deps.tasks;
   let search = deps.pipelines?.search;
   const searchIndex = () => search ??= createSearchIndex(deps.store);
-  const tasks = () =>
-    runtime ??= createTaskRuntime({
+  const taskRunner = () =>
+    runner ??= createTaskRunner({
       store: deps.store,
       definitions: taskDefinitions({
         store: deps.store,
@@ -160,11 +160,11 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     });
   const taskApi = deps.taskApi ?? DEFAULT_TASK_API;
   const keys = deps.store.idempotency;
-  app.route("/", taskRoutes({ runtime: tasks, tasks: deps.store.tasks, keys, config: taskApi }, defaultHook));
+  app.route("/", taskRoutes({ runner: taskRunner, tasks: deps.store.tasks, keys, config: taskApi }, defaultHook));
   app.route(
     "/",
     pipelineRoutes({
-      runtime: tasks,
+      runner: taskRunner,
       documents: deps.store.documents,
       tasks: deps.store.tasks,
       keys,

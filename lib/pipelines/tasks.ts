@@ -95,10 +95,10 @@ export async function prepareDocument(
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime } from "../tasks/mod.ts";
+ * import { createTaskRunner } from "../tasks/mod.ts";
  * const store = createMemoryStore();
- * const runtime = createTaskRuntime({ store, definitions: pipelineTasks(store.documents) });
- * await runtime.submit({ kind: "pipeline_document", input: { title: "T", content: "Hello.", source: "a" } });
+ * const runner = createTaskRunner({ store, definitions: pipelineTasks(store.documents) });
+ * await runner.submit({ kind: "pipeline_document", input: { title: "T", content: "Hello.", source: "a" } });
  * ```
  */
 export function pipelineTasks(documents: DocumentStore, options: { source?: PipelineSource } = {}): TaskDefinition[] {
@@ -205,5 +205,5 @@ export function pipelineTasks(documents: DocumentStore, options: { source?: Pipe
         return { ...prepared, ...ingested };
       },
     }),
-  ];
+  ].map((definition) => ({ ...definition, lane: "pipelines" })); // never behind agent tasks (PIPELINE_CONCURRENCY)
 }

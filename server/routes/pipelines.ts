@@ -9,7 +9,7 @@ import {
   type SearchIndex,
 } from "../../lib/pipelines/mod.ts";
 import type { DocumentStore, IdempotencyStore, TaskStore } from "../../lib/store/mod.ts";
-import type { TaskRuntime } from "../../lib/tasks/mod.ts";
+import type { TaskRunner } from "../../lib/tasks/mod.ts";
 import { Conflict } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
@@ -58,7 +58,7 @@ const body = <T extends z.ZodType>(schema: T, required = true) => ({
 
 /** What the pipeline routes work with. */
 export interface PipelineRouteDeps {
-  readonly runtime: () => TaskRuntime;
+  readonly runner: () => TaskRunner;
   readonly documents: DocumentStore;
   /** Tasks and `Idempotency-Key`s, for submits retried with the same key. */
   readonly tasks: TaskStore;
@@ -90,7 +90,7 @@ export function pipelineRoutes<E extends Env>(
   const submit = (c: Context, kind: string, input: unknown, check?: () => Promise<unknown>) =>
     createOnce(c.req.header("idempotency-key"), `POST ${c.req.path}`, input, async () => {
       await check?.();
-      return await deps.runtime().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
+      return await deps.runner().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
     });
   /** Checks the path before queueing, so an escape is a 422 now (a PipelineInputError) rather than a failed task later. */
   const fromSource = (c: Context, kind: string, input: z.output<typeof PrepareInput>) => {

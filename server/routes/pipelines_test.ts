@@ -4,7 +4,7 @@ import { missingTools } from "../../tests/tools.ts";
 import { createPipelineSource, pipelineTasks } from "../../lib/pipelines/mod.ts";
 import { loadRuntime } from "../../lib/runtime/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
-import { createTaskRuntime } from "../../lib/tasks/mod.ts";
+import { createTaskRunner } from "../../lib/tasks/mod.ts";
 import { createApp } from "../mod.ts";
 
 type Json = Record<string, unknown> & { [k: string]: unknown };
@@ -12,7 +12,7 @@ type Json = Record<string, unknown> & { [k: string]: unknown };
 async function setup(store: Store, options: { sourceDir?: string; bodyLimitBytes?: number } = {}) {
   const fs = (await loadRuntime()).fs;
   const source = options.sourceDir ? createPipelineSource(fs, options.sourceDir) : undefined;
-  const runtime = createTaskRuntime({
+  const runtime = createTaskRunner({
     store,
     definitions: pipelineTasks(store.documents, { source }),
     log: () => {},

@@ -1,15 +1,15 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
+import type { EventLog, TaskStore } from "../../lib/store/mod.ts";
 import {
-  type EventLog,
+  EVENT_KINDS,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   sessionChannel,
   type StoredEvent,
   taskChannel,
   type TaskStatus,
-  type TaskStore,
-} from "../../lib/store/mod.ts";
+} from "../../lib/tasks/mod.ts";
 import { problem } from "../errors.ts";
 import { createEventStreams } from "../sse.ts";
 
@@ -27,20 +27,6 @@ export interface StreamConfig {
 }
 
 export const DEFAULT_STREAMS: StreamConfig = { enabled: true, scopes: ["TASK", "SESSION"], heartbeatMs: 15_000 };
-
-/** Every event kind a stream can carry, for the `events` filter. */
-export const EVENT_KINDS = [
-  "update",
-  "token",
-  "done",
-  "failed",
-  "cancelled",
-  "input_required",
-  "subtask_spawned",
-  "subtask_done",
-  "subtask_failed",
-  "subtask_input_required",
-] as const;
 
 const FINAL_KINDS: ReadonlySet<string> = new Set(["done", "failed", "cancelled"]);
 

@@ -1,13 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import {
-  type IdempotencyStore,
-  TASK_STATUSES,
-  type TaskRecord,
-  type TaskStatus,
-  type TaskStore,
-} from "../../lib/store/mod.ts";
-import type { TaskRuntime } from "../../lib/tasks/mod.ts";
+import type { IdempotencyStore, TaskStore } from "../../lib/store/mod.ts";
+import { TASK_STATUSES, type TaskRecord, type TaskRunner, type TaskStatus } from "../../lib/tasks/mod.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
@@ -88,7 +82,7 @@ const summary = (r: TaskRecord) => ({
 
 /** What the task routes work with. */
 export interface TaskRouteDeps {
-  readonly runtime: () => TaskRuntime;
+  readonly runner: () => TaskRunner;
   readonly tasks: TaskStore;
   /** Where `Idempotency-Key`s are kept (the store's, so that they hold across processes). */
   readonly keys: IdempotencyStore;
@@ -105,7 +99,7 @@ export function taskRoutes<E extends Env>(
   deps: TaskRouteDeps,
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
-  const { runtime, tasks, config } = deps;
+  const { runner, tasks, config } = deps;
   const app = new OpenAPIHono<E>({ defaultHook });
   const notFound = (id: string) => new NotFound(`No task '${id}'; GET /tasks lists the tasks there are`);
   const createOnce = idempotent({
@@ -155,7 +149,7 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const body = c.req.valid("json");
       const key = c.req.valid("header")["idempotency-key"];
-      const created = await createOnce(key, "POST /tasks", body, () => runtime().submit(body));
+      const created = await createOnce(key, "POST /tasks", body, () => runner().submit(body));
       return created.replayed
         ? c.json(publicTask(created.record), 200, createdHeaders(created))
         : c.json(publicTask(created.record), 201, createdHeaders(created));
@@ -223,7 +217,7 @@ export function taskRoutes<E extends Env>(
     }),
     async (c) => {
       const { task_id } = c.req.valid("param");
-      if (!await runtime().remove(task_id)) throw notFound(task_id);
+      if (!await runner().remove(task_id)) throw notFound(task_id);
       return c.body(null, 204);
     },
   );
@@ -257,7 +251,7 @@ export function taskRoutes<E extends Env>(
       const fromQuery = c.req.valid("query").cascade;
       const fromBody = (c.req.valid("json") as { cascade?: boolean } | undefined)?.cascade;
       const cascade = fromQuery ?? fromBody ?? config.cascadeCancel;
-      const { found, cancelled_count } = await runtime().cancel(task_id, cascade);
+      const { found, cancelled_count } = await runner().cancel(task_id, cascade);
       if (!found) throw notFound(task_id);
       return c.json({ cancelled_count }, 200);
     },
@@ -341,7 +335,7 @@ export function taskRoutes<E extends Env>(
     }),
     async (c) => {
       const { task_id } = c.req.valid("param");
-      const outcome = await runtime().input(task_id, c.req.valid("json").input);
+      const outcome = await runner().input(task_id, c.req.valid("json").input);
       if (!outcome.ok && outcome.status === undefined) throw notFound(task_id);
       if (!outcome.ok) {
         throw new Conflict(

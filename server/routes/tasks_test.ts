@@ -3,7 +3,7 @@ import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
-import { createTaskRuntime, defineTask, demoTask } from "../../lib/tasks/mod.ts";
+import { createTaskRunner, defineTask, demoTask } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_TASK_API } from "../mod.ts";
 
 /** A root with a child that finishes at once and a slow child with two slow grandchildren. */
@@ -22,7 +22,7 @@ const mixed = defineTask({
 type Json = Record<string, unknown> & { [k: string]: unknown };
 
 function setup(store: Store, cascadeCancel = true) {
-  const runtime = createTaskRuntime({ store, definitions: [demoTask, mixed], log: () => {} });
+  const runtime = createTaskRunner({ store, definitions: [demoTask, mixed], log: () => {} });
   const app = createApp({ store, tasks: runtime, taskApi: { ...DEFAULT_TASK_API, cascadeCancel }, log: () => {} });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(path, {
