@@ -19,6 +19,7 @@ import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } from "./errors.ts";
 import { jsonBody } from "./json_body.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
+import { serveOpenApi } from "./openapi.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
@@ -108,7 +109,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     }),
   );
   const outage = deps.outage ?? storeOutage(log, deps.now);
-  app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, outage));
+  const rateLimit = deps.rateLimit ?? DEFAULT_RATE_LIMIT;
+  app.use("*", rateLimitedRoutes(deps.store, rateLimit, outage));
   // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
   app.use("*", refuseUnbuildableMethods(() => app.routes));
   app.use("*", jsonBody());
@@ -175,10 +177,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   );
   app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
 
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "storectl service", version: deps.version ?? VERSION },
-  });
+  serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes);
   app.route("/", docsRoutes("/openapi.json"));
 
   // A path that exists with other methods is a 405 naming them; one that does not, a 404.
