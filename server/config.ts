@@ -115,6 +115,9 @@ const Env = z.object({
   message: "LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL: set it, or unset them for extractive answers",
 });
 
+/** Every variable the service reads (for the configuration reference's completeness test). */
+export const SERVICE_VARIABLES: readonly string[] = Object.keys(Env.shape);
+
 /**
  * Reads and validates the configuration; throws an error listing every bad variable.
  *
