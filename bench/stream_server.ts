@@ -9,8 +9,8 @@
  * @module
  */
 import { z } from "zod";
-import { openStore, sessionChannel } from "../lib/store/mod.ts";
-import { createTaskRuntime, defineTask, demoTask } from "../lib/tasks/mod.ts";
+import { openStore } from "../lib/store/mod.ts";
+import { createTaskRunner, defineTask, demoTask, sessionChannel } from "../lib/tasks/mod.ts";
 import { createApp, DEFAULT_STREAMS } from "../server/mod.ts";
 
 const ticker = defineTask({
@@ -63,7 +63,7 @@ const spray = defineTask({
 });
 
 const store = await openStore({ url: Deno.env.get("STORE_URL") ?? "memory:", prefix: `bench-${crypto.randomUUID()}:` });
-const tasks = createTaskRuntime({ store, definitions: [demoTask, ticker, spray] });
+const tasks = createTaskRunner({ store, definitions: [demoTask, ticker, spray] });
 const bufferBytes = Deno.env.get("STREAM_BUFFER_BYTES");
 const app = createApp({
   store,

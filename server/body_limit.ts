@@ -1,5 +1,8 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 
+/** Methods `new Request()` refuses ("Method is forbidden"). */
+const UNCOPYABLE = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 /**
  * Answers `tooLarge(c)` for request bodies over `maxBytes`: by their `Content-Length`, or, for
  * bodies of unknown length (chunked, or none declared), by reading at most `maxBytes + 1`
@@ -8,7 +11,8 @@ import type { Context, MiddlewareHandler, Next } from "hono";
  * Hono's `bodyLimit` does the same, but rebuilds the request with `new Request(request, …)`,
  * which reads the request's signal; Deno's server then prints a warning about its legacy abort
  * behaviour. Here the copy takes the original's signal only when something asks for it, and a
- * GET or HEAD is passed on without reading `body` (on Node that read costs ~100 µs).
+ * GET or HEAD is passed on without reading `body` (on Node that read costs ~100 µs). TRACE,
+ * TRACK and CONNECT pass unchecked: no copy can have them, and the app refuses them unread.
  *
  * @example
  * ```ts
@@ -24,6 +28,8 @@ export function bodyLimit(maxBytes: number, tooLarge: (c: Context) => Response):
     const request = c.req.raw;
     // GET and HEAD carry no body here; not asking spares Node's adapter building a full Request.
     if (request.method === "GET" || request.method === "HEAD" || !request.body) return next();
+    // No copy can have these methods; the app answers them 405 without reading the body.
+    if (UNCOPYABLE.has(request.method.toUpperCase())) return next();
     return check(c, next, request, request.body);
   };
 
@@ -44,9 +50,12 @@ export function bodyLimit(maxBytes: number, tooLarge: (c: Context) => Response):
   }
 }
 
-/** A copy of `request` with `body`, whose `signal` is the original's, read only when used. */
-function withBody(request: Request, body: ArrayBuffer): Request {
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
+/**
+ * A copy of `request` with `body` (and `headers`, default the original's), whose `signal` is the
+ * original's, read only when used (reading it makes Deno's server warn about legacy aborts).
+ */
+export function withBody(request: Request, body: BodyInit | null, headers: Headers = request.headers): Request {
+  const copy = new Request(request.url, { method: request.method, headers, body });
   Object.defineProperty(copy, "signal", { get: () => request.signal });
   return copy;
 }

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { LlmConfig } from "../lib/answer/mod.ts";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type StoreConfig } from "../lib/store/mod.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY } from "../lib/tasks/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 import type { TaskApiConfig } from "./routes/tasks.ts";
 import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
@@ -24,8 +25,12 @@ export interface ServerConfig {
 
 /** Task settings (issue 10): the API's defaults and the runner's. */
 export interface TaskServerConfig extends TaskApiConfig {
-  /** Root tasks one process runs at once (`TASK_CONCURRENCY`). */
+  /** Root tasks of the default lane one process runs at once (`TASK_CONCURRENCY`). */
   readonly concurrency: number;
+  /** Pipeline tasks one process runs at once, in a lane of their own (`PIPELINE_CONCURRENCY`). */
+  readonly pipelineConcurrency: number;
+  /** Kinds that run in a lane of their own, with their limits (`TASK_KIND_CONCURRENCY=answer=8,…`). */
+  readonly kindConcurrency: Readonly<Record<string, number>>;
   /** How long a dead runner's task waits before another process takes it over (`TASK_LEASE_SECONDS`). */
   readonly leaseMs: number;
   /** Finished root tasks, their trees and events go this long after they end; 0 keeps them (`TASK_RETENTION_SECONDS`). */
@@ -62,9 +67,28 @@ const Env = z.object({
   STORE_TIMEOUT_MS: whole("STORE_TIMEOUT_MS", 1, 60_000).default(DEFAULT_STORE_TIMEOUT_MS),
   // Tasks
   CASCADE_CANCEL: bool("CASCADE_CANCEL").default(true),
-  TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(8),
+  TASK_CONCURRENCY: whole("TASK_CONCURRENCY", 1, 10_000).default(DEFAULT_CONCURRENCY),
+  PIPELINE_CONCURRENCY: whole("PIPELINE_CONCURRENCY", 1, 10_000).default(DEFAULT_LANE_CONCURRENCY),
+  TASK_KIND_CONCURRENCY: z.string().default("").transform((v, ctx) => {
+    const pairs = v.split(",").map((p) => p.trim()).filter(Boolean);
+    const bad = pairs.filter((p) =>
+      !/^[^=\s]+=\d+$/.test(p) || !(Number(p.split("=")[1]) >= 1 && Number(p.split("=")[1]) <= 10_000)
+    );
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          `TASK_KIND_CONCURRENCY must list kind=limit pairs (limits 1 to 10000), e.g. answer=8,pipeline_full=1; not ${
+            bad.map((p) => `'${p}'`).join(", ")
+          }`,
+      });
+      return z.NEVER;
+    }
+    return Object.fromEntries(pairs.map((p) => [p.split("=")[0], Number(p.split("=")[1])]));
+  }),
   TASK_LEASE_SECONDS: whole("TASK_LEASE_SECONDS", 1, 3_600).default(30),
   TASK_RETENTION_SECONDS: whole("TASK_RETENTION_SECONDS", 0, 365 * 86_400).default(86_400),
+  IDEMPOTENCY_TTL_SECONDS: whole("IDEMPOTENCY_TTL_SECONDS", 1, 30 * 86_400).default(86_400),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
   CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
     .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
@@ -92,6 +116,9 @@ const Env = z.object({
 }).refine((e) => e.LLM_BASE_URL || (!e.LLM_MODEL && !e.LLM_API_KEY), {
   message: "LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL: set it, or unset them for extractive answers",
 });
+
+/** Every variable the service reads (for the configuration reference's completeness test). */
+export const SERVICE_VARIABLES: readonly string[] = Object.keys(Env.shape);
 
 /**
  * Reads and validates the configuration; throws an error listing every bad variable.
@@ -130,8 +157,11 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     tasks: {
       cascadeCancel: e.CASCADE_CANCEL,
       concurrency: e.TASK_CONCURRENCY,
+      pipelineConcurrency: e.PIPELINE_CONCURRENCY,
+      kindConcurrency: e.TASK_KIND_CONCURRENCY,
       leaseMs: e.TASK_LEASE_SECONDS * 1000,
       retentionMs: e.TASK_RETENTION_SECONDS * 1000,
+      idempotencyTtlMs: e.IDEMPOTENCY_TTL_SECONDS * 1000,
     },
     streams: {
       enabled: e.STREAMING_ENABLED,

@@ -94,9 +94,12 @@ Deno.test("loadServerConfig() rejects connection and timeout settings out of ran
 Deno.test("loadServerConfig() reads and checks the task settings", () => {
   assertEquals(loadServerConfig({}).tasks, {
     cascadeCancel: true,
-    concurrency: 8,
+    concurrency: 256,
+    pipelineConcurrency: 2,
+    kindConcurrency: {},
     leaseMs: 30_000,
     retentionMs: 86_400_000,
+    idempotencyTtlMs: 86_400_000,
   });
   assertEquals(
     loadServerConfig({
@@ -104,16 +107,49 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
       TASK_CONCURRENCY: "2",
       TASK_LEASE_SECONDS: "5",
       TASK_RETENTION_SECONDS: "0",
+      IDEMPOTENCY_TTL_SECONDS: "60",
     }).tasks,
-    { cascadeCancel: false, concurrency: 2, leaseMs: 5_000, retentionMs: 0 },
+    {
+      cascadeCancel: false,
+      concurrency: 2,
+      pipelineConcurrency: 2,
+      kindConcurrency: {},
+      leaseMs: 5_000,
+      retentionMs: 0,
+      idempotencyTtlMs: 60_000,
+    },
   );
   try {
-    loadServerConfig({ CASCADE_CANCEL: "sometimes", TASK_CONCURRENCY: "0", TASK_RETENTION_SECONDS: "-1" });
+    loadServerConfig({
+      CASCADE_CANCEL: "sometimes",
+      TASK_CONCURRENCY: "0",
+      TASK_RETENTION_SECONDS: "-1",
+      IDEMPOTENCY_TTL_SECONDS: "0",
+    });
     throw new Error("expected a failure");
   } catch (error) {
     assertMatch((error as Error).message, /CASCADE_CANCEL must be true or false/);
     assertMatch((error as Error).message, /TASK_CONCURRENCY must be from 1 to 10000/);
     assertMatch((error as Error).message, /TASK_RETENTION_SECONDS must be a whole number/);
+    assertMatch((error as Error).message, /IDEMPOTENCY_TTL_SECONDS must be from 1 to 2592000/);
+  }
+});
+
+Deno.test("loadServerConfig() reads the task lanes: PIPELINE_CONCURRENCY and TASK_KIND_CONCURRENCY", () => {
+  const { tasks } = loadServerConfig({
+    PIPELINE_CONCURRENCY: "3",
+    TASK_KIND_CONCURRENCY: " answer=4, pipeline_full=1 ",
+  });
+  assertEquals([tasks.pipelineConcurrency, tasks.kindConcurrency], [3, { answer: 4, pipeline_full: 1 }]);
+  try {
+    loadServerConfig({ PIPELINE_CONCURRENCY: "0", TASK_KIND_CONCURRENCY: "answer=4,demo,retrieve=0" });
+    throw new Error("expected a failure");
+  } catch (error) {
+    assertMatch((error as Error).message, /PIPELINE_CONCURRENCY must be from 1 to 10000/);
+    assertMatch(
+      (error as Error).message,
+      /TASK_KIND_CONCURRENCY must list kind=limit pairs \(limits 1 to 10000\), e\.g\. answer=8,pipeline_full=1; not 'demo', 'retrieve=0'/,
+    );
   }
 });
 

@@ -7,7 +7,7 @@
  */
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore, storeOutage } from "../lib/store/mod.ts";
-import { createTaskRuntime } from "../lib/tasks/mod.ts";
+import { createTaskRunner } from "../lib/tasks/mod.ts";
 import { createPipelineSource, createSearchIndex, remoteEngine } from "../lib/pipelines/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
@@ -44,10 +44,12 @@ const search = createSearchIndex(store, {
   worker: runtime.startSearchWorker && (() => remoteEngine(runtime.startSearchWorker!())),
 });
 search.start();
-const tasks = createTaskRuntime({
+const tasks = createTaskRunner({
   store,
   definitions: taskDefinitions({ store, retriever: search, source, llm: config.llm, fetch }),
   concurrency: config.tasks.concurrency,
+  lanes: { pipelines: config.tasks.pipelineConcurrency },
+  kindConcurrency: config.tasks.kindConcurrency,
   leaseMs: config.tasks.leaseMs,
   outage,
 });

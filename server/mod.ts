@@ -13,14 +13,15 @@
  */
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import { HTTPException } from "hono/http-exception";
-import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
-import { type FieldError, problem, traceId } from "./errors.ts";
+import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } from "./errors.ts";
+import { jsonBody } from "./json_body.ts";
+import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
+import { serveOpenApi } from "./openapi.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
-import { createTaskRuntime, demoTask, type TaskDefinition, type TaskRuntime } from "../lib/tasks/mod.ts";
+import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
@@ -48,11 +49,11 @@ export interface ServerDeps {
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
   readonly now?: () => number;
   /**
-   * Runs tasks; default: an in-process runtime over `store` with every kind of `taskDefinitions()`,
+   * Runs tasks; default: an in-process runner over `store` with every kind of `taskDefinitions()`,
    * made on first use.
    */
-  readonly tasks?: TaskRuntime;
-  /** The document search behind the default runtime's `answer` and `retrieve` kinds. Default: the search index. */
+  readonly tasks?: TaskRunner;
+  /** The document search behind the default runner's `answer` and `retrieve` kinds. Default: the search index. */
   readonly retriever?: Retriever;
   /** The model that writes answers; none: extractive answers. */
   readonly llm?: LlmConfig;
@@ -89,20 +90,30 @@ export function taskDefinitions(deps: {
 /** Builds the service. */
 export function createApp(deps: ServerDeps): OpenAPIHono {
   const log = deps.log ?? ((line: string) => console.error(line));
-  const defaultHook: Hook<unknown, Env, string, unknown> = (result, c) => {
+  // Invalid fields are thrown like every other error: the root's onError answers them all.
+  const defaultHook: Hook<unknown, Env, string, unknown> = (result) => {
     if (result.success) return;
     const errors: FieldError[] = result.error.issues.map((i) => ({
       field: i.path.join(".") || "(body)",
       message: i.message,
     }));
-    return problem(c, 422, `${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, { errors });
+    throw new InvalidInput(`${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, errors);
   };
   const app = new OpenAPIHono({ defaultHook });
 
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
-  app.use("*", bodyLimit(maxBytes, (c) => problem(c, 413, `The request body is over ${maxBytes} bytes`)));
+  app.use(
+    "*",
+    bodyLimit(maxBytes, () => {
+      throw new TooLarge(`The request body is over ${maxBytes} bytes`);
+    }),
+  );
   const outage = deps.outage ?? storeOutage(log, deps.now);
-  app.use("*", rateLimitedRoutes(deps.store, deps.rateLimit ?? DEFAULT_RATE_LIMIT, outage));
+  const rateLimit = deps.rateLimit ?? DEFAULT_RATE_LIMIT;
+  app.use("*", rateLimitedRoutes(deps.store, rateLimit, outage));
+  // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
+  app.use("*", refuseUnbuildableMethods(() => app.routes));
+  app.use("*", jsonBody());
 
   app.openapi(
     createRoute({
@@ -134,11 +145,11 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     },
   );
 
-  let runtime = deps.tasks;
+  let runner = deps.tasks;
   let search = deps.pipelines?.search;
   const searchIndex = () => search ??= createSearchIndex(deps.store);
-  const tasks = () =>
-    runtime ??= createTaskRuntime({
+  const taskRunner = () =>
+    runner ??= createTaskRunner({
       store: deps.store,
       definitions: taskDefinitions({
         store: deps.store,
@@ -149,49 +160,37 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       }),
       log,
     });
-  app.route("/", taskRoutes(tasks, deps.store.tasks, deps.taskApi ?? DEFAULT_TASK_API, defaultHook));
+  const taskApi = deps.taskApi ?? DEFAULT_TASK_API;
+  const keys = deps.store.idempotency;
+  app.route("/", taskRoutes({ runner: taskRunner, tasks: deps.store.tasks, keys, config: taskApi }, defaultHook));
   app.route(
     "/",
     pipelineRoutes({
-      runtime: tasks,
+      runner: taskRunner,
       documents: deps.store.documents,
+      tasks: deps.store.tasks,
+      keys,
+      idempotencyTtlMs: taskApi.idempotencyTtlMs,
       search: searchIndex,
       source: deps.pipelines?.source,
     }, defaultHook),
   );
   app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
 
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "storectl service", version: deps.version ?? VERSION },
-  });
+  serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes);
   app.route("/", docsRoutes("/openapi.json"));
 
-  for (const path of ["/", "/health", "/openapi.json", "/docs"]) {
-    app.all(
-      path,
-      (c) => problem(c, 405, `${c.req.method} is not allowed on ${path}`, { headers: { allow: "GET, HEAD" } }),
-    );
-  }
-  app.notFound((c) => problem(c, 404, `No route for ${c.req.method} ${c.req.path}`));
+  // A path that exists with other methods is a 405 naming them; one that does not, a 404.
+  app.notFound(noRoute(() => app.routes));
+  // The one place errors become problems (server/errors.ts says which status each kind of error is).
   app.onError((error, c) => {
-    // The client's doing, not the server's: no error line, no stack.
-    if (error instanceof RequestBodyTimeout || error instanceof ClientDisconnected) {
+    const answer = problemOf(error, c);
+    if (answer.log === "error") {
+      log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+    } else if (answer.log === "debug") {
       deps.debug?.(`traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.message}`);
-      const status = error instanceof RequestBodyTimeout ? 408 : 400;
-      return problem(c, status, error.message, { headers: { connection: "close" } });
     }
-    // Hono's validators throw a 400 for a body that is not JSON: the client's mistake, not a 500.
-    if (error instanceof HTTPException && error.status === 400) {
-      const json = /JSON/.test(error.message);
-      return problem(
-        c,
-        400,
-        json ? `The request body is not valid JSON (${error.message}); send a JSON object` : error.message,
-      );
-    }
-    log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
-    return problem(c, 500, "The server failed to handle the request; quote the traceId when reporting it");
+    return problem(c, answer.status, answer.detail, answer);
   });
   return app;
 }

@@ -94,7 +94,7 @@ Deno.test("422 lists each invalid field; 500 hides internals and logs the traceI
 
 Deno.test("a body that is not JSON is a 400 problem, not a 500, on every JSON route", async () => {
   const { app, lines } = setup();
-  for (const [path, body] of [["/tasks", "{not json"], ["/tasks/x/cancel", ""], ["/tasks/x/input", "[1,"]]) {
+  for (const [path, body] of [["/tasks", "{not json"], ["/tasks/x/cancel", "{"], ["/tasks/x/input", "[1,"]]) {
     const res = await app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body });
     assertEquals(res.headers.get("content-type"), "application/problem+json");
     const problem = await res.json();
@@ -127,4 +127,126 @@ Deno.test("a body that timed out is a 408 problem, a client gone mid-body a debu
   assertEquals(lines, []);
   assertEquals(debug.length, 2);
   assertMatch(debug[1], /^traceId=\w+ POST \/api\/RateLimited\/sliding: The client closed the connection/);
+});
+
+const JSON_ROUTES: readonly [string, string][] = [
+  ["/tasks", JSON.stringify({ kind: "demo", input: { steps: 0 } })],
+  ["/tasks/nope/cancel", JSON.stringify({ cascade: false })],
+  ["/tasks/nope/input", JSON.stringify({ input: "x" })],
+  ["/pipelines/run", JSON.stringify({ documents: [{ title: "T", content: "Text.", source: "t.md" }] })],
+  ["/pipelines/documents", JSON.stringify({ title: "T", content: "Text.", source: "t.md" })],
+  ["/pipelines/prepare", JSON.stringify({ chunk_size: 200 })],
+  ["/pipelines/full", JSON.stringify({ chunk_size: 200 })],
+];
+
+/** What the route answers to the same body sent as application/json: the status to expect. */
+async function asJson(app: ReturnType<typeof setup>["app"], path: string, body: string) {
+  const res = await app.request(path, { method: "POST", headers: { "content-type": "application/json" }, body });
+  await res.body?.cancel();
+  return res.status;
+}
+
+Deno.test("JSON sent without a type, as text/plain or as a form (curl -d) is read as JSON on every JSON route", async () => {
+  const { app, lines } = setup();
+  for (const [path, body] of JSON_ROUTES) {
+    const expected = await asJson(app, path, body);
+    assert(expected !== 415 && expected < 500, `${path}: ${expected}`);
+    for (const type of [undefined, "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded"]) {
+      const res = await app.request(path, {
+        method: "POST",
+        headers: type ? { "content-type": type } : {},
+        body: new TextEncoder().encode(body), // bytes: fetch adds no Content-Type of its own
+      });
+      await res.body?.cancel();
+      assertEquals(res.status, expected, `${path} as ${type ?? "no type"}`);
+    }
+  }
+  assertEquals(lines, []);
+});
+
+Deno.test("multipart, or a body that is not JSON under another type, is a 415 problem naming application/json", async () => {
+  const lines: string[] = [];
+  const app = createApp({ store: createMemoryStore(), log: (line) => lines.push(line) });
+  for (const [path] of JSON_ROUTES) {
+    const form = new FormData();
+    form.set("kind", "demo");
+    for (
+      const [init, named] of [
+        [{ body: form }, "multipart/form-data"],
+        [{ body: "kind=demo", headers: { "content-type": "application/x-www-form-urlencoded" } }, "form-urlencoded"],
+        [{ body: "hello", headers: { "content-type": "text/plain" } }, "text/plain"],
+        [{ body: new TextEncoder().encode("hello") }, "no Content-Type"],
+        [{ body: "<a/>", headers: { "content-type": "application/xml" } }, "application/xml"],
+      ] as const
+    ) {
+      const res = await app.request(path, { method: "POST", ...init });
+      const problem = await res.json();
+      assertEquals([res.status, res.headers.get("content-type"), problem.title], [
+        415,
+        "application/problem+json",
+        "Unsupported Media Type",
+      ], `${path} ${named}`);
+      assert(problem.detail.includes(named), `${path}: ${problem.detail} should name ${named}`);
+      assertMatch(problem.detail, /send JSON with Content-Type: application\/json/);
+    }
+  }
+  assertEquals(lines, []);
+});
+
+Deno.test("an empty body with Content-Type: application/json means no options: cancel applies its defaults", async () => {
+  const { app } = setup();
+  const created = await app.request("/tasks", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "demo", input: { steps: 100, delay_ms: 50 } }),
+  });
+  const { task_id } = await created.json();
+  const res = await app.request(`/tasks/${task_id}/cancel`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "",
+  });
+  assertEquals([res.status, await res.json()], [200, { cancelled_count: 1 }]);
+  const prepare = await app.request("/pipelines/prepare", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "  ",
+  });
+  assertEquals([prepare.status, (await prepare.json()).detail], [
+    409,
+    "No source folder is configured: set PIPELINE_SOURCE_DIR and restart the server",
+  ]);
+  const required = await app.request("/tasks", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "",
+  });
+  assertEquals([required.status, (await required.json()).errors[0].field], [422, "kind"]);
+});
+
+Deno.test("TRACE and TRACK are 405 with Allow like any method a path lacks; unknown paths stay 404", async () => {
+  const { app } = setup();
+  // `new Request()` refuses TRACE and TRACK, as a runtime's server does not: hand the app one it built.
+  const request = (method: string, path: string) => {
+    const req = new Request(`http://x${path}`, { method: "POST", body: "x" });
+    Object.defineProperty(req, "method", { value: method });
+    return req;
+  };
+  for (
+    const [method, path, allow] of [
+      ["TRACE", "/tasks", "GET, HEAD, POST"],
+      ["TRACK", "/tasks/x", "GET, HEAD, DELETE"],
+      ["PUT", "/tasks", "GET, HEAD, POST"],
+      ["PATCH", "/tasks/x/cancel", "POST"],
+      ["TRACE", "/health", "GET, HEAD"],
+      ["DELETE", "/", "GET, HEAD"],
+      ["TRACE", "/api/RateLimited/sliding", "GET, POST, HEAD"],
+    ]
+  ) {
+    const res = await app.fetch(request(method, path));
+    const problem = await res.json();
+    assertEquals([res.status, res.headers.get("allow"), problem.title], [405, allow, "Method Not Allowed"], path);
+  }
+  const nowhere = await app.fetch(request("TRACE", "/nowhere"));
+  assertEquals(nowhere.status, 404);
 });

@@ -6,12 +6,12 @@ import { sseEvents, type SseFrame } from "./sse.ts";
 import { missingTools } from "./tools.ts";
 import type { LlmConfig } from "../lib/answer/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
-import { createTaskRuntime } from "../lib/tasks/mod.ts";
+import { createTaskRunner } from "../lib/tasks/mod.ts";
 import { createApp, taskDefinitions } from "../server/mod.ts";
 
 /** The service with the `answer` kinds over the fixed chunks, driven through its HTTP API. */
 function setup(store: Store, llm?: LlmConfig) {
-  const runtime = createTaskRuntime({
+  const runtime = createTaskRunner({
     store,
     definitions: taskDefinitions({ store, retriever: fixedRetriever(), llm }),
     log: () => {},

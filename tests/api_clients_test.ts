@@ -21,13 +21,7 @@ import { createBdb, createEnterpriseClient, deleteBdb, getBdb, listBdbs, updateB
 function emulatedClient() {
   const emulator = createEmulator({ ...DEFAULT_OPTIONS, taskDelayMs: 0 });
   return createCloudClient(
-    {
-      deployment: "cloud",
-      apiKey: "demo-key",
-      apiSecret: "demo-secret",
-      apiUrl: "http://cloud.test/v1",
-      sources: { apiKey: "test", apiSecret: "test", apiUrl: "test" },
-    },
+    { apiKey: "demo-key", apiSecret: "demo-secret", apiUrl: "http://cloud.test/v1" },
     {
       transport: fetchTransport((input, init) => Promise.resolve(emulator.cloud.fetch(new Request(input, init)))),
       timeoutMs: 5000,
@@ -57,14 +51,7 @@ Deno.test("cloud databases: list, create, update and delete, each change through
 Deno.test("enterprise bdbs: list, create, update and delete", async () => {
   const emulator = createEmulator({ ...DEFAULT_OPTIONS, taskDelayMs: 0 });
   const client = createEnterpriseClient(
-    {
-      deployment: "enterprise",
-      url: "https://cluster.test:9443",
-      username: "admin@example.com",
-      password: "demo-password",
-      insecure: false,
-      sources: { url: "test", username: "test", password: "test", insecure: "test", caCert: "test" },
-    },
+    { url: "https://cluster.test:9443", username: "admin@example.com", password: "demo-password" },
     {
       transport: fetchTransport((input, init) => Promise.resolve(emulator.enterprise.fetch(new Request(input, init)))),
       timeoutMs: 5000,

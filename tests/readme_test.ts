@@ -48,8 +48,24 @@ async function withDir(fn: (dir: string) => Promise<void>) {
       mode: 0o755,
     });
     await fn(dir);
+    await assertIgnored(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * What the README's examples leave where they run is in `.gitignore`, so that running them in
+ * the checkout leaves it clean (and `npm run check`, which skips ignored files, green).
+ */
+async function assertIgnored(dir: string) {
+  const harness = ["bin", "config.toml", "state"]; // the test's own, not the examples'
+  for await (const entry of Deno.readDir(dir)) {
+    if (harness.includes(entry.name)) continue;
+    const check = await new Deno.Command("git", {
+      args: ["-C", ROOT.pathname, "check-ignore", "-q", "--no-index", entry.name],
+    }).output();
+    assertEquals(check.code, 0, `the README's examples write ${entry.name} where they run: add it to .gitignore`);
   }
 }
 

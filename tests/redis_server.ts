@@ -12,7 +12,7 @@ export interface RedisServer extends AsyncDisposable {
   readonly pid: number;
   /** Kills the server (to test an unreachable store). */
   stop(): Promise<void>;
-  /** Starts it again on the same port, empty. */
+  /** Starts it again on the same port: empty, or with what it held when started with `persist`. */
   start(): Promise<void>;
   /** SIGSTOP: the server keeps its connections open but answers nothing (a stalled store). */
   pause(): void;
@@ -39,11 +39,15 @@ async function waitForPort(port: number, up: boolean) {
 /**
  * Starts a redis-server on a free loopback port; declare the test with
  * `ignore: missingTools("redis-server")`. With `password`, the server requires it and `url` carries it.
+ * With `persist`, it writes every command to an append-only file (fsync on each) in a temporary
+ * folder, so a `stop()` (SIGKILL) and `start()` is a restart that keeps the data.
  */
-export async function startRedis(options: { password?: string } = {}): Promise<RedisServer> {
+export async function startRedis(options: { password?: string; persist?: boolean } = {}): Promise<RedisServer> {
   const binary = requireTool("redis-server");
   const port = freePort();
   const auth = options.password ? ["--requirepass", options.password] : [];
+  const dir = options.persist ? await Deno.makeTempDir({ prefix: "redis-aof-" }) : undefined;
+  const persistence = dir ? ["--dir", dir, "--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
   let child: Deno.ChildProcess | undefined;
   const server: RedisServer = {
     url: `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ""}127.0.0.1:${port}`,
@@ -54,7 +58,7 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
     },
     async start() {
       child = new Deno.Command(binary, {
-        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...auth],
+        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, ...auth],
         stdout: "null",
         stderr: "null",
       }).spawn();
@@ -75,6 +79,7 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
     },
     async [Symbol.asyncDispose]() {
       await server.stop();
+      if (dir) await Deno.remove(dir, { recursive: true });
     },
   };
   await server.start();

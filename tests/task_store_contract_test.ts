@@ -107,6 +107,36 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     await store.close();
   });
 
+  await t.step("tasks: a repeated step (same run, number not above the last) applies once", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("a"));
+    const update = (n: number, run = "r1") => ({
+      update: { message: `step ${n}`, update_type: "info" },
+      event: { kind: "update", payload: { message: `step ${n}` } },
+      id: { run, n },
+    });
+    for (const n of [1, 1, 2, 1, 2, 3]) assertEquals(await store.tasks.step("a", update(n)), { ok: true });
+    const done = {
+      to: "done" as const,
+      event: { kind: "done", payload: { result: {} } },
+      result: {},
+      id: { run: "r1", n: 4 },
+    };
+    assertEquals(await store.tasks.step("a", done), { ok: true });
+    assertEquals(await store.tasks.step("a", done), { ok: true }, "the repeat of the final step is not refused");
+    assertEquals(await store.tasks.step("a", update(5)), { ok: false, status: "done" }, "a new step is refused");
+    assertEquals((await store.tasks.get("a"))?.updates.map((u) => u.message), ["step 1", "step 2", "step 3"]);
+    assertEquals(kinds(await store.events.range("task:a", 0)), ["update", "update", "update", "done"]);
+    // Another run (the next attempt) starts its own count; steps without an id always apply.
+    await store.tasks.create(task("b"));
+    assertEquals(await store.tasks.step("b", update(1, "r1")), { ok: true });
+    assertEquals(await store.tasks.step("b", update(1, "r2")), { ok: true });
+    assertEquals(await store.tasks.step("b", { update: { message: "x", update_type: "info" } }), { ok: true });
+    assertEquals(await store.tasks.step("b", { update: { message: "x", update_type: "info" } }), { ok: true });
+    assertEquals((await store.tasks.get("b"))?.updates.map((u) => u.message), ["step 1", "step 1", "x", "x"]);
+    await store.close();
+  });
+
   await t.step("tasks: children in spawn order, subtask events on the parent's channel", async () => {
     const store = await fresh();
     await store.tasks.create(task("p"));
@@ -251,9 +281,36 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
     const next = await store.queue.take("b", 60_000);
     assertEquals([next?.taskId, next?.reclaimed], ["t1", true]);
     await store.queue.requeue(next!.id, "t1", 2);
+    await store.queue.requeue(next!.id, "t1", 2); // repeated after a lost reply: queues nothing more
     const again = await store.queue.take("c", 60_000);
     assertEquals([again?.taskId, again?.attempt, again?.reclaimed], ["t1", 2, false]);
     assertEquals(await store.queue.take("d", 60_000), undefined, "the requeued job replaced the old one");
+    await store.close();
+  });
+
+  await t.step("queue: each lane is a queue of its own; take tries the lanes given, in order", async () => {
+    const store = await fresh();
+    await store.queue.push("t1");
+    await store.queue.push("p1", 1, "pipelines");
+    await store.queue.push("k1", 1, "kind:answer");
+    assertEquals(await store.queue.take("a", 60_000, ["other"]), undefined);
+    const p = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
+    assertEquals([p?.taskId, p?.lane], ["p1", "pipelines"]);
+    const t1 = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
+    assertEquals([t1?.taskId, t1?.lane], ["t1", "tasks"]);
+    const k = await store.queue.take("a", 60_000, ["kind:answer"]);
+    assertEquals([k?.taskId, k?.lane], ["k1", "kind:answer"]);
+    // A job's renew, release, requeue and ack act on its own lane.
+    await store.queue.release("a", p!.id);
+    const back = await store.queue.take("b", 60_000, ["tasks", "pipelines"]);
+    assertEquals([back?.taskId, back?.lane, back?.reclaimed], ["p1", "pipelines", true]);
+    await store.queue.requeue(back!.id, "p1", 2);
+    assertEquals(await store.queue.take("c", 60_000, ["tasks"]), undefined, "the next attempt stays in its lane");
+    const next = await store.queue.take("c", 60_000, ["pipelines"]);
+    assertEquals([next?.taskId, next?.attempt, next?.lane], ["p1", 2, "pipelines"]);
+    await store.queue.renew("c", next!.id);
+    for (const job of [next!, t1!, k!]) await store.queue.ack(job.id);
+    assertEquals(await store.queue.take("d", 0, ["tasks", "pipelines", "kind:answer"]), undefined, "all acknowledged");
     await store.close();
   });
 

@@ -48,6 +48,9 @@ export function missingTools(...tools: string[]): boolean {
   const missing = tools.filter((name) => !toolPath(name));
   if (missing.length === 0 || Deno.env.get("CI") === "true") return false;
   for (const name of missing) console.warn(`skipped: ${tip(name)}`);
+  // tools/run_tests.ts names the reasons in its summary.
+  const summary = Deno.env.get("STORE_TEST_SKIPS");
+  if (summary) Deno.writeTextFileSync(summary, missing.map((name) => `${tip(name)}\n`).join(""), { append: true });
   return true;
 }
 

@@ -27,7 +27,7 @@ const SEARCH_WORKER = "lib/runtime/node/search_worker.ts";
 /** Libraries `ctl` imports on demand that stay out of its script (they are large). */
 export const CTL_VENDOR = ["undici", "yaml", "cli-table3", "smol-toml", "@hono/node-server", "modern-tar"];
 /** Loaded from `node_modules` at run time: a native addon. */
-const EXTERNAL = ["@napi-rs/keyring"];
+export const EXTERNAL = ["@napi-rs/keyring"];
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -114,7 +114,8 @@ async function writeLauncher(path: string, code: string): Promise<void> {
   await Deno.writeTextFile(path, `#!/usr/bin/env node\n${code}`, { mode: 0o755 });
 }
 
-async function denoBundle(args: readonly string[]): Promise<void> {
+/** Runs `deno bundle` from the repository root with `args`, leaving the `EXTERNAL` addons out. */
+export async function denoBundle(args: readonly string[]): Promise<void> {
   const result = await new Deno.Command(Deno.execPath(), {
     args: ["bundle", "--quiet", ...EXTERNAL.flatMap((name) => ["--external", name]), ...args],
     cwd: root,

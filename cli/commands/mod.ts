@@ -22,7 +22,7 @@ export const ROOT = group(
 Run 'ctl help <command>' or 'ctl <command> --help' for a command's flags and examples.
 
 Examples:
-  ctl cloud database create --subscription 156400 --name cache --memory-limit-gb 1 --wait
+  ctl cloud database create --subscription 156400 --name cache --dataset-size-gb 1 --wait
   ctl profile set lab --deployment enterprise --url https://cluster:9443 --username admin@example.com --password '…'
   ctl api enterprise get /v1/bdbs -q '[].name'
   ctl api cloud get /subscriptions -o yaml`,

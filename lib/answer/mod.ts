@@ -5,14 +5,14 @@
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime } from "../tasks/mod.ts";
+ * import { createTaskRunner } from "../tasks/mod.ts";
  * import { answerTasks, type Retriever } from "./mod.ts";
  * const retriever: Retriever = {
  *   search: () => Promise.resolve([{ chunk_id: "c1", document_id: "d1", title: "Redis", source: "redis.md",
  *     text: "Redis is an in-memory store.", score: 1 }]),
  * };
- * const runtime = createTaskRuntime({ store: createMemoryStore(), definitions: answerTasks({ retriever }) });
- * await runtime.submit({ kind: "answer", input: { question: "What is Redis?" } });
+ * const runner = createTaskRunner({ store: createMemoryStore(), definitions: answerTasks({ retriever }) });
+ * await runner.submit({ kind: "answer", input: { question: "What is Redis?" } });
  * ```
  *
  * @module

@@ -37,10 +37,10 @@ export interface AnswerTaskOptions {
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime } from "../tasks/mod.ts";
+ * import { createTaskRunner } from "../tasks/mod.ts";
  * const retriever = { search: () => Promise.resolve([]) };
- * const runtime = createTaskRuntime({ store: createMemoryStore(), definitions: answerTasks({ retriever }) });
- * await runtime.submit({ kind: "answer", input: { question: "What is Redis?" } });
+ * const runner = createTaskRunner({ store: createMemoryStore(), definitions: answerTasks({ retriever }) });
+ * await runner.submit({ kind: "answer", input: { question: "What is Redis?" } });
  * ```
  */
 export function answerTasks(options: AnswerTaskOptions): TaskDefinition[] {

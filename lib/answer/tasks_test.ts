@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/as
 import { fixedRetriever } from "../../tests/answer_fixtures.ts";
 import { startLlmStandIn } from "../../tests/llm_standin.ts";
 import { createMemoryStore, type Store, type StoredEvent } from "../store/mod.ts";
-import { createTaskRuntime, TaskInputError, type TaskRuntime } from "../tasks/mod.ts";
+import { createTaskRunner, TaskInputError, type TaskRunner } from "../tasks/mod.ts";
 import { type AnswerTaskOptions, answerTasks, MAX_QUESTIONS } from "./mod.ts";
 
 const FINAL = new Set(["done", "failed", "cancelled"]);
@@ -18,9 +18,9 @@ async function eventsOf(store: Store, taskId: string, until?: (e: StoredEvent) =
   return out;
 }
 
-async function withRuntime(options: AnswerTaskOptions, fn: (runtime: TaskRuntime, store: Store) => Promise<void>) {
+async function withRuntime(options: AnswerTaskOptions, fn: (runtime: TaskRunner, store: Store) => Promise<void>) {
   const store = createMemoryStore();
-  const runtime = createTaskRuntime({ store, definitions: answerTasks(options), log: () => {} });
+  const runtime = createTaskRunner({ store, definitions: answerTasks(options), log: () => {} });
   try {
     await fn(runtime, store);
   } finally {

@@ -1,6 +1,6 @@
 import type { CloudCredentials } from "../config/mod.ts";
 import { mask } from "../errors/mod.ts";
-import { type ApiClient, type ClientSettings, createHttpClient, jsonMethods } from "../http/mod.ts";
+import { type ApiClient, type ClientSettings, clientSettings, createHttpClient, jsonMethods } from "../http/mod.ts";
 
 /** The cloud API: key and secret headers against a base URL that ends in `/v1`. */
 export type CloudClient = ApiClient;
@@ -21,12 +21,25 @@ export function cloudPath(baseUrl: string, path: string): string {
   return /\/v1$/.test(baseUrl) && /^\/v1(\/|$)/.test(withSlash) ? withSlash.slice(3) || "/" : withSlash;
 }
 
-/** Builds a cloud client from resolved credentials. */
-export function createCloudClient(credentials: CloudCredentials, settings: ClientSettings): CloudClient {
+/** Where and as whom to call the cloud API: its base (ending in `/v1`), a key and a secret. */
+export type CloudAccess = Pick<CloudCredentials, "apiKey" | "apiSecret" | "apiUrl" | "profile">;
+
+/**
+ * Builds a cloud client (resolved credentials fit too). `settings` default to the global `fetch`
+ * and a 30 s timeout.
+ *
+ * @example
+ * ```ts
+ * import { createCloudClient, listSubscriptions } from "./mod.ts";
+ * const cloud = createCloudClient({ apiKey: "…", apiSecret: "…", apiUrl: "https://api.example.com/v1" });
+ * const ids = (await listSubscriptions(cloud)).map((s) => s.id);
+ * ```
+ */
+export function createCloudClient(credentials: CloudAccess, settings: Partial<ClientSettings> = {}): CloudClient {
   const authHeaders = { "x-api-key": credentials.apiKey, "x-api-secret-key": credentials.apiSecret };
   const who = credentials.profile ? `profile '${credentials.profile}'` : "environment";
   const http = createHttpClient({
-    ...settings,
+    ...clientSettings(settings),
     baseUrl: credentials.apiUrl,
     authHeaders,
     identity: `${who} (key ${mask(credentials.apiKey)})`,

@@ -5,11 +5,7 @@
  * @example
  * ```ts
  * import { createCloudClient, waitForTask } from "./mod.ts";
- * import { fetchTransport } from "../http/mod.ts";
- * const client = createCloudClient(
- *   { deployment: "cloud", apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1", sources: { apiKey: "", apiSecret: "", apiUrl: "" } },
- *   { transport: fetchTransport(fetch), timeoutMs: 30_000 },
- * );
+ * const client = createCloudClient({ apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1" });
  * const { taskId } = await client.send<{ taskId: string }>("POST", "/subscriptions/1/databases", { name: "cache", memoryLimitInGb: 1 });
  * const task = await waitForTask(client, taskId);
  * ```
@@ -25,7 +21,7 @@ export {
   listPaymentMethods,
   listRegions,
 } from "./account.ts";
-export { type CloudClient, cloudPath, createCloudClient } from "./client.ts";
+export { type CloudAccess, type CloudClient, cloudPath, createCloudClient } from "./client.ts";
 export {
   type CloudDatabase,
   createDatabase,

@@ -17,11 +17,7 @@ export interface ListOptions {
  * @example
  * ```ts
  * import { createCloudClient, readList } from "./mod.ts";
- * import { fetchTransport } from "../http/mod.ts";
- * const client = createCloudClient(
- *   { deployment: "cloud", apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1", sources: { apiKey: "", apiSecret: "", apiUrl: "" } },
- *   { transport: fetchTransport(fetch), timeoutMs: 30_000 },
- * );
+ * const client = createCloudClient({ apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1" });
  * const regions = await readList(client, "/regions", (body) => (body as { regions: unknown[] }).regions, { limit: 10 });
  * ```
  */
@@ -45,11 +41,7 @@ export async function readList<T>(
  * @example
  * ```ts
  * import { createCloudClient, listAll } from "./mod.ts";
- * import { fetchTransport } from "../http/mod.ts";
- * const client = createCloudClient(
- *   { deployment: "cloud", apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1", sources: { apiKey: "", apiSecret: "", apiUrl: "" } },
- *   { transport: fetchTransport(fetch), timeoutMs: 30_000 },
- * );
+ * const client = createCloudClient({ apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1" });
  * const dbs = await listAll(client, "/subscriptions/1/databases", (body) => (body as { databases: unknown[] }).databases);
  * ```
  */

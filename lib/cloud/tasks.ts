@@ -65,11 +65,7 @@ export interface WaitOptions extends PollOptions {
  * @example
  * ```ts
  * import { createCloudClient, readThroughTask } from "./mod.ts";
- * import { fetchTransport } from "../http/mod.ts";
- * const client = createCloudClient(
- *   { deployment: "cloud", apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1", sources: { apiKey: "", apiSecret: "", apiUrl: "" } },
- *   { transport: fetchTransport(fetch), timeoutMs: 30_000 },
- * );
+ * const client = createCloudClient({ apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1" });
  * const { peerings } = await readThroughTask(client, "/subscriptions/1/peerings") as { peerings: unknown[] };
  * ```
  */
@@ -94,11 +90,7 @@ export async function readThroughTask(
  * @example
  * ```ts
  * import { createCloudClient, waitForTask } from "./mod.ts";
- * import { fetchTransport } from "../http/mod.ts";
- * const client = createCloudClient(
- *   { deployment: "cloud", apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1", sources: { apiKey: "", apiSecret: "", apiUrl: "" } },
- *   { transport: fetchTransport(fetch), timeoutMs: 30_000 },
- * );
+ * const client = createCloudClient({ apiKey: "k", apiSecret: "s", apiUrl: "https://api.example.com/v1" });
  * const task = await waitForTask(client, "a1b2", { onProgress: (t) => console.error(t.status) });
  * console.log(task.response?.resourceId);
  * ```

@@ -7,14 +7,7 @@ import { createEnterpriseClient } from "./client.ts";
 /** A client whose answers come from `answers`, one per request; it records the paths asked. */
 function scripted(answers: (() => Response)[], seen: string[]) {
   return createEnterpriseClient(
-    {
-      deployment: "enterprise",
-      url: "https://cluster.test:9443",
-      username: "a",
-      password: "b",
-      insecure: false,
-      sources: { url: "", username: "", password: "", insecure: "", caCert: "" },
-    },
+    { url: "https://cluster.test:9443", username: "a", password: "b" },
     {
       transport: fetchTransport((input) => {
         seen.push(new URL(String(input)).pathname);

@@ -1,5 +1,5 @@
 import type { EnterpriseCredentials } from "../config/mod.ts";
-import { type ApiClient, type ClientSettings, createHttpClient, jsonMethods } from "../http/mod.ts";
+import { type ApiClient, type ClientSettings, clientSettings, createHttpClient, jsonMethods } from "../http/mod.ts";
 
 /** The enterprise API: HTTP Basic against the cluster's origin; paths carry `/v1`. */
 export type EnterpriseClient = ApiClient;
@@ -25,12 +25,28 @@ export function basicAuth(username: string, password: string): string {
   return `Basic ${btoa(String.fromCharCode(...bytes))}`;
 }
 
-/** Builds an enterprise client from resolved credentials. */
-export function createEnterpriseClient(credentials: EnterpriseCredentials, settings: ClientSettings): EnterpriseClient {
+/** Where and as whom to call a cluster: its origin (`https://cluster:9443`), a user and a password. */
+export type EnterpriseAccess = Pick<EnterpriseCredentials, "url" | "username" | "password" | "profile">;
+
+/**
+ * Builds an enterprise client (resolved credentials fit too). `settings` default to the global
+ * `fetch` and a 30 s timeout; a self-signed cluster needs a transport that trusts it.
+ *
+ * @example
+ * ```ts
+ * import { createEnterpriseClient, listBdbs } from "./mod.ts";
+ * const cluster = createEnterpriseClient({ url: "https://cluster.example:9443", username: "admin@example.com", password: "…" });
+ * const names = (await listBdbs(cluster)).map((bdb) => bdb.name);
+ * ```
+ */
+export function createEnterpriseClient(
+  credentials: EnterpriseAccess,
+  settings: Partial<ClientSettings> = {},
+): EnterpriseClient {
   const authHeaders = { authorization: basicAuth(credentials.username, credentials.password) };
   const who = credentials.profile ? `profile '${credentials.profile}'` : "environment";
   const http = createHttpClient({
-    ...settings,
+    ...clientSettings(settings),
     baseUrl: credentials.url,
     authHeaders,
     identity: `${who} (user ${credentials.username})`,

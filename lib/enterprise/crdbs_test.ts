@@ -5,14 +5,7 @@ import { listCrdbs } from "./crdbs.ts";
 
 function answering(body: unknown) {
   return createEnterpriseClient(
-    {
-      deployment: "enterprise",
-      url: "https://cluster.test:9443",
-      username: "a",
-      password: "b",
-      insecure: false,
-      sources: { url: "", username: "", password: "", insecure: "", caCert: "" },
-    },
+    { url: "https://cluster.test:9443", username: "a", password: "b" },
     { transport: fetchTransport(() => Promise.resolve(Response.json(body))), timeoutMs: 5000 },
   );
 }

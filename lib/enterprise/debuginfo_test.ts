@@ -31,14 +31,7 @@ Deno.test("exactLength() fails a body that ends short of its length, or runs pas
 
 function client(handler: (request: Request) => Response) {
   return createEnterpriseClient(
-    {
-      deployment: "enterprise",
-      url: "https://cluster.test:9443",
-      username: "a",
-      password: "b",
-      insecure: false,
-      sources: { url: "", username: "", password: "", insecure: "", caCert: "" },
-    },
+    { url: "https://cluster.test:9443", username: "a", password: "b" },
     {
       transport: fetchTransport((input, init) => Promise.resolve(handler(new Request(input, init)))),
       timeoutMs: 5000,

@@ -1,6 +1,6 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import type { ApiRequest, HttpClient, HttpClientOptions } from "./client.ts";
-import { type HttpResponse, readText } from "./transport.ts";
+import { fetchTransport, type HttpResponse, readText } from "./transport.ts";
 
 /**
  * The body parsed as JSON; an empty body is `undefined`, and a body that is not JSON is an `api`
@@ -24,6 +24,19 @@ export async function readJson<T = unknown>(response: HttpResponse, what: string
 
 /** Transport, limits and logging for an API client: everything but the base URL and credentials. */
 export type ClientSettings = Omit<HttpClientOptions, "baseUrl" | "authHeaders" | "identity">;
+
+/**
+ * Settings with what a library user leaves out filled in: the global `fetch` and a 30 s timeout.
+ *
+ * @example
+ * ```ts
+ * import { clientSettings } from "./json.ts";
+ * clientSettings({ timeoutMs: 5_000 }).transport; // over the global fetch
+ * ```
+ */
+export function clientSettings(settings: Partial<ClientSettings> = {}): ClientSettings {
+  return { transport: fetchTransport(fetch), timeoutMs: 30_000, ...settings };
+}
 
 /** An API's client: its HTTP client, its path rule, and JSON helpers. */
 export interface ApiClient {

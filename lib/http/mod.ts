@@ -46,4 +46,4 @@ export { classifyFailure, describeFailure, failureInWords } from "./classify.ts"
 export { poll, pollInterval, type PollOptions, type PollStep } from "./poll.ts";
 export { checkRequest, MAX_URL_LENGTH } from "./request_check.ts";
 export { toCurl } from "./curl.ts";
-export { type ApiClient, type ClientSettings, jsonMethods, readJson } from "./json.ts";
+export { type ApiClient, type ClientSettings, clientSettings, jsonMethods, readJson } from "./json.ts";

@@ -6,11 +6,11 @@
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime } from "../tasks/mod.ts";
+ * import { createTaskRunner } from "../tasks/mod.ts";
  * import { createSearchIndex, pipelineTasks } from "./mod.ts";
  * const store = createMemoryStore();
- * const runtime = createTaskRuntime({ store, definitions: pipelineTasks(store.documents) });
- * await runtime.submit({ kind: "pipeline_document", input: { title: "Redis", content: "Streams keep order.", source: "r.md" } });
+ * const runner = createTaskRunner({ store, definitions: pipelineTasks(store.documents) });
+ * await runner.submit({ kind: "pipeline_document", input: { title: "Redis", content: "Streams keep order.", source: "r.md" } });
  * const hits = await createSearchIndex(store).search("streams", 3);
  * ```
  *

@@ -58,14 +58,16 @@ export function createPipelineSource(fs: FileSystem, root: string): PipelineSour
     if (info?.kind === "directory") {
       if (visited.has(real)) return; // a symlink loop
       visited.add(real);
-      const entries = (await fs.readDir(real)).filter((e) => !e.name.startsWith(".")).sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0
-      );
+      const entries = (await fs.readDir(real)).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
       for (const entry of entries) {
+        const shown = relative ? `${relative}/${entry.name}` : entry.name;
+        if (entry.name.startsWith(".")) {
+          skip({ path: shown, reason: entry.kind === "directory" ? "a dot-folder (hidden)" : "a dot-file (hidden)" });
+          continue;
+        }
         let target = joinPath(real, entry.name);
         if (entry.kind === "symlink") {
           const resolved = await fs.realPath(target).catch(() => undefined);
-          const shown = relative ? `${relative}/${entry.name}` : entry.name;
           if (!resolved) {
             skip({ path: shown, reason: "a symlink to nothing" });
             continue;

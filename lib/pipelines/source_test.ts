@@ -52,3 +52,19 @@ Deno.test("createPipelineSource() refuses paths that are absolute, use .., lead 
     assertEquals(error.message.includes(words), true, error.message);
   }
 });
+
+Deno.test("createPipelineSource() skips dot-files and dot-folders with a warning, as the README says", async () => {
+  await using dir = await folder();
+  await Deno.writeTextFile(`${dir.root}/.env.md`, "# Hidden");
+  await Deno.mkdir(`${dir.root}/guide/.cache`);
+  await Deno.writeTextFile(`${dir.root}/guide/.cache/x.md`, "# Cached");
+  const source = createPipelineSource((await loadRuntime()).fs, dir.root);
+  const skipped: SkippedFile[] = [];
+  const docs = [];
+  for await (const doc of source.read(await source.resolve(), (s) => skipped.push(s))) docs.push(doc.source);
+  assertEquals(docs, ["a.md", "guide/b.txt", "guide/c.json#0"]);
+  assertEquals(skipped.filter((s) => s.path.split("/").pop()!.startsWith(".")), [
+    { path: ".env.md", reason: "a dot-file (hidden)" },
+    { path: "guide/.cache", reason: "a dot-folder (hidden)" },
+  ]);
+});

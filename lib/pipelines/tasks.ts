@@ -26,6 +26,16 @@ const chunking = {
   chunk_size: chunkSize.default(DEFAULT_CHUNK_SIZE),
   overlap: overlap.default(0),
 };
+/** `overlap` must stay below half of `chunk_size` (else each chunk would repeat most of the one before). */
+const overlapBelowHalf = (input: { chunk_size: number; overlap: number }, ctx: z.RefinementCtx) => {
+  if (input.overlap * 2 >= input.chunk_size) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["overlap"],
+      message: `overlap must be less than half of chunk_size (${input.chunk_size}); got ${input.overlap}`,
+    });
+  }
+};
 const trimmed = (name: string) => z.string({ error: `${name} is required` }).trim().min(1, `${name} must not be empty`);
 
 /** One inline document. */
@@ -39,13 +49,14 @@ export const InlineDocument = z.object({
 export const RunInput = z.object({
   documents: z.array(InlineDocument).min(1, "documents must not be empty"),
   ...chunking,
-}).strict();
+}).strict().superRefine(overlapBelowHalf);
 
 /** `POST /pipelines/documents`. */
-export const DocumentInput = InlineDocument.extend(chunking).strict();
+export const DocumentInput = InlineDocument.extend(chunking).strict().superRefine(overlapBelowHalf);
 
 /** `POST /pipelines/prepare` and `/full`. */
-export const PrepareInput = z.object({ path: z.string().default(""), ...chunking }).strict();
+export const PrepareInput = z.object({ path: z.string().default(""), ...chunking }).strict()
+  .superRefine(overlapBelowHalf);
 
 /** `POST /pipelines/ingest`. */
 export const IngestInput = z.object({}).strict();
@@ -84,10 +95,10 @@ export async function prepareDocument(
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime } from "../tasks/mod.ts";
+ * import { createTaskRunner } from "../tasks/mod.ts";
  * const store = createMemoryStore();
- * const runtime = createTaskRuntime({ store, definitions: pipelineTasks(store.documents) });
- * await runtime.submit({ kind: "pipeline_document", input: { title: "T", content: "Hello.", source: "a" } });
+ * const runner = createTaskRunner({ store, definitions: pipelineTasks(store.documents) });
+ * await runner.submit({ kind: "pipeline_document", input: { title: "T", content: "Hello.", source: "a" } });
  * ```
  */
 export function pipelineTasks(documents: DocumentStore, options: { source?: PipelineSource } = {}): TaskDefinition[] {
@@ -194,5 +205,5 @@ export function pipelineTasks(documents: DocumentStore, options: { source?: Pipe
         return { ...prepared, ...ingested };
       },
     }),
-  ];
+  ].map((definition) => ({ ...definition, lane: "pipelines" })); // never behind agent tasks (PIPELINE_CONCURRENCY)
 }

@@ -3,7 +3,7 @@ import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent } from "../store/mod.ts";
-import { createTaskRuntime } from "../tasks/mod.ts";
+import { createTaskRunner } from "../tasks/mod.ts";
 import { documentId } from "./hash.ts";
 import { createPipelineSource } from "./source.ts";
 import { pipelineTasks } from "./tasks.ts";
@@ -30,7 +30,7 @@ async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
     const store = await open();
     const fs = (await loadRuntime()).fs;
     const source = sourceDir ? createPipelineSource(fs, sourceDir) : undefined;
-    const runtime = createTaskRuntime({
+    const runtime = createTaskRunner({
       store,
       definitions: pipelineTasks(store.documents, { source }),
       log: () => {},

@@ -92,10 +92,14 @@ export interface GuardedRequest {
   timedOut(): boolean;
 }
 
+/** Methods `new Request()` refuses: a request of one is passed on as it is. */
+const UNCOPYABLE_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 /**
  * Guards `request`'s body: reading it fails with `RequestBodyTimeout` once `timeoutMs` have
  * passed without its end, and with `ClientDisconnected` when the connection breaks mid-body.
- * A request without a body is returned as it is. The copy reads the original's `signal` only
+ * A request without a body, or of a method no copy can have (TRACE, TRACK, CONNECT), is returned
+ * as it is. The copy reads the original's `signal` only
  * when something asks for it (reading it makes Deno's server warn about legacy aborts).
  *
  * @example
@@ -106,7 +110,8 @@ export interface GuardedRequest {
  */
 export function guardRequestBody(request: Request, timeoutMs: number): GuardedRequest {
   const source = request.body;
-  if (!source) return { request, timedOut: () => false };
+  // No copy can be built with these methods ("Method is forbidden"); the app answers them without reading.
+  if (!source || UNCOPYABLE_METHODS.has(request.method.toUpperCase())) return { request, timedOut: () => false };
   let expired = false;
   let settled = false;
   const reader = source.getReader();

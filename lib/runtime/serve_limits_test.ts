@@ -53,6 +53,15 @@ Deno.test("guardRequestBody() passes a body that arrives in time, and one withou
   assert(guardRequestBody(get, 1000).request === get);
 });
 
+Deno.test("guardRequestBody() passes TRACE and TRACK requests as they are: no Request can be built with them", () => {
+  for (const method of ["TRACE", "TRACK", "CONNECT"]) {
+    // As the server hands them over: a request of that method, with a body stream.
+    const request = new Request("http://x/", { method: "POST", body: "x" });
+    Object.defineProperty(request, "method", { value: method });
+    assert(guardRequestBody(request, 1000).request === request, method);
+  }
+});
+
 Deno.test("guardRequestBody() fails a body that does not end in time with RequestBodyTimeout", async () => {
   const guarded = guardRequestBody(stalledRequest("he"), 50);
   const error = await assertRejects(() => guarded.request.text(), /did not arrive within 50 ms/);

@@ -2,6 +2,7 @@ import { SlidingWindowLog } from "../ratelimit/mod.ts";
 import type { Store } from "./store.ts";
 import { createMemoryTaskPorts } from "./tasks/memory.ts";
 import { createMemoryDocumentStore } from "./documents/memory.ts";
+import { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
 
 /**
  * The embedded in-process store, the default: nothing to install or run, and exact.
@@ -24,6 +25,7 @@ export function createMemoryStore(options: { now?: () => number; prefix?: string
     events: ports.events,
     queue: ports.queue,
     documents: createMemoryDocumentStore({ now: options.now }),
+    idempotency: createMemoryIdempotencyStore({ now: options.now }),
     close: () => ports.close(),
   };
 }

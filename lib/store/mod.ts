@@ -26,13 +26,18 @@ export type {
   PipelineStatus,
   PutOutcome,
 } from "./documents/port.ts";
+export type { IdempotencyRecord, IdempotencyStore } from "./idempotency/port.ts";
+export { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
+// The ports' vocabulary; the task model's names (statuses, records, channels) are defined in lib/tasks.
 export {
+  DEFAULT_LANE,
   type EventLog,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   type Job,
   type NewTask,
   sessionChannel,
+  type StepId,
   type StepOutcome,
   type StoredEvent,
   TASK_STATUSES,

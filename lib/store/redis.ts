@@ -4,6 +4,7 @@ import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./s
 import type { ScriptHost } from "./script_host.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
+import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -136,6 +137,7 @@ export async function createRedisStore(
     events: ports.events,
     queue: ports.queue,
     documents: createScriptedDocumentStore(scripts, { prefix }),
+    idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
     async close() {
       await ports.close();
       await client.quit().catch(() => client.disconnect());

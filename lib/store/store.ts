@@ -2,6 +2,7 @@ import type { WindowDecision } from "../ratelimit/mod.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import type { EventLog, TaskStore, WorkQueue } from "./tasks/port.ts";
 import type { DocumentStore } from "./documents/port.ts";
+import type { IdempotencyStore } from "./idempotency/port.ts";
 
 /**
  * The key-value store port the service runs on: small and domain-shaped. It grows operations
@@ -25,6 +26,8 @@ export interface Store {
   readonly queue: WorkQueue;
   /** Documents, chunks, staging, pipeline status and their change stream (`lib/store/documents/port.ts`). */
   readonly documents: DocumentStore;
+  /** `Idempotency-Key`s of creating requests and their tasks (`lib/store/idempotency/port.ts`). */
+  readonly idempotency: IdempotencyStore;
   /** Releases connections. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./s
 import type { ScriptHost } from "./script_host.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
+import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 
 /**
  * Redis over Upstash's REST API, for edge runtimes without TCP. The script runs with EVALSHA,
@@ -77,6 +78,7 @@ export function createUpstashStore(
     events: ports.events,
     queue: ports.queue,
     documents: createScriptedDocumentStore(host, { prefix }),
+    idempotency: createScriptedIdempotencyStore(host, { prefix }),
     close: () => ports.close(),
   };
 }

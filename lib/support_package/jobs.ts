@@ -59,6 +59,8 @@ export interface JobStore {
   get(id: string): Promise<JobRecord | undefined>;
   /** Creates or replaces a job's record. */
   put(record: JobRecord): Promise<void>;
+  /** Writes `change` over a job's record as it is now (another process may have changed it); nothing when it is gone. */
+  update(id: string, change: Partial<JobRecord>): Promise<void>;
 }
 
 /** The store over a file system. */
@@ -76,15 +78,26 @@ export function jobStore(fs: FileSystem, file: string): JobStore {
   return {
     list: read,
     get: async (id) => (await read()).find((job) => job.task_id === id),
-    async put(record) {
-      const release = await fs.lock(file);
-      try {
-        const jobs = (await read()).filter((job) => job.task_id !== record.task_id);
-        const next = [record, ...jobs].sort((a, b) => b.started.localeCompare(a.started)).slice(0, KEEP);
-        await fs.writeFileAtomic(file, JSON.stringify(next, null, 2) + "\n", { mode: 0o600 });
-      } finally {
-        await release();
-      }
-    },
+    put: (record) => change(() => record),
+    update: (id, fields) =>
+      change((jobs) => {
+        const current = jobs.find((job) => job.task_id === id);
+        return current && { ...current, ...fields };
+      }),
   };
+
+  /** Replaces one record, as `next` makes it from the jobs as they are, under the file's lock. */
+  async function change(next: (jobs: JobRecord[]) => JobRecord | undefined): Promise<void> {
+    const release = await fs.lock(file);
+    try {
+      const jobs = await read();
+      const record = next(jobs);
+      if (!record) return;
+      const others = jobs.filter((job) => job.task_id !== record.task_id);
+      const all = [record, ...others].sort((a, b) => b.started.localeCompare(a.started)).slice(0, KEEP);
+      await fs.writeFileAtomic(file, JSON.stringify(all, null, 2) + "\n", { mode: 0o600 });
+    } finally {
+      await release();
+    }
+  }
 }

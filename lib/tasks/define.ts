@@ -32,6 +32,11 @@ export interface TaskDefinition<I = unknown> {
   readonly kind: string;
   readonly input: z.ZodType<I>;
   /**
+   * The lane its root tasks queue and run in, with a concurrency limit of its own (pipelines use
+   * `pipelines`), so they never wait behind the tasks of another lane. Default `tasks`.
+   */
+  readonly lane?: string;
+  /**
    * Runs the task. The return value becomes `result` (a string `s` becomes `{answer: s}`);
    * a throw becomes `failed` with the error's message.
    */
@@ -62,6 +67,7 @@ export interface TaskDefinition<I = unknown> {
 export function defineTask<S extends z.ZodType>(definition: {
   kind: string;
   input: S;
+  lane?: string;
   run(ctx: TaskContext, input: z.output<S>): Promise<unknown>;
   inputWhenDone?(input: z.output<S>): unknown;
 }): TaskDefinition {

@@ -22,9 +22,9 @@ export const DemoInput = z.object({
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime } from "./runtime.ts";
- * const runtime = createTaskRuntime({ store: createMemoryStore(), definitions: [demoTask] });
- * await runtime.submit({ kind: "demo", input: { steps: 2, tokens: ["a", "b"], children: 2 } });
+ * import { createTaskRunner } from "./runner.ts";
+ * const runner = createTaskRunner({ store: createMemoryStore(), definitions: [demoTask] });
+ * await runner.submit({ kind: "demo", input: { steps: 2, tokens: ["a", "b"], children: 2 } });
  * ```
  */
 export const demoTask = defineTask({

@@ -1,14 +1,17 @@
 /**
- * Agent tasks: definitions (`defineTask`), the in-process runtime that runs them over the
- * store's `tasks` and `events` ports, and the built-in `demo` kind.
+ * Agent tasks: the model (`model.ts`: states and records; `events.ts`: event kinds and
+ * channels), definitions (`defineTask`), the in-process runner that runs them over the store's
+ * `tasks`, `events` and `queue` ports (`runner.ts` composes `queue_worker.ts`: lanes, leases and
+ * take-overs; `execution.ts`: runs and their numbered steps; `context.ts`: what a running task
+ * can do), and the built-in `demo` kind.
  *
  * @example
  * ```ts
  * import { createMemoryStore } from "../store/mod.ts";
- * import { createTaskRuntime, demoTask } from "./mod.ts";
+ * import { createTaskRunner, demoTask } from "./mod.ts";
  * const store = createMemoryStore();
- * const runtime = createTaskRuntime({ store, definitions: [demoTask], concurrency: 4 });
- * const task = await runtime.submit({ kind: "demo", input: { tokens: ["Hi"], children: 2 } });
+ * const runner = createTaskRunner({ store, definitions: [demoTask], concurrency: 4 });
+ * const task = await runner.submit({ kind: "demo", input: { tokens: ["Hi"], children: 2 } });
  * for await (const event of store.events.follow(`task:${task.task_id}`, 0, AbortSignal.timeout(5_000))) {
  *   if (event.kind === "done") break;
  * }
@@ -28,10 +31,17 @@ export {
   toResult,
 } from "./define.ts";
 export { DemoInput, demoTask } from "./demo.ts";
+export { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY, type LanePlan, planLanes } from "./lanes.ts";
+export { FINAL_STATUSES, TASK_STATUSES, type TaskRecord, type TaskStatus, type TaskUpdate } from "./model.ts";
 export {
   CONTROL_CHANNEL,
-  createTaskRuntime,
-  type SubmitRequest,
-  type TaskRuntime,
-  type TaskRuntimeOptions,
-} from "./runtime.ts";
+  EVENT_KINDS,
+  eventData,
+  GLOBAL_CHANNEL,
+  sessionChannel,
+  SHARED_CHANNEL_CAP,
+  type StoredEvent,
+  SUBTASK_KINDS,
+  taskChannel,
+} from "./events.ts";
+export { createTaskRunner, type SubmitRequest, type TaskRunner, type TaskRunnerOptions } from "./runner.ts";

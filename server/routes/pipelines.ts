@@ -3,16 +3,16 @@ import type { Context, Env } from "hono";
 import {
   DocumentInput,
   PIPELINE_KINDS,
-  PipelineInputError,
   type PipelineSource,
   PrepareInput,
   RunInput,
   type SearchIndex,
 } from "../../lib/pipelines/mod.ts";
-import { type DocumentStore, StoreUnavailableError } from "../../lib/store/mod.ts";
-import { TaskInputError, type TaskRuntime } from "../../lib/tasks/mod.ts";
-import { problem } from "../errors.ts";
-import { json, problemResponse } from "./responses.ts";
+import type { DocumentStore, IdempotencyStore, TaskStore } from "../../lib/store/mod.ts";
+import type { TaskRunner } from "../../lib/tasks/mod.ts";
+import { Conflict } from "../errors.ts";
+import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
+import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
 
 /** The most hits `GET /pipelines/search` returns. */
 export const MAX_SEARCH_K = 100;
@@ -42,18 +42,29 @@ const SearchQuery = z.object({
   ).optional(),
 });
 const submitted = {
+  200: json(
+    Submitted,
+    "The task an earlier request with the same Idempotency-Key created (`Idempotent-Replayed: true`)",
+  ),
   201: json(Submitted, "The background task, queued; follow it at /tasks/{task_id}/stream"),
-  413: problemResponse("The body is over the limit"),
+  409: problemResponse("The Idempotency-Key was used for a different request, or its request is still being handled"),
+  ...jsonBodyProblems,
   422: problemResponse("Invalid input; `errors` names each field"),
 };
 const body = <T extends z.ZodType>(schema: T, required = true) => ({
+  headers: IdempotencyHeaders,
   body: { required, content: { "application/json": { schema } } },
 });
 
 /** What the pipeline routes work with. */
 export interface PipelineRouteDeps {
-  readonly runtime: () => TaskRuntime;
+  readonly runner: () => TaskRunner;
   readonly documents: DocumentStore;
+  /** Tasks and `Idempotency-Key`s, for submits retried with the same key. */
+  readonly tasks: TaskStore;
+  readonly keys: IdempotencyStore;
+  /** How long an `Idempotency-Key` is remembered; default a day. */
+  readonly idempotencyTtlMs?: number;
   readonly search: () => SearchIndex;
   /** The source folder (`PIPELINE_SOURCE_DIR`); prepare and full answer 409 without one. */
   readonly source?: PipelineSource;
@@ -61,35 +72,35 @@ export interface PipelineRouteDeps {
 
 /**
  * The pipeline API as a sub-app: `POST /pipelines/{run,prepare,ingest,full,documents}` submit
- * background tasks (201 `{task_id}`), `POST /pipelines/clear` (200 `{cleared_chunks}`),
- * `GET /pipelines/status` and `GET /pipelines/search?q=&k=`.
+ * background tasks (201 `{task_id}`; 200 for a retry with the same `Idempotency-Key`),
+ * `POST /pipelines/clear` (200 `{cleared_chunks}`), `GET /pipelines/status` and
+ * `GET /pipelines/search?q=&k=`. Errors are thrown, and become problems at the app's root.
  */
 export function pipelineRoutes<E extends Env>(
   deps: PipelineRouteDeps,
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
   const app = new OpenAPIHono<E>({ defaultHook });
-  const submit = async (c: Context, kind: string, input: unknown) => {
-    try {
-      const task = await deps.runtime().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
-      return c.json({ task_id: task.task_id }, 201, { location: `/tasks/${task.task_id}` });
-    } catch (error) {
-      if (!(error instanceof TaskInputError)) throw error;
-      return problem(c, 422, error.message, { errors: [...error.errors] });
-    }
+  const createOnce = idempotent({
+    keys: deps.keys,
+    tasks: deps.tasks,
+    ttlMs: deps.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
+  });
+  /** Queues a task of `kind` (once per Idempotency-Key); `check` runs first, inside the key's claim. */
+  const submit = (c: Context, kind: string, input: unknown, check?: () => Promise<unknown>) =>
+    createOnce(c.req.header("idempotency-key"), `POST ${c.req.path}`, input, async () => {
+      await check?.();
+      return await deps.runner().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
+    });
+  /** Checks the path before queueing, so an escape is a 422 now (a PipelineInputError) rather than a failed task later. */
+  const fromSource = (c: Context, kind: string, input: z.output<typeof PrepareInput>) => {
+    const source = deps.source;
+    if (!source) throw new Conflict("No source folder is configured: set PIPELINE_SOURCE_DIR and restart the server");
+    return submit(c, kind, input, () => source.resolve(input.path));
   };
-  /** Checks the path before queueing, so an escape is a 422 now rather than a failed task later. */
-  const fromSource = async (c: Context, kind: string, input: z.output<typeof PrepareInput>) => {
-    if (!deps.source) {
-      return problem(c, 409, "No source folder is configured: set PIPELINE_SOURCE_DIR and restart the server");
-    }
-    try {
-      await deps.source.resolve(input.path);
-    } catch (error) {
-      if (!(error instanceof PipelineInputError)) throw error;
-      return problem(c, 422, error.message, { errors: [...error.errors] });
-    }
-    return submit(c, kind, input);
+  const answer = <C extends Context>(c: C, created: Awaited<ReturnType<typeof submit>>) => {
+    const body = { task_id: created.record.task_id };
+    return created.replayed ? c.json(body, 200, createdHeaders(created)) : c.json(body, 201, createdHeaders(created));
   };
 
   app.openapi(
@@ -100,7 +111,7 @@ export function pipelineRoutes<E extends Env>(
       request: body(RunInput),
       responses: submitted,
     }),
-    (c) => submit(c, PIPELINE_KINDS.run, c.req.valid("json")) as never,
+    async (c) => answer(c, await submit(c, PIPELINE_KINDS.run, c.req.valid("json"))),
   );
   app.openapi(
     createRoute({
@@ -110,7 +121,7 @@ export function pipelineRoutes<E extends Env>(
       request: body(DocumentInput),
       responses: submitted,
     }),
-    (c) => submit(c, PIPELINE_KINDS.document, c.req.valid("json")) as never,
+    async (c) => answer(c, await submit(c, PIPELINE_KINDS.document, c.req.valid("json"))),
   );
   for (
     const [path, kind, summary] of [
@@ -126,7 +137,7 @@ export function pipelineRoutes<E extends Env>(
         request: body(PrepareInput, false),
         responses: { ...submitted, 409: problemResponse("No source folder is configured") },
       }),
-      async (c) => await fromSource(c, kind, PrepareInput.parse(c.req.valid("json") ?? {})) as never,
+      async (c) => answer(c, await fromSource(c, kind, PrepareInput.parse(c.req.valid("json") ?? {}))),
     );
   }
   app.openapi(
@@ -134,9 +145,10 @@ export function pipelineRoutes<E extends Env>(
       method: "post",
       path: "/pipelines/ingest",
       summary: "Stage 2: move the staged documents into the index",
-      responses: submitted,
+      request: { headers: IdempotencyHeaders },
+      responses: { 200: submitted[200], 201: submitted[201], 409: submitted[409], 422: submitted[422] },
     }),
-    (c) => submit(c, PIPELINE_KINDS.ingest, {}) as never,
+    async (c) => answer(c, await submit(c, PIPELINE_KINDS.ingest, {})),
   );
   app.openapi(
     createRoute({
@@ -172,11 +184,5 @@ export function pipelineRoutes<E extends Env>(
       return c.json({ query: q, k, hits: await deps.search().search(q, k) }, 200);
     },
   );
-  app.onError((error, c) => {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    return problem(c, 503, `The document store did not answer: ${error.message}. Try again shortly`, {
-      headers: { "retry-after": "1" },
-    });
-  });
   return app;
 }

@@ -4,7 +4,7 @@ import { missingTools } from "../../tests/tools.ts";
 import { createPipelineSource, pipelineTasks } from "../../lib/pipelines/mod.ts";
 import { loadRuntime } from "../../lib/runtime/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
-import { createTaskRuntime } from "../../lib/tasks/mod.ts";
+import { createTaskRunner } from "../../lib/tasks/mod.ts";
 import { createApp } from "../mod.ts";
 
 type Json = Record<string, unknown> & { [k: string]: unknown };
@@ -12,7 +12,7 @@ type Json = Record<string, unknown> & { [k: string]: unknown };
 async function setup(store: Store, options: { sourceDir?: string; bodyLimitBytes?: number } = {}) {
   const fs = (await loadRuntime()).fs;
   const source = options.sourceDir ? createPipelineSource(fs, options.sourceDir) : undefined;
-  const runtime = createTaskRuntime({
+  const runtime = createTaskRunner({
     store,
     definitions: pipelineTasks(store.documents, { source }),
     log: () => {},
@@ -130,6 +130,29 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     assertEquals(fieldsOf(doc.body).sort(), ["content", "source"]);
     const search = await api.call("GET", "/pipelines/search?k=0");
     assertEquals([search.status, fieldsOf(search.body).sort()], [422, ["k", "q"]]);
+  });
+
+  await t.step("overlap of chunk_size/2 or more is a 422 on overlap, not silently clamped", async () => {
+    await using api = await setup(await open());
+    for (
+      const [path, body] of [
+        ["/pipelines/run", { documents: docs, chunk_size: 200, overlap: 100 }],
+        ["/pipelines/documents", { ...docs[0], chunk_size: 200, overlap: 150 }],
+        ["/pipelines/prepare", { overlap: 500 }],
+        ["/pipelines/full", { chunk_size: 101, overlap: 51 }],
+      ] as const
+    ) {
+      const res = await api.call("POST", path, body);
+      assertEquals([res.status, fieldsOf(res.body)], [422, ["overlap"]], path);
+      assertMatch(JSON.stringify(res.body), /overlap must be less than half of chunk_size/);
+    }
+    const direct = await api.call("POST", "/tasks", {
+      kind: "pipeline_run",
+      input: { documents: docs, chunk_size: 200, overlap: 100 },
+    });
+    assertEquals([direct.status, fieldsOf(direct.body)], [422, ["input.overlap"]]);
+    const fine = await api.run("/pipelines/run", { documents: docs, chunk_size: 200, overlap: 99 });
+    assertEquals(fine.status, "done");
   });
 
   await t.step("prepare, ingest and full over PIPELINE_SOURCE_DIR; escaping paths are 422", async () => {

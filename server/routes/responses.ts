@@ -27,3 +27,13 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { "application/json": { schema } },
   description,
 });
+
+/** The problems of a route that reads a JSON body: not JSON (400), too large (413), not of a JSON type (415). */
+export const jsonBodyProblems = {
+  400: problemResponse("The body is not valid JSON"),
+  413: problemResponse("The body is over BODY_LIMIT_BYTES"),
+  415: problemResponse(
+    "The body is of a type other than JSON (multipart, or text that does not parse); a JSON body sent " +
+      "without a type, as text/plain or as a form (curl -d) is read as JSON",
+  ),
+};

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type EventLog, type StoredEvent, StoreUnavailableError, type TaskStore } from "../../lib/store/mod.ts";
+import { type EventLog, StoreUnavailableError, type TaskStore } from "../../lib/store/mod.ts";
+import type { StoredEvent } from "../../lib/tasks/mod.ts";
 import { type EventSink, StreamEnded } from "../sse.ts";
 
 /** History is read and sent this many events at a time, each page once the client took the last. */

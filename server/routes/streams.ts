@@ -1,15 +1,14 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
+import type { EventLog, TaskStore } from "../../lib/store/mod.ts";
 import {
-  type EventLog,
+  EVENT_KINDS,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   sessionChannel,
-  StoreUnavailableError,
   taskChannel,
   type TaskStatus,
-  type TaskStore,
-} from "../../lib/store/mod.ts";
+} from "../../lib/tasks/mod.ts";
 import { problem } from "../errors.ts";
 import { createEventStreams } from "../sse.ts";
 import { feedStream, streamChecks, type StreamPlan, type StreamState } from "./stream_feed.ts";
@@ -38,20 +37,6 @@ export const DEFAULT_STREAMS: StreamConfig = {
   heartbeatMs: 15_000,
   bufferBytes: 256 * 1024,
 };
-
-/** Every event kind a stream can carry, for the `events` filter. */
-export const EVENT_KINDS = [
-  "update",
-  "token",
-  "done",
-  "failed",
-  "cancelled",
-  "input_required",
-  "subtask_spawned",
-  "subtask_done",
-  "subtask_failed",
-  "subtask_input_required",
-] as const;
 
 const StreamQuery = z.object({
   replay: z.enum(["true", "false"]).transform((v) => v === "true").optional().openapi({
@@ -157,7 +142,7 @@ export function streamRoutes<E extends Env>(
         "Past events first (unless replay=false), then live ones; ends after the task's done, failed or cancelled. " +
         "Send Last-Event-ID to resume after that event.",
       request: {
-        params: z.object({ task_id: z.string().min(1).openapi({ param: { name: "task_id", in: "path" } }) }),
+        params: z.object({ task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }) }),
         query: StreamQuery,
         headers: LastEventId,
       },
@@ -225,12 +210,5 @@ export function streamRoutes<E extends Env>(
     },
   );
 
-  // Until the app's root maps a store that does not answer to 503 (ARCHITECTURE §6), this sub-app does.
-  app.onError((error, c) => {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    return problem(c, 503, `The event store did not answer: ${error.message}. Try again shortly`, {
-      headers: { "retry-after": "1" },
-    });
-  });
   return app;
 }

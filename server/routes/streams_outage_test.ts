@@ -7,7 +7,7 @@ import {
   StoreUnavailableError,
   type TaskStore,
 } from "../../lib/store/mod.ts";
-import { createTaskRuntime, demoTask } from "../../lib/tasks/mod.ts";
+import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_STREAMS } from "../mod.ts";
 
 const DOWN = "Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying";
@@ -35,15 +35,15 @@ function switchable(): Store & { down: boolean } {
 
 Deno.test("streams: every stream route answers 503 with Retry-After while the store is down, before streaming", async () => {
   const store = switchable();
-  const runtime = createTaskRuntime({ store, definitions: [demoTask], log: () => {} });
+  const tasks = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
   const app = createApp({
     store,
-    tasks: runtime,
+    tasks,
     streams: { ...DEFAULT_STREAMS, scopes: ["TASK", "SESSION", "GLOBAL"] },
     log: () => {},
   });
   try {
-    const { task_id } = await runtime.submit({ kind: "demo", input: { steps: 0 }, session_id: "s1" });
+    const { task_id } = await tasks.submit({ kind: "demo", input: { steps: 0 }, session_id: "s1" });
     await sseEvents((await app.request(`/tasks/${task_id}/stream`)).body!);
     store.down = true;
     for (
@@ -74,7 +74,7 @@ Deno.test("streams: every stream route answers 503 with Retry-After while the st
     assertEquals(back.status, 200);
     await back.body!.cancel();
   } finally {
-    await runtime.close();
+    await tasks.close();
     await store.close();
   }
 });

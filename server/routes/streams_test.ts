@@ -3,11 +3,11 @@ import { startRedis } from "../../tests/redis_server.ts";
 import { sseEvents, type SseFrame, sseFrames } from "../../tests/sse.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
-import { createTaskRuntime, demoTask } from "../../lib/tasks/mod.ts";
+import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_STREAMS, type StreamConfig } from "../mod.ts";
 
 function setup(store: Store, streams: Partial<StreamConfig> = {}) {
-  const runtime = createTaskRuntime({ store, definitions: [demoTask], log: () => {} });
+  const runtime = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
   const app = createApp({ store, tasks: runtime, streams: { ...DEFAULT_STREAMS, ...streams }, log: () => {} });
   const submit = async (input: Record<string, unknown>, session_id?: string) => {
     const res = await app.request("/tasks", {
@@ -156,7 +156,7 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
 
   await t.step("disabled streaming and scopes answer 404 problems naming the variable", async () => {
     const store = await open();
-    const other = createTaskRuntime({ store, definitions: [demoTask], log: () => {} });
+    const other = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
     const id = await other.submit({ kind: "demo", input: { steps: 0 } });
     await other.close();
     {

@@ -1,17 +1,20 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Context, Env } from "hono";
-import { StoreUnavailableError, TASK_STATUSES, type TaskRecord, type TaskStore } from "../../lib/store/mod.ts";
-import { TaskInputError, type TaskRuntime } from "../../lib/tasks/mod.ts";
-import { problem } from "../errors.ts";
-import { json, problemResponse } from "./responses.ts";
+import type { Env } from "hono";
+import type { IdempotencyStore, TaskStore } from "../../lib/store/mod.ts";
+import { TASK_STATUSES, type TaskRecord, type TaskRunner, type TaskStatus } from "../../lib/tasks/mod.ts";
+import { Conflict, NotFound } from "../errors.ts";
+import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
+import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
 
 /** Task API settings; the defaults are the issue's. */
 export interface TaskApiConfig {
   /** Whether a cancel without `cascade` also cancels descendants (`CASCADE_CANCEL`). */
   readonly cascadeCancel: boolean;
+  /** How long an `Idempotency-Key` is remembered (`IDEMPOTENCY_TTL_SECONDS`); default a day. */
+  readonly idempotencyTtlMs?: number;
 }
 
-export const DEFAULT_TASK_API: TaskApiConfig = { cascadeCancel: true };
+export const DEFAULT_TASK_API: TaskApiConfig = { cascadeCancel: true, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS };
 
 const Update = z.object({ message: z.string(), update_type: z.string() }).openapi("TaskUpdate");
 const Status = z.enum(TASK_STATUSES as [string, ...string[]]).openapi("TaskStatus");
@@ -56,6 +59,12 @@ const TaskParams = z.object({
   task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }),
 });
 const BooleanText = z.enum(["true", "false"]).transform((v) => v === "true");
+/** A status in any letter case: the spec spells them `CANCELLED`, the API `cancelled`. */
+const StatusFilter = z.string().transform((v) => v.toLowerCase()).pipe(Status).openapi({
+  type: "string",
+  enum: [...TASK_STATUSES],
+  description: "A status, in any letter case",
+});
 
 /** What a task looks like in responses: the record without internals (creation order, a taken answer). */
 export function publicTask(record: TaskRecord): z.infer<typeof Task> {
@@ -71,20 +80,33 @@ const summary = (r: TaskRecord) => ({
   metadata: r.metadata,
 });
 
+/** What the task routes work with. */
+export interface TaskRouteDeps {
+  readonly runner: () => TaskRunner;
+  readonly tasks: TaskStore;
+  /** Where `Idempotency-Key`s are kept (the store's, so that they hold across processes). */
+  readonly keys: IdempotencyStore;
+  readonly config: TaskApiConfig;
+}
+
 /**
  * The task API as a sub-app: `POST /tasks`, `GET /tasks`, `GET|DELETE /tasks/{task_id}`,
  * `POST /tasks/{task_id}/cancel`, `GET /tasks/{task_id}/children`, `GET /tasks/{task_id}/tree`,
- * `POST /tasks/{task_id}/input`. Problems per ARCHITECTURE §6; a store that does not answer
- * is a 503 naming it.
+ * `POST /tasks/{task_id}/input`. Errors are thrown, and become problems at the app's root
+ * (`server/errors.ts`).
  */
 export function taskRoutes<E extends Env>(
-  runtime: () => TaskRuntime,
-  tasks: TaskStore,
-  config: TaskApiConfig,
+  deps: TaskRouteDeps,
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
+  const { runner, tasks, config } = deps;
   const app = new OpenAPIHono<E>({ defaultHook });
-  const notFound = (c: Context, id: string) => problem(c, 404, `No task '${id}'; GET /tasks lists the tasks there are`);
+  const notFound = (id: string) => new NotFound(`No task '${id}'; GET /tasks lists the tasks there are`);
+  const createOnce = idempotent({
+    keys: deps.keys,
+    tasks,
+    ttlMs: config.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
+  });
 
   app.openapi(
     createRoute({
@@ -92,6 +114,7 @@ export function taskRoutes<E extends Env>(
       path: "/tasks",
       summary: "Submit a task",
       request: {
+        headers: IdempotencyHeaders,
         body: {
           required: true,
           content: {
@@ -111,19 +134,25 @@ export function taskRoutes<E extends Env>(
         },
       },
       responses: {
+        200: json(
+          Task,
+          "The task an earlier request with the same Idempotency-Key created (`Idempotent-Replayed: true`)",
+        ),
         201: json(Task, "The task, queued"),
+        409: problemResponse(
+          "The Idempotency-Key was used for a different request, or its request is still being handled",
+        ),
+        ...jsonBodyProblems,
         422: problemResponse("Unknown kind or invalid input; `errors` names each field"),
       },
     }),
     async (c) => {
       const body = c.req.valid("json");
-      try {
-        const record = await runtime().submit(body);
-        return c.json(publicTask(record), 201, { location: `/tasks/${record.task_id}` });
-      } catch (error) {
-        if (!(error instanceof TaskInputError)) throw error;
-        return problem(c, 422, error.message, { errors: [...error.errors] }) as never;
-      }
+      const key = c.req.valid("header")["idempotency-key"];
+      const created = await createOnce(key, "POST /tasks", body, () => runner().submit(body));
+      return created.replayed
+        ? c.json(publicTask(created.record), 200, createdHeaders(created))
+        : c.json(publicTask(created.record), 201, createdHeaders(created));
     },
   );
 
@@ -134,7 +163,7 @@ export function taskRoutes<E extends Env>(
       summary: "List tasks, oldest first",
       request: {
         query: z.object({
-          status: Status.optional(),
+          status: StatusFilter.optional(),
           session_id: z.string().min(1).optional(),
           limit: z.string().regex(/^\d+$/, "limit must be a whole number").transform(Number)
             .refine((n) => n >= 1 && n <= 100, "limit must be from 1 to 100").optional()
@@ -153,7 +182,7 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const q = c.req.valid("query");
       const page = await tasks.list({
-        status: q.status as TaskRecord["status"] | undefined,
+        status: q.status as TaskStatus | undefined,
         session_id: q.session_id,
         limit: q.limit ?? 20,
         cursor: q.cursor,
@@ -173,7 +202,8 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const { task_id } = c.req.valid("param");
       const record = await tasks.get(task_id);
-      return record ? c.json(publicTask(record), 200) : notFound(c, task_id) as never;
+      if (!record) throw notFound(task_id);
+      return c.json(publicTask(record), 200);
     },
   );
 
@@ -187,7 +217,8 @@ export function taskRoutes<E extends Env>(
     }),
     async (c) => {
       const { task_id } = c.req.valid("param");
-      return await runtime().remove(task_id) ? c.body(null, 204) : notFound(c, task_id) as never;
+      if (!await runner().remove(task_id)) throw notFound(task_id);
+      return c.body(null, 204);
     },
   );
 
@@ -211,6 +242,7 @@ export function taskRoutes<E extends Env>(
           "How many tasks were moved to cancelled (finished ones are not counted)",
         ),
         404: problemResponse("No such task"),
+        ...jsonBodyProblems,
         422: problemResponse("cascade is not a boolean"),
       },
     }),
@@ -219,8 +251,9 @@ export function taskRoutes<E extends Env>(
       const fromQuery = c.req.valid("query").cascade;
       const fromBody = (c.req.valid("json") as { cascade?: boolean } | undefined)?.cascade;
       const cascade = fromQuery ?? fromBody ?? config.cascadeCancel;
-      const { found, cancelled_count } = await runtime().cancel(task_id, cascade);
-      return found ? c.json({ cancelled_count }, 200) : notFound(c, task_id) as never;
+      const { found, cancelled_count } = await runner().cancel(task_id, cascade);
+      if (!found) throw notFound(task_id);
+      return c.json({ cancelled_count }, 200);
     },
   );
 
@@ -237,7 +270,7 @@ export function taskRoutes<E extends Env>(
     }),
     async (c) => {
       const { task_id } = c.req.valid("param");
-      if (!await tasks.get(task_id)) return notFound(c, task_id) as never;
+      if (!await tasks.get(task_id)) throw notFound(task_id);
       const children = (await tasks.children(task_id)).map((r) => ({
         task_id: r.task_id,
         spawn_key: r.spawn_key ?? "",
@@ -261,11 +294,15 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const { task_id } = c.req.valid("param");
       const root = await tasks.get(task_id);
-      if (!root) return notFound(c, task_id) as never;
-      const node = async (record: TaskRecord): Promise<TreeNode> => ({
-        task: publicTask(record),
-        children: await Promise.all((await tasks.children(record.task_id)).map(node)),
-      });
+      if (!root) throw notFound(task_id);
+      // `children()` lists records without their updates: each node reads its own, as GET /tasks/{id} does.
+      const node = async (record: TaskRecord): Promise<TreeNode> => {
+        const kids = await Promise.all((await tasks.children(record.task_id)).map((kid) => tasks.get(kid.task_id)));
+        return {
+          task: publicTask(record),
+          children: await Promise.all(kids.filter((kid) => kid !== undefined).map(node)),
+        };
+      };
       return c.json(await node(root), 200);
     },
   );
@@ -292,29 +329,23 @@ export function taskRoutes<E extends Env>(
         200: json(Task, "The task, resumed"),
         404: problemResponse("No such task"),
         409: problemResponse("The task is not waiting for input"),
-        422: problemResponse("input is missing"),
+        ...jsonBodyProblems,
+        422: problemResponse("input is missing, or nested too deep"),
       },
     }),
     async (c) => {
       const { task_id } = c.req.valid("param");
-      const outcome = await runtime().input(task_id, c.req.valid("json").input);
-      if (!outcome.ok && outcome.status === undefined) return notFound(c, task_id) as never;
+      const outcome = await runner().input(task_id, c.req.valid("json").input);
+      if (!outcome.ok && outcome.status === undefined) throw notFound(task_id);
       if (!outcome.ok) {
-        return problem(
-          c,
-          409,
+        throw new Conflict(
           `Task '${task_id}' is ${outcome.status}, not input_required; send input only after its input_required event`,
-        ) as never;
+        );
       }
-      return c.json(publicTask((await tasks.get(task_id))!), 200);
+      const record = await tasks.get(task_id);
+      if (!record) throw notFound(task_id); // deleted meanwhile
+      return c.json(publicTask(record), 200);
     },
   );
-
-  app.onError((error, c) => {
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    return problem(c, 503, `The task store did not answer: ${error.message}. Try again shortly`, {
-      headers: { "retry-after": "1" },
-    });
-  });
   return app;
 }

@@ -3,7 +3,7 @@ import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
-import { createTaskRuntime, defineTask, demoTask } from "../../lib/tasks/mod.ts";
+import { createTaskRunner, defineTask, demoTask } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_TASK_API } from "../mod.ts";
 
 /** A root with a child that finishes at once and a slow child with two slow grandchildren. */
@@ -22,12 +22,13 @@ const mixed = defineTask({
 type Json = Record<string, unknown> & { [k: string]: unknown };
 
 function setup(store: Store, cascadeCancel = true) {
-  const runtime = createTaskRuntime({ store, definitions: [demoTask, mixed], log: () => {} });
+  const runtime = createTaskRunner({ store, definitions: [demoTask, mixed], log: () => {} });
   const app = createApp({ store, tasks: runtime, taskApi: { ...DEFAULT_TASK_API, cascadeCancel }, log: () => {} });
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(path, {
       method,
-      ...(body !== undefined && { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+      headers: { ...(body !== undefined && { "content-type": "application/json" }), ...headers },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await res.text();
     return {
@@ -43,8 +44,18 @@ function setup(store: Store, cascadeCancel = true) {
     for await (const event of store.events.follow(`task:${taskId}`, 0, signal)) if (event.kind === kind) return;
     throw new Error(`no ${kind} event for ${taskId}`);
   };
+  /** POSTs `text` as it is, as application/json. */
+  const raw = async (path: string, text: string) => {
+    const res = await app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: text,
+    });
+    return { status: res.status, body: await res.json() as Json };
+  };
   return {
     call,
+    raw,
     waitFor,
     async [Symbol.asyncDispose]() {
       await runtime.close();
@@ -225,6 +236,123 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     assertEquals((await api.call("GET", `/tasks/${id}`)).body.result, { answer: "a", input: { name: "Ada" } });
   });
 
+  await t.step("tree: every node carries its own updates, as GET /tasks/{id} shows them", async () => {
+    await using api = setup(await open());
+    const { body } = await api.call("POST", "/tasks", { kind: "demo", input: { steps: 2, delay_ms: 1, children: 2 } });
+    const root = body.task_id as string;
+    await api.waitFor(root, "done");
+    const tree = await api.call("GET", `/tasks/${root}/tree`);
+    const nodes: Json[] = [];
+    const walk = (node: Json) => {
+      nodes.push(node.task as Json);
+      for (const child of node.children as Json[]) walk(child);
+    };
+    walk(tree.body);
+    assertEquals(nodes.length, 3);
+    for (const task of nodes) {
+      const alone = await api.call("GET", `/tasks/${task.task_id}`);
+      assertEquals(task.updates, alone.body.updates, String(task.spawn_key ?? "root"));
+      assertEquals((task.updates as unknown[]).length, 2);
+    }
+  });
+
+  await t.step("GET /tasks?status= takes the spec's spelling in any case (CANCELLED, Done)", async () => {
+    await using api = setup(await open());
+    const { body } = await api.call("POST", "/tasks", { kind: "demo", input: { steps: 100, delay_ms: 50 } });
+    await api.call("POST", `/tasks/${body.task_id}/cancel`);
+    for (const status of ["CANCELLED", "Cancelled", "cancelled"]) {
+      const res = await api.call("GET", `/tasks?status=${status}`);
+      assertEquals([res.status, res.body.total], [200, 1], status);
+    }
+    assertEquals((await api.call("GET", "/tasks?status=DONE")).body.total, 0);
+    assertEquals((await api.call("GET", "/tasks?status=FINISHED")).status, 422);
+  });
+
+  await t.step(
+    "input nested too deep: 422 before anything changes; a later valid answer resumes the task",
+    async () => {
+      await using api = setup(await open());
+      const { body } = await api.call("POST", "/tasks", { kind: "demo", input: { steps: 0, ask: "Name?" } });
+      const id = body.task_id as string;
+      await api.waitFor(id, "input_required");
+      const deep = "[".repeat(5_000) + "]".repeat(5_000);
+      for (
+        const [path, text] of [[`/tasks/${id}/input`, `{"input":${deep}}`], [
+          "/tasks",
+          `{"kind":"demo","input":${deep}}`,
+        ]]
+      ) {
+        const res = await api.raw(path, text);
+        assertEquals([res.status, res.body.errors], [422, [{
+          field: "(body)",
+          message: "JSON nested deeper than 100 levels; flatten the data",
+        }]], path);
+      }
+      const ok = "[".repeat(98) + "1" + "]".repeat(98); // 100 levels with the body and metadata objects
+      assertEquals(
+        (await api.raw("/tasks", `{"kind":"demo","input":{"steps":0,"tokens":[]},"metadata":{"x":${ok}}}`)).status,
+        201,
+      );
+      const still = await api.call("GET", `/tasks/${id}`);
+      assertEquals([still.body.status, still.body.prompt, (still.body.updates as unknown[]).length], [
+        "input_required",
+        "Name?",
+        0,
+      ]);
+      assertEquals((await api.call("POST", `/tasks/${id}/input`, { input: "Ada" })).status, 200);
+      await api.waitFor(id, "done");
+      assertEquals((await api.call("GET", `/tasks/${id}`)).body.result, { answer: "", input: "Ada" });
+    },
+  );
+
+  await t.step(
+    "Idempotency-Key: same body → 200 the original task; other body → 409; concurrent → one task",
+    async () => {
+      await using api = setup(await open());
+      const body = { kind: "demo", input: { steps: 0 } };
+      const first = await api.call("POST", "/tasks", body, { "idempotency-key": "k-1" });
+      assertEquals(first.status, 201);
+      const again = await api.call("POST", "/tasks", body, { "idempotency-key": "k-1" });
+      assertEquals([again.status, again.body.task_id, again.res.headers.get("idempotent-replayed")], [
+        200,
+        first.body.task_id,
+        "true",
+      ]);
+      const other = await api.call("POST", "/tasks", { ...body, session_id: "s" }, { "idempotency-key": "k-1" });
+      assertEquals([other.status, other.type], [409, "application/problem+json"]);
+      const fresh = await api.call("POST", "/tasks", body, { "idempotency-key": "k-2" });
+      assertEquals(fresh.status, 201);
+      assert(fresh.body.task_id !== first.body.task_id);
+      const together = await Promise.all(
+        Array.from({ length: 5 }, () => api.call("POST", "/tasks", body, { "idempotency-key": "k-3" })),
+      );
+      const created = together.filter((r) => r.status === 201);
+      assertEquals(created.length, 1, together.map((r) => r.status).join(","));
+      for (const r of together) {
+        if (r.status === 200) assertEquals(r.body.task_id, created[0].body.task_id);
+        else if (r.status === 409) assertMatch(r.body.detail as string, /still being handled/);
+        else assertEquals(r.status, 201);
+      }
+      assertEquals((await api.call("GET", "/tasks")).body.total, 3);
+      const invalid = await api.call("POST", "/tasks", { kind: "nope" }, { "idempotency-key": "k-4" });
+      assertEquals(invalid.status, 422);
+      assertEquals(
+        (await api.call("POST", "/tasks", body, { "idempotency-key": "k-4" })).status,
+        201,
+        "a refused request holds no key",
+      );
+      for (const key of ["", "a b", "x".repeat(256), "é"]) {
+        const res = await api.call("POST", "/tasks", body, { "idempotency-key": key });
+        assertEquals(
+          [res.status, (res.body.errors as Json[])?.[0]?.field],
+          [422, "idempotency-key"],
+          JSON.stringify(key),
+        );
+      }
+      assertEquals((await api.call("GET", "/tasks")).body.total, 4);
+    },
+  );
+
   await t.step("DELETE: 204, removes the running tree; then 404", async () => {
     await using api = setup(await open());
     const { body } = await api.call("POST", "/tasks", {
@@ -282,7 +410,7 @@ Deno.test("task API: a store that does not answer is a 503 naming it; other fail
     const body = await res.json();
     assertEquals([res.status, res.headers.get("content-type")], [status, "application/problem+json"]);
     if (status === 503) {
-      assertEquals(body.detail, `The task store did not answer: ${message}. Try again shortly`);
+      assertEquals(body.detail, `The store did not answer: ${message}. Try again shortly`);
       assertEquals(res.headers.get("retry-after"), "1");
     } else {
       assert(!JSON.stringify(body).includes("internal words"));

@@ -104,7 +104,8 @@ export async function startInBackground(
   };
   await store.put(record);
   const pid = await f.ctx.launchDetached(backgroundArgs(f, target, options, path, id));
-  await store.put({ ...record, pid });
+  // The background run may have written its job already (a quick failure): keep what it wrote.
+  await store.update(id, { pid });
   if (asData) {
     await writeResult(f, { task_id: id, status: "in_progress", status_command: statusCommand(id) }, {}, {
       format: f.globals.output === "yaml" ? "yaml" : "json",

@@ -94,11 +94,11 @@ Deno.test("support-package list shows every run of this machine, failed ones too
 Deno.test("support-package --no-wait: a background run that fails before its first request marks its job failed", async () => {
   await using ctl = await inProcessCtl();
   const env = { ...EMULATOR_ENV, XDG_STATE_HOME: `${ctl.dir}/state` };
-  let background: Promise<unknown> = Promise.resolve();
-  const launchDetached = (args: readonly string[]) => {
-    // The background process finds no credentials (its environment lost them).
-    background = ctl([...args], { env: { ...env, STORE_ENTERPRISE_URL: undefined } });
-    return Promise.resolve(4242);
+  const launchDetached = async (args: readonly string[]) => {
+    // The background process finds no credentials (its environment lost them), and fails
+    // before the foreground has even written its pid down.
+    await ctl([...args], { env: { ...env, STORE_ENTERPRISE_URL: undefined } });
+    return 4242;
   };
   const r = await ctl(["enterprise", "support-package", "cluster", "--no-wait"], {
     env,
@@ -106,12 +106,11 @@ Deno.test("support-package --no-wait: a background run that fails before its fir
     tty: { stdout: true },
   });
   assertEquals(r.code, 0, r.stderr);
-  await background;
   const job = JSON.parse(
     (await ctl(["enterprise", "support-package", "status", r.stdout.trim(), "-o", "json"], { env }))
       .stdout,
   );
-  assertEquals(job.status, "failed", JSON.stringify(job));
+  assertEquals([job.status, job.pid], ["failed", 4242], JSON.stringify(job));
 });
 
 Deno.test("support-package list: a run refused before it started (no, missing --yes, not writable) is no job", async () => {

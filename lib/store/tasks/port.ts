@@ -1,41 +1,17 @@
-/** A task's state; `done`, `failed` and `cancelled` are final: nothing leaves them. */
-export type TaskStatus = "in_progress" | "done" | "failed" | "cancelled" | "input_required";
+import type { TaskRecord, TaskStatus, TaskUpdate } from "../../tasks/model.ts";
+import type { StoredEvent } from "../../tasks/events.ts";
 
-/** Every task state, in the order the API documents them. */
-export const TASK_STATUSES: readonly TaskStatus[] = ["in_progress", "input_required", "done", "failed", "cancelled"];
-
-/** The states nothing leaves. */
-export const FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatus>(["done", "failed", "cancelled"]);
-
-/** One progress message of a task, as `GET /tasks/{id}` lists them. */
-export interface TaskUpdate {
-  readonly message: string;
-  readonly update_type: string;
-}
-
-/** A task as stored. */
-export interface TaskRecord {
-  readonly task_id: string;
-  readonly kind: string;
-  readonly session_id: string;
-  readonly status: TaskStatus;
-  readonly metadata: Record<string, unknown>;
-  readonly input: unknown;
-  readonly result?: Record<string, unknown>;
-  readonly error?: string;
-  /** The question of an `input_required` task. */
-  readonly prompt?: string;
-  /** The answer given to the last question, until the task takes it. */
-  readonly answer?: unknown;
-  readonly parent_id?: string;
-  readonly spawn_key?: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  /** Creation order, unique per store; list cursors are built from it. */
-  readonly seq: number;
-  /** Only `get()` fills it; lists leave it empty. */
-  readonly updates: readonly TaskUpdate[];
-}
+// The task model (statuses, records, event kinds, channels) lives in lib/tasks; the ports speak it.
+export { FINAL_STATUSES, TASK_STATUSES, type TaskRecord, type TaskStatus, type TaskUpdate } from "../../tasks/model.ts";
+export {
+  eventData,
+  GLOBAL_CHANNEL,
+  sessionChannel,
+  SHARED_CHANNEL_CAP,
+  type StoredEvent,
+  SUBTASK_KINDS,
+  taskChannel,
+} from "../../tasks/events.ts";
 
 /** What `create()` needs; the task starts `in_progress`. */
 export interface NewTask {
@@ -46,6 +22,14 @@ export interface NewTask {
   readonly input: unknown;
   readonly parent_id?: string;
   readonly spawn_key?: string;
+}
+
+/** Names a runner's step, so that a write repeated after a lost reply applies once. */
+export interface StepId {
+  /** One execution of the task (a new one for each attempt, and for each child). */
+  readonly run: string;
+  /** The step's number within the run, from 1, in the order the steps are sent. */
+  readonly n: number;
 }
 
 /**
@@ -66,6 +50,13 @@ export interface TaskStep {
   readonly update?: TaskUpdate;
   /** The event, published on the task's channel, its session's and the global one. */
   readonly event?: { readonly kind: string; readonly payload?: Record<string, unknown> };
+  /**
+   * Makes the step safe to repeat: when the last step applied to the task had the same `run`
+   * and an `n` at or above this one, it answers `{ok: true}` and changes nothing (its first try
+   * reached the store, only the reply was lost), even on a task that is final by then. A
+   * runner sends a run's steps one at a time, so only such a repeat can carry an old `n`.
+   */
+  readonly id?: StepId;
 }
 
 /** Whether a step applied; when not, the status that refused it (undefined: no such task). */
@@ -119,23 +110,6 @@ export interface TaskStore {
   retain(ms: number): void;
 }
 
-/** An event as stored on a channel; `data` always carries `task_id`. */
-export interface StoredEvent {
-  /** Sequence number within its channel, from 1: usable as `Last-Event-ID`. */
-  readonly id: number;
-  readonly kind: string;
-  readonly data: Record<string, unknown>;
-}
-
-/** The channel of one task's events. */
-export const taskChannel = (taskId: string): string => `task:${taskId}`;
-/** The channel of every task event of a session. */
-export const sessionChannel = (sessionId: string): string => `session:${sessionId}`;
-/** The channel of every task event. */
-export const GLOBAL_CHANNEL = "global";
-/** Session and global channels keep about this many recent events; task channels keep all. */
-export const SHARED_CHANNEL_CAP = 10_000;
-
 /**
  * The `events` port: append-only channels with per-channel sequence ids.
  */
@@ -163,10 +137,16 @@ export async function* eachEvent(batches: AsyncIterable<StoredEvent[]>): AsyncGe
   for await (const batch of batches) yield* batch;
 }
 
+/** The lane of every kind that has none of its own. */
+export const DEFAULT_LANE = "tasks";
+
 /** A queued root task, leased to one runner at a time. */
 export interface Job {
+  /** Opaque; names the job within its lane's queue. */
   readonly id: string;
   readonly taskId: string;
+  /** The queue it was taken from (see {@link WorkQueue}). */
+  readonly lane: string;
   /** 1 for the first run; each hand-back or reclaim queues the next attempt. */
   readonly attempt: number;
   /** True when taken over from a runner whose lease ran out (or that handed it back). */
@@ -174,20 +154,29 @@ export interface Job {
 }
 
 /**
- * The work queue of root tasks, shared by every runner process (a Redis stream with the
- * consumer group `runners`): a runner takes a job under a lease, renews it while it runs,
- * and acknowledges it when done. A job whose lease ran out (its runner died) is taken over by
- * the next `take` (XAUTOCLAIM); `release` hands one back at once (graceful shutdown).
+ * The work queue of root tasks, shared by every runner process: one queue per lane (a Redis
+ * stream each, `queue` for the default lane and `queue:<lane>` for the others, with the consumer
+ * group `runners`), so a runner whose lane is full still takes from the others. A runner takes a
+ * job under a lease, renews it while it runs, and acknowledges it when done. A job whose lease
+ * ran out (its runner died) is taken over by the next `take` (XAUTOCLAIM); `release` hands one
+ * back at once (graceful shutdown).
  */
 export interface WorkQueue {
-  push(taskId: string, attempt?: number): Promise<void>;
-  /** A reclaimable job first, else a new one; undefined when there is none. Never blocks. */
-  take(consumer: string, leaseMs: number): Promise<Job | undefined>;
+  /** Queues the task in `lane` (default {@link DEFAULT_LANE}). */
+  push(taskId: string, attempt?: number, lane?: string): Promise<void>;
+  /**
+   * A reclaimable job of any of `lanes` (default: the default lane) first, else a new one, the
+   * lanes tried in the order given; undefined when there is none. Never blocks.
+   */
+  take(consumer: string, leaseMs: number, lanes?: readonly string[]): Promise<Job | undefined>;
   /** Keeps the lease of a job this consumer holds. */
   renew(consumer: string, jobId: string): Promise<void>;
   /** The job is finished: removes it. */
   ack(jobId: string): Promise<void>;
-  /** Finishes the job and queues the task's next attempt, in one atomic step. */
+  /**
+   * Finishes the job and queues the task's next attempt in the same lane, in one atomic step;
+   * nothing when the job is gone.
+   */
   requeue(jobId: string, taskId: string, attempt: number): Promise<void>;
   /** Makes the job reclaimable now. */
   release(consumer: string, jobId: string): Promise<void>;
@@ -201,11 +190,3 @@ export interface TaskPorts {
   /** Ends followers and their connections. */
   close(): Promise<void>;
 }
-
-/** The payload of a task event, with its `task_id` first. */
-export function eventData(taskId: string, payload: Record<string, unknown> = {}): Record<string, unknown> {
-  return { task_id: taskId, ...payload };
-}
-
-/** Kinds of a child's events that its parent's channel also gets, as `subtask_<kind>`. */
-export const SUBTASK_KINDS: ReadonlySet<string> = new Set(["spawned", "done", "failed", "input_required"]);

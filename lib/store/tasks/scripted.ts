@@ -1,39 +1,9 @@
 import { type ScriptHost, scriptRunner } from "../script_host.ts";
-import {
-  eachEvent,
-  type EventLog,
-  type NewTask,
-  SHARED_CHANNEL_CAP,
-  type StepOutcome,
-  type StoredEvent,
-  type TaskPage,
-  type TaskPorts,
-  type TaskRecord,
-  type TaskStatus,
-  type TaskStep,
-  type TaskStore,
-  type TaskUpdate,
-  type WorkQueue,
-} from "./port.ts";
-import {
-  ACK_LUA,
-  APPEND_LUA,
-  CANCEL_LUA,
-  CHILDREN_LUA,
-  CREATE_LUA,
-  GET_LUA,
-  LAST_LUA,
-  LIST_LUA,
-  PUSH_LUA,
-  RANGE_LUA,
-  RELEASE_LUA,
-  REMOVE_LUA,
-  RENEW_LUA,
-  REQUEUE_LUA,
-  STEP_LUA,
-  TAKE_LUA,
-} from "./scripts.ts";
+import { eachEvent, type EventLog, type StoredEvent, type TaskPorts } from "./port.ts";
+import { APPEND_LUA, LAST_LUA, RANGE_LUA } from "./event_scripts.ts";
 import { FollowerPool, type Subscriber } from "./follow.ts";
+import { createScriptedQueue } from "./scripted_queue.ts";
+import { createScriptedTaskStore } from "./scripted_tasks.ts";
 
 /** How followers learn of new events. */
 export type FollowMode =
@@ -45,9 +15,11 @@ export type FollowMode =
   | { readonly kind: "poll"; readonly intervalMs: number };
 
 /**
- * The `tasks` and `events` ports over a Redis-speaking host (ioredis or Upstash REST), with the
- * scripts of `scripts.ts`. `follow` subscribes (one pub/sub connection per process for all the
- * channels it follows: see `follow.ts`) or polls (Upstash: no subscriptions over REST).
+ * The task ports over a Redis-speaking host (ioredis or Upstash REST): the `tasks` port
+ * (`scripted_tasks.ts`), the `queue` port (`scripted_queue.ts`) and, here, the `events` port
+ * with the scripts of `event_scripts.ts`. `follow` subscribes (one pub/sub connection per
+ * process for all the channels it follows: see `follow.ts`) or polls (Upstash: no
+ * subscriptions over REST).
  *
  * @example
  * ```ts ignore
@@ -60,82 +32,10 @@ export function createScriptedTaskPorts(
 ): TaskPorts {
   const p = `${options.prefix ?? ""}{t}:`;
   const slotKey = [`${p}seq`];
-  const now = () => new Date((options.now ?? Date.now)()).toISOString();
   const runScript = scriptRunner(host, slotKey);
   const run = (script: string, args: string[]) => runScript(script, [p, ...args]);
-  let retentionMs = 0;
-  const write = (script: string, args: string[]) =>
-    run(script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), ...args]);
 
-  const tasks: TaskStore = {
-    async create(task: NewTask) {
-      const reply = await write(CREATE_LUA, [
-        task.task_id,
-        task.kind,
-        task.session_id,
-        JSON.stringify(task.metadata),
-        JSON.stringify(task.input ?? null),
-        task.parent_id ?? "",
-        task.spawn_key ?? "",
-      ]);
-      return Number(reply) === 1;
-    },
-    async get(taskId) {
-      const reply = await run(GET_LUA, [taskId]) as [string[], string[]] | [];
-      if (reply.length === 0) return undefined;
-      return toRecord(reply[0], reply[1].map((u) => JSON.parse(u) as TaskUpdate));
-    },
-    async list(query): Promise<TaskPage> {
-      const index = query.session_id === undefined
-        ? (query.status === undefined ? "idx:all" : `idx:status:${query.status}`)
-        : `idx:session:${query.session_id}${query.status === undefined ? "" : `:status:${query.status}`}`;
-      const [total, ...hashes] = await run(LIST_LUA, [index, query.cursor ?? "0", String(query.limit)]) as [
-        number,
-        ...string[][],
-      ];
-      const records = hashes.filter((h) => h.length > 0).map((h) => toRecord(h, []));
-      const shown = records.slice(0, query.limit);
-      return {
-        tasks: shown,
-        total: Number(total),
-        ...(records.length > query.limit && { next_cursor: String(shown[shown.length - 1].seq) }),
-      };
-    },
-    async children(taskId) {
-      const hashes = await run(CHILDREN_LUA, [taskId]) as string[][];
-      return hashes.map((h) => toRecord(h, []));
-    },
-    async step(taskId: string, step: TaskStep): Promise<StepOutcome> {
-      const fields: string[] = [];
-      if (step.result !== undefined) fields.push("result", JSON.stringify(step.result));
-      if (step.error !== undefined) fields.push("error", step.error);
-      if (step.input !== undefined) fields.push("input", JSON.stringify(step.input));
-      if (step.prompt !== undefined) fields.push("prompt", step.prompt ?? "");
-      if (step.answer !== undefined) fields.push("answer", step.answer === null ? "" : JSON.stringify(step.answer));
-      const reply = await write(STEP_LUA, [
-        taskId,
-        step.to ?? "",
-        (step.from ?? []).join(","),
-        String(fields.length / 2),
-        ...fields,
-        step.update ? JSON.stringify(step.update) : "",
-        step.event?.kind ?? "",
-        JSON.stringify(step.event?.payload ?? {}),
-      ]) as [number, string?];
-      if (Number(reply[0]) === 1) return { ok: true };
-      return reply[1] ? { ok: false, status: reply[1] as TaskStatus } : { ok: false };
-    },
-    async cancel(taskId, cascade) {
-      const [found, ...cancelled] = await write(CANCEL_LUA, [taskId, cascade ? "1" : "0"]) as [number, ...string[]];
-      return { found: Number(found) === 1, cancelled: cancelled.map(String) };
-    },
-    async remove(taskId) {
-      return (await write(REMOVE_LUA, [taskId]) as string[]).map(String);
-    },
-    retain(ms) {
-      retentionMs = Math.max(0, Math.round(ms));
-    },
-  };
+  const tasks = createScriptedTaskStore(run, options);
 
   const range = async (channel: string, after: number, limit = 100_000): Promise<StoredEvent[]> =>
     toEvents(await run(RANGE_LUA, [channel, String(after), String(limit)]));
@@ -161,30 +61,7 @@ export function createScriptedTaskPorts(
       return pool!.follow(channel, after, signal);
     },
   };
-  const queue: WorkQueue = {
-    async push(taskId, attempt = 1) {
-      await run(PUSH_LUA, [taskId, String(attempt)]);
-    },
-    async take(consumer, leaseMs) {
-      const reply = await run(TAKE_LUA, [consumer, String(leaseMs)]) as [string, number, string[]] | null;
-      if (!reply) return undefined;
-      const f: Record<string, string> = {};
-      for (let i = 0; i < reply[2].length; i += 2) f[String(reply[2][i])] = String(reply[2][i + 1]);
-      return { id: String(reply[0]), taskId: f.task, attempt: Number(f.attempt), reclaimed: Number(reply[1]) === 1 };
-    },
-    async renew(consumer, jobId) {
-      await run(RENEW_LUA, [consumer, jobId]);
-    },
-    async ack(jobId) {
-      await run(ACK_LUA, [jobId]);
-    },
-    async requeue(jobId, taskId, attempt) {
-      await run(REQUEUE_LUA, [jobId, taskId, String(attempt)]);
-    },
-    async release(consumer, jobId) {
-      await run(RELEASE_LUA, [consumer, jobId]);
-    },
-  };
+  const queue = createScriptedQueue(run);
   return {
     tasks,
     events,
@@ -237,26 +114,4 @@ function toEvents(reply: unknown): StoredEvent[] {
     for (let i = 0; i < fields.length; i += 2) f[String(fields[i])] = String(fields[i + 1]);
     return { id: sequence(String(id)), kind: f.k, data: JSON.parse(f.d) };
   });
-}
-
-function toRecord(flat: string[], updates: TaskUpdate[]): TaskRecord {
-  const h: Record<string, string> = {};
-  for (let i = 0; i < flat.length; i += 2) h[String(flat[i])] = String(flat[i + 1]);
-  return {
-    task_id: h.task_id,
-    kind: h.kind,
-    session_id: h.session_id,
-    status: h.status as TaskStatus,
-    metadata: JSON.parse(h.metadata),
-    input: JSON.parse(h.input),
-    ...(h.result !== undefined && { result: JSON.parse(h.result) }),
-    ...(h.error !== undefined && { error: h.error }),
-    ...(h.prompt !== undefined && { prompt: h.prompt }),
-    ...(h.answer !== undefined && { answer: JSON.parse(h.answer) }),
-    ...(h.parent_id !== undefined && { parent_id: h.parent_id, spawn_key: h.spawn_key }),
-    created_at: h.created_at,
-    updated_at: h.updated_at,
-    seq: Number(h.seq),
-    updates,
-  };
 }

@@ -1,5 +1,6 @@
 /**
- * The task and event scripts for Redis (and Upstash, which runs the same Lua). Every key is
+ * The task scripts for Redis (and Upstash, which runs the same Lua); the event and queue
+ * scripts are in `event_scripts.ts` and `queue_scripts.ts`, under the same rules. Every key is
  * `<prefix>{t}:…`: the `{t}` hash tag puts them all in one slot, so each script is valid on
  * Redis Cluster (ARGV[1] is that key prefix; KEYS[1] names a key of the slot). The price is
  * that one cluster node holds all tasks; sharding by session is the next step when one node
@@ -9,7 +10,8 @@
  * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence; each entry is also
  * published on the pub/sub channel `n:<channel>`), `idx:all`,
  * `idx:status:<s>`, `idx:session:<sid>`, `idx:session:<sid>:status:<s>` sorted sets scored by
- * creation order (`seq`).
+ * creation order (`seq`), and one work queue stream per lane: `queue` (the default lane),
+ * `queue:<lane>` for the others.
  *
  * @module
  */
@@ -140,22 +142,30 @@ return 1
 /**
  * One step. ARGV: prefix, now, cap, retention ms (0: keep), id, to or '', allowed from (comma list) or '', field
  * count n, then n field/value pairs (an empty value deletes the field), update JSON or '',
- * event kind or '', event payload JSON. Returns {1} or {0, current status or ''}.
+ * event kind or '', event payload JSON, step run or '', step number. Returns {1} or {0, current status or ''}.
+ * A step with a run is applied once: the hash keeps the last applied run and number
+ * (`step_run`, `step_n`), and a repeat of it (same run, number not above) answers {1} unchanged.
  */
 export const STEP_LUA = PRELUDE + `
 local id, to, from = ARGV[5], ARGV[6], ARGV[7]
 local k = P .. 'task:' .. id
 local status = redis.call('HGET', k, 'status')
 if not status then return {0, ''} end
+local n = tonumber(ARGV[8])
+local rest = 9 + 2 * n
+local run, step_n = ARGV[rest + 3], tonumber(ARGV[rest + 4])
+if run ~= '' then
+  local last = redis.call('HMGET', k, 'step_run', 'step_n')
+  if last[1] == run and tonumber(last[2]) >= step_n then return {1} end
+end
 if FINAL[status] then return {0, status} end
 if from ~= '' and not string.find(',' .. from .. ',', ',' .. status .. ',', 1, true) then return {0, status} end
 if to ~= '' then set_status(id, to) else redis.call('HSET', k, 'updated_at', NOW) end
-local n = tonumber(ARGV[8])
 for i = 0, n - 1 do
   local f, v = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
   if v == '' then redis.call('HDEL', k, f) else redis.call('HSET', k, f, v) end
 end
-local rest = 9 + 2 * n
+if run ~= '' then redis.call('HSET', k, 'step_run', run, 'step_n', step_n) end
 if ARGV[rest] ~= '' then redis.call('RPUSH', k .. ':updates', ARGV[rest]) end
 if ARGV[rest + 1] ~= '' then fan_out(id, ARGV[rest + 1], ARGV[rest + 2]) end
 return {1}
@@ -213,76 +223,4 @@ for _, id in ipairs(redis.call('LRANGE', ARGV[1] .. 'task:' .. ARGV[2] .. ':chil
   if #h > 0 then out[#out + 1] = h end
 end
 return out
-`;
-
-/**
- * Appends one event and publishes it to the channel's followers (`<prefix>{t}:n:<channel>`,
- * message `<id>\t<kind>\t<data>`, see `follow.ts`). ARGV: prefix, channel, kind, data JSON,
- * max length (0: all). Returns the stream id.
- */
-export const APPEND_LUA = `
-local k = ARGV[1] .. 'ev:' .. ARGV[2]
-local id
-if ARGV[5] ~= '0' then
-  id = redis.call('XADD', k, 'MAXLEN', '~', ARGV[5], '0-*', 'k', ARGV[3], 'd', ARGV[4])
-else
-  id = redis.call('XADD', k, '0-*', 'k', ARGV[3], 'd', ARGV[4])
-end
-redis.call('PUBLISH', ARGV[1] .. 'n:' .. ARGV[2], id .. '\t' .. ARGV[3] .. '\t' .. ARGV[4])
-return id
-`;
-
-/** Events after an id. ARGV: prefix, channel, after (n), count. Returns XRANGE's reply. */
-export const RANGE_LUA = `
-return redis.call('XRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '(0-' .. ARGV[3], '+', 'COUNT', ARGV[4])
-`;
-
-/** The channel's last event. ARGV: prefix, channel. Returns XREVRANGE's reply (0 or 1 entry). */
-export const LAST_LUA = `return redis.call('XREVRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '+', '-', 'COUNT', 1)`;
-
-/** Queues a root task. ARGV: prefix, task id, attempt. */
-export const PUSH_LUA = `
-local q = ARGV[1] .. 'queue'
-redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
-return redis.call('XADD', q, '*', 'task', ARGV[2], 'attempt', ARGV[3])
-`;
-
-/**
- * Takes a job: one whose lease ran out (XAUTOCLAIM) first, else a new one (XREADGROUP, which
- * never blocks inside a script). ARGV: prefix, consumer, lease ms. Returns {id, reclaimed, fields} or false.
- */
-export const TAKE_LUA = `
-local q = ARGV[1] .. 'queue'
-redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
-local claimed = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)
-local e = claimed[2][1]
-if e then return { e[1], 1, e[2] } end
-local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', q, '>')
-if fresh and fresh[1][2][1] then
-  e = fresh[1][2][1]
-  return { e[1], 0, e[2] }
-end
-return false
-`;
-
-/** Renews a lease (resets the entry's idle time). ARGV: prefix, consumer, job id. */
-export const RENEW_LUA = `return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'JUSTID')`;
-
-/** Finishes a job. ARGV: prefix, job id. */
-export const ACK_LUA = `
-redis.call('XACK', ARGV[1] .. 'queue', 'runners', ARGV[2])
-return redis.call('XDEL', ARGV[1] .. 'queue', ARGV[2])
-`;
-
-/** Hands a job back: an idle time far past any lease makes the next take reclaim it. ARGV: prefix, consumer, job id. */
-export const RELEASE_LUA = `
-return redis.call('XCLAIM', ARGV[1] .. 'queue', 'runners', ARGV[2], 0, ARGV[3], 'IDLE', 100000000000, 'JUSTID')
-`;
-
-/** Finishes a job and queues the task's next attempt, atomically. ARGV: prefix, job id, task id, attempt. */
-export const REQUEUE_LUA = `
-local q = ARGV[1] .. 'queue'
-redis.call('XACK', q, 'runners', ARGV[2])
-redis.call('XDEL', q, ARGV[2])
-return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
 `;

@@ -1,0 +1,31 @@
+/**
+ * The event log scripts for Redis and Upstash: a channel is the stream `<prefix>{t}:ev:<channel>`
+ * with ids `0-<n>`, n its per-channel sequence (see `task_scripts.ts` for the key rules).
+ *
+ * @module
+ */
+
+/**
+ * Appends one event and publishes it to the channel's followers (`<prefix>{t}:n:<channel>`,
+ * message `<id>\t<kind>\t<data>`, see `follow.ts`). ARGV: prefix, channel, kind, data JSON,
+ * max length (0: all). Returns the stream id.
+ */
+export const APPEND_LUA = `
+local k = ARGV[1] .. 'ev:' .. ARGV[2]
+local id
+if ARGV[5] ~= '0' then
+  id = redis.call('XADD', k, 'MAXLEN', '~', ARGV[5], '0-*', 'k', ARGV[3], 'd', ARGV[4])
+else
+  id = redis.call('XADD', k, '0-*', 'k', ARGV[3], 'd', ARGV[4])
+end
+redis.call('PUBLISH', ARGV[1] .. 'n:' .. ARGV[2], id .. '\t' .. ARGV[3] .. '\t' .. ARGV[4])
+return id
+`;
+
+/** Events after an id. ARGV: prefix, channel, after (n), count. Returns XRANGE's reply. */
+export const RANGE_LUA = `
+return redis.call('XRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '(0-' .. ARGV[3], '+', 'COUNT', ARGV[4])
+`;
+
+/** The channel's last event. ARGV: prefix, channel. Returns XREVRANGE's reply (0 or 1 entry). */
+export const LAST_LUA = `return redis.call('XREVRANGE', ARGV[1] .. 'ev:' .. ARGV[2], '+', '-', 'COUNT', 1)`;

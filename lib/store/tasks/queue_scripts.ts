@@ -1,0 +1,61 @@
+/**
+ * The work queue scripts for Redis and Upstash: one stream per lane with the consumer group
+ * `runners`, named relative to the prefix (`<prefix>{t}:queue` for the default lane,
+ * `<prefix>{t}:queue:<lane>` for the others; see `task_scripts.ts` for the key rules).
+ *
+ * @module
+ */
+
+/** Queues a root task. ARGV: prefix, queue, task id, attempt. */
+export const PUSH_LUA = `
+local q = ARGV[1] .. ARGV[2]
+redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
+return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
+`;
+
+/**
+ * Takes a job: one whose lease ran out (XAUTOCLAIM) in any of the queues first, else a new one
+ * (XREADGROUP, which never blocks inside a script), the queues tried in order. ARGV: prefix,
+ * consumer, lease ms, queue… Returns {queue, id, reclaimed, fields} or false.
+ */
+export const TAKE_LUA = `
+for i = 4, #ARGV do
+  local q = ARGV[1] .. ARGV[i]
+  redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
+  local e = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)[2][1]
+  if e then return { ARGV[i], e[1], 1, e[2] } end
+end
+for i = 4, #ARGV do
+  local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', ARGV[1] .. ARGV[i], '>')
+  if fresh and fresh[1][2][1] then
+    local e = fresh[1][2][1]
+    return { ARGV[i], e[1], 0, e[2] }
+  end
+end
+return false
+`;
+
+/** Renews a lease (resets the entry's idle time). ARGV: prefix, queue, consumer, job id. */
+export const RENEW_LUA = `return redis.call('XCLAIM', ARGV[1] .. ARGV[2], 'runners', ARGV[3], 0, ARGV[4], 'JUSTID')`;
+
+/** Finishes a job. ARGV: prefix, queue, job id. */
+export const ACK_LUA = `
+redis.call('XACK', ARGV[1] .. ARGV[2], 'runners', ARGV[3])
+return redis.call('XDEL', ARGV[1] .. ARGV[2], ARGV[3])
+`;
+
+/** Hands a job back: an idle time far past any lease makes the next take reclaim it. ARGV: prefix, queue, consumer, job id. */
+export const RELEASE_LUA = `
+return redis.call('XCLAIM', ARGV[1] .. ARGV[2], 'runners', ARGV[3], 0, ARGV[4], 'IDLE', 100000000000, 'JUSTID')
+`;
+
+/**
+ * Finishes a job and queues the task's next attempt in the same queue, atomically; a repeat
+ * (the job is gone already) queues nothing. ARGV: prefix, queue, job id, task id, attempt.
+ */
+export const REQUEUE_LUA = `
+local q = ARGV[1] .. ARGV[2]
+redis.call('XACK', q, 'runners', ARGV[3])
+if redis.call('XDEL', q, ARGV[3]) == 0 then return false end
+return redis.call('XADD', q, '*', 'task', ARGV[4], 'attempt', ARGV[5])
+`;

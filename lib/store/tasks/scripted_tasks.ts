@@ -1,0 +1,127 @@
+import {
+  type NewTask,
+  SHARED_CHANNEL_CAP,
+  type StepOutcome,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStep,
+  type TaskStore,
+  type TaskUpdate,
+} from "./port.ts";
+import { CANCEL_LUA, CHILDREN_LUA, CREATE_LUA, GET_LUA, LIST_LUA, REMOVE_LUA, STEP_LUA } from "./task_scripts.ts";
+
+/**
+ * The `tasks` port over a Redis-speaking host, with the scripts of `task_scripts.ts`; `run`
+ * runs a script with the key prefix as its first argument.
+ *
+ * @example
+ * ```ts ignore
+ * const tasks = createScriptedTaskStore(run);
+ * await tasks.create({ task_id: "t1", kind: "demo", session_id: "s1", metadata: {}, input: {} });
+ * ```
+ */
+export function createScriptedTaskStore(
+  run: (script: string, args: string[]) => Promise<unknown>,
+  options: { now?: () => number } = {},
+): TaskStore {
+  const now = () => new Date((options.now ?? Date.now)()).toISOString();
+  let retentionMs = 0;
+  const write = (script: string, args: string[]) =>
+    run(script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), ...args]);
+
+  const tasks: TaskStore = {
+    async create(task: NewTask) {
+      const reply = await write(CREATE_LUA, [
+        task.task_id,
+        task.kind,
+        task.session_id,
+        JSON.stringify(task.metadata),
+        JSON.stringify(task.input ?? null),
+        task.parent_id ?? "",
+        task.spawn_key ?? "",
+      ]);
+      return Number(reply) === 1;
+    },
+    async get(taskId) {
+      const reply = await run(GET_LUA, [taskId]) as [string[], string[]] | [];
+      if (reply.length === 0) return undefined;
+      return toRecord(reply[0], reply[1].map((u) => JSON.parse(u) as TaskUpdate));
+    },
+    async list(query): Promise<TaskPage> {
+      const index = query.session_id === undefined
+        ? (query.status === undefined ? "idx:all" : `idx:status:${query.status}`)
+        : `idx:session:${query.session_id}${query.status === undefined ? "" : `:status:${query.status}`}`;
+      const [total, ...hashes] = await run(LIST_LUA, [index, query.cursor ?? "0", String(query.limit)]) as [
+        number,
+        ...string[][],
+      ];
+      const records = hashes.filter((h) => h.length > 0).map((h) => toRecord(h, []));
+      const shown = records.slice(0, query.limit);
+      return {
+        tasks: shown,
+        total: Number(total),
+        ...(records.length > query.limit && { next_cursor: String(shown[shown.length - 1].seq) }),
+      };
+    },
+    async children(taskId) {
+      const hashes = await run(CHILDREN_LUA, [taskId]) as string[][];
+      return hashes.map((h) => toRecord(h, []));
+    },
+    async step(taskId: string, step: TaskStep): Promise<StepOutcome> {
+      const fields: string[] = [];
+      if (step.result !== undefined) fields.push("result", JSON.stringify(step.result));
+      if (step.error !== undefined) fields.push("error", step.error);
+      if (step.input !== undefined) fields.push("input", JSON.stringify(step.input));
+      if (step.prompt !== undefined) fields.push("prompt", step.prompt ?? "");
+      if (step.answer !== undefined) fields.push("answer", step.answer === null ? "" : JSON.stringify(step.answer));
+      const reply = await write(STEP_LUA, [
+        taskId,
+        step.to ?? "",
+        (step.from ?? []).join(","),
+        String(fields.length / 2),
+        ...fields,
+        step.update ? JSON.stringify(step.update) : "",
+        step.event?.kind ?? "",
+        JSON.stringify(step.event?.payload ?? {}),
+        step.id?.run ?? "",
+        String(step.id?.n ?? 0),
+      ]) as [number, string?];
+      if (Number(reply[0]) === 1) return { ok: true };
+      return reply[1] ? { ok: false, status: reply[1] as TaskStatus } : { ok: false };
+    },
+    async cancel(taskId, cascade) {
+      const [found, ...cancelled] = await write(CANCEL_LUA, [taskId, cascade ? "1" : "0"]) as [number, ...string[]];
+      return { found: Number(found) === 1, cancelled: cancelled.map(String) };
+    },
+    async remove(taskId) {
+      return (await write(REMOVE_LUA, [taskId]) as string[]).map(String);
+    },
+    retain(ms) {
+      retentionMs = Math.max(0, Math.round(ms));
+    },
+  };
+  return tasks;
+}
+
+function toRecord(flat: string[], updates: TaskUpdate[]): TaskRecord {
+  const h: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) h[String(flat[i])] = String(flat[i + 1]);
+  return {
+    task_id: h.task_id,
+    kind: h.kind,
+    session_id: h.session_id,
+    status: h.status as TaskStatus,
+    metadata: JSON.parse(h.metadata),
+    input: JSON.parse(h.input),
+    ...(h.result !== undefined && { result: JSON.parse(h.result) }),
+    ...(h.error !== undefined && { error: h.error }),
+    ...(h.prompt !== undefined && { prompt: h.prompt }),
+    ...(h.answer !== undefined && { answer: JSON.parse(h.answer) }),
+    ...(h.parent_id !== undefined && { parent_id: h.parent_id, spawn_key: h.spawn_key }),
+    created_at: h.created_at,
+    updated_at: h.updated_at,
+    seq: Number(h.seq),
+    updates,
+  };
+}

@@ -1,0 +1,119 @@
+import type { Job, StepOutcome, TaskStep, TaskStore } from "../store/mod.ts";
+import { createTaskContext } from "./context.ts";
+import { TaskCancelledError, toResult } from "./define.ts";
+import type { TaskKinds } from "./kinds.ts";
+import { FINAL_STATUSES } from "./model.ts";
+import type { StoreRetry } from "./store_retry.ts";
+
+/** Sends one step of a run of a task (see {@link createExecution}'s `stepper`). */
+export type Send = (step: TaskStep, signal?: AbortSignal) => Promise<StepOutcome>;
+
+/** What runs tasks in this process works with. */
+export interface ExecutionDeps {
+  readonly tasks: TaskStore;
+  readonly retry: StoreRetry;
+  readonly newId: () => string;
+  readonly log: (line: string) => void;
+  readonly kinds: TaskKinds;
+  /** The tasks running here, by id: a cancel aborts them. */
+  readonly local: Map<string, AbortController>;
+  /** Tasks waiting for input here, by id. */
+  readonly inputWaiters: Map<string, () => void>;
+  /** True once the runner closes: a task taken meanwhile is handed back, not started. */
+  isClosed(): boolean;
+}
+
+/** Runs tasks: roots (a new attempt cleans up after the last), and children within their root. */
+export interface Execution {
+  stepper(taskId: string): Send;
+  /** Runs a root task; false when it stopped without finishing (cancelled, or handed back). */
+  startRoot(job: Job): Promise<boolean>;
+  /** Runs a stored task to a final state; false when it stopped without one (cancelled, handed back). */
+  execute(taskId: string, send?: Send): Promise<boolean>;
+}
+
+/** The execution of tasks over the `tasks` port. */
+export function createExecution(deps: ExecutionDeps): Execution {
+  const { tasks, retry, newId, log, kinds, local } = deps;
+  /**
+   * Sends the steps of one run of a task one at a time, numbered (so a step repeated after a lost
+   * reply applies once, see `TaskStep.id`), each repeated while the store fails transiently.
+   */
+  const stepper = (taskId: string): Send => {
+    const run = newId();
+    let n = 0;
+    let tail: Promise<unknown> = Promise.resolve();
+    return (step: TaskStep, signal?: AbortSignal): Promise<StepOutcome> => {
+      const sent = tail.then(() => {
+        const id = { run, n: ++n };
+        return retry(() => tasks.step(taskId, { ...step, id }), signal);
+      });
+      tail = sent.catch(() => {});
+      return sent;
+    };
+  };
+
+  /** Runs a root task; false when it stopped without finishing (cancelled, or handed back). */
+  const startRoot = async (job: Job): Promise<boolean> => {
+    const record = await retry(() => tasks.get(job.taskId));
+    if (!record || FINAL_STATUSES.has(record.status)) return true;
+    const send = stepper(job.taskId);
+    if (job.attempt > 1) {
+      // The last attempt's children died with its runner: this attempt spawns its own.
+      for (const child of await retry(() => tasks.children(job.taskId))) {
+        await retry(() => tasks.remove(child.task_id));
+      }
+      if (record.status === "input_required") {
+        await send({ to: "in_progress", from: ["input_required"], prompt: null });
+      }
+      const message = `restarted (attempt ${job.attempt}): the runner that had it stopped`;
+      await send({
+        update: { message, update_type: "retry" },
+        event: { kind: "update", payload: { message, update_type: "retry" } },
+      });
+    }
+    return await execute(job.taskId, send);
+  };
+
+  /** Runs a stored task to a final state; false when it stopped without one (cancelled, handed back). */
+  const execute = async (taskId: string, send: Send = stepper(taskId)): Promise<boolean> => {
+    const record = await retry(() => tasks.get(taskId));
+    if (!record || record.status !== "in_progress") return true;
+    // close() has already stopped the tasks it runs: one taken meanwhile is handed back, not started.
+    if (deps.isClosed()) return false;
+    const controller = new AbortController();
+    local.set(taskId, controller);
+    try {
+      const definition = kinds.validate(record.kind, record.input);
+      const input = definition.input.parse(record.input ?? {});
+      const value = await definition.run(createTaskContext(record, controller, send, contextDeps), input);
+      if (controller.signal.aborted) return false;
+      const result = toResult(value);
+      await send({
+        to: "done",
+        result,
+        input: definition.inputWhenDone?.(input),
+        event: { kind: "done", payload: { result } },
+      }, controller.signal);
+      return true;
+    } catch (error) {
+      if (controller.signal.aborted || error instanceof TaskCancelledError) return false;
+      const message = error instanceof Error ? error.message : String(error);
+      await send({ to: "failed", error: message, event: { kind: "failed", payload: { error: message } } })
+        .catch((e) => log(`task ${taskId}: cannot record its failure (${message}): ${(e as Error).message}`));
+      return true;
+    } finally {
+      local.delete(taskId);
+    }
+  };
+
+  const contextDeps = {
+    tasks,
+    retry,
+    newId,
+    kinds,
+    inputWaiters: deps.inputWaiters,
+    execute: (id: string) => execute(id),
+  };
+  return { stepper, startRoot, execute };
+}

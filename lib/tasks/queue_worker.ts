@@ -1,0 +1,139 @@
+import type { Job, StoreOutage, TaskStore, WorkQueue } from "../store/mod.ts";
+import type { Execution } from "./execution.ts";
+import { FINAL_STATUSES } from "./model.ts";
+import { pause, type StoreRetry } from "./store_retry.ts";
+
+/** What takes root tasks from the work queue works with. */
+export interface QueueWorkerDeps {
+  readonly queue: WorkQueue;
+  readonly tasks: TaskStore;
+  readonly retry: StoreRetry;
+  readonly log: (line: string) => void;
+  readonly outage: StoreOutage;
+  /** This runner's name in the queue's consumer group. */
+  readonly consumer: string;
+  readonly leaseMs: number;
+  /** Runs of one task before it fails as lost. */
+  readonly maxAttempts: number;
+  /** Each lane's limit (see `planLanes`). */
+  readonly limits: ReadonlyMap<string, number>;
+  readonly execution: Execution;
+  /** True once the runner closes: no more jobs are taken, and unfinished ones are handed back. */
+  isClosed(): boolean;
+}
+
+/** Takes root tasks from the work queue while their lanes have room, and runs them under a lease. */
+export interface QueueWorker {
+  /** Takes jobs while there is room; cheap to call often (calls made while it runs fold into one more pass). */
+  pump(): Promise<void>;
+  /** Resolves once every job taken has finished or been handed back. */
+  settled(): Promise<void>;
+}
+
+/** The work loop of a runner over the store's `queue`. */
+export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
+  const { queue, tasks, retry, log, outage, consumer, leaseMs, maxAttempts, limits } = deps;
+  const { stepper, startRoot } = deps.execution;
+  const running = new Map([...limits.keys()].map((lane) => [lane, 0]));
+  const jobs = new Set<Promise<void>>();
+  let turn = 0;
+  let pumping = false;
+  let again = false;
+  /** The latest pass: settled() waits for its take too, as the job it brings must be handed back. */
+  let passing: Promise<void> = Promise.resolve();
+
+  /** Takes jobs while there is room; a call during a pass makes that pass look once more. */
+  const pump = (): Promise<void> => {
+    if (pumping) {
+      again = true;
+      return passing;
+    }
+    return passing = pass();
+  };
+  const pass = async () => {
+    pumping = true;
+    try {
+      do {
+        again = false;
+        while (!deps.isClosed()) {
+          // The lanes with room, starting at a different one each time: none is always asked last.
+          const open = [...limits].filter(([lane, limit]) => running.get(lane)! < limit).map(([lane]) => lane);
+          if (open.length === 0) break;
+          const first = turn++ % open.length;
+          const lanes = [...open.slice(first), ...open.slice(0, first)];
+          const job = await queue.take(consumer, leaseMs, lanes).then((job) => (outage.answered(), job), (error) => {
+            outage.failed("task queue", error as Error);
+            return undefined;
+          });
+          if (!job) break;
+          running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
+          const done = runJob(job).finally(() => {
+            running.set(job.lane, running.get(job.lane)! - 1);
+            jobs.delete(done);
+            void pump();
+          });
+          jobs.add(done);
+        }
+      } while (again && !deps.isClosed());
+    } finally {
+      pumping = false;
+    }
+  };
+
+  const runJob = async (job: Job): Promise<void> => {
+    try {
+      if (job.reclaimed) return await reclaim(job);
+      const lease = holdLease(job);
+      let finished: boolean;
+      try {
+        finished = await startRoot(job);
+      } finally {
+        lease.abort();
+      }
+      if (!finished && deps.isClosed()) await retry(() => queue.release(consumer, job.id)); // handed back for another runner
+      else await retry(() => queue.ack(job.id));
+    } catch (error) {
+      log(`task ${job.taskId}: ${(error as Error).message}`);
+    }
+  };
+
+  /** Renews the job's lease every third of it until aborted; a renewal the store fails is repeated. */
+  const holdLease = (job: Job): AbortController => {
+    const held = new AbortController();
+    void (async () => {
+      while (!held.signal.aborted) {
+        await pause(Math.max(10, leaseMs / 3), held.signal);
+        if (held.signal.aborted) return;
+        await retry(() => queue.renew(consumer, job.id), held.signal).catch((e) => {
+          if (!held.signal.aborted) log(`task ${job.taskId}: lease not renewed: ${(e as Error).message}`);
+        });
+      }
+    })();
+    return held;
+  };
+
+  /** A job whose runner stopped: queue the next attempt, or fail the task when it had enough. */
+  const reclaim = async (job: Job) => {
+    const record = await retry(() => tasks.get(job.taskId));
+    if (!record || FINAL_STATUSES.has(record.status)) return await retry(() => queue.ack(job.id));
+    if (job.attempt >= maxAttempts) {
+      const error = `The task's runner stopped ${job.attempt} times; giving up`;
+      for (const child of await retry(() => tasks.children(job.taskId))) {
+        await retry(() => tasks.cancel(child.task_id, true));
+      }
+      await stepper(job.taskId)({ to: "failed", error, event: { kind: "failed", payload: { error } } });
+      return await retry(() => queue.ack(job.id));
+    }
+    log(`task ${job.taskId}: its runner stopped; queued attempt ${job.attempt + 1}`);
+    await retry(() => queue.requeue(job.id, job.taskId, job.attempt + 1));
+    again = true;
+  };
+
+  return {
+    pump,
+    async settled() {
+      await passing; // a job taken while closing is added to `jobs`, and handed back
+      await Promise.allSettled([...jobs]);
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import {
+  type EventLog,
+  type StepOutcome,
+  type StoreOutage,
+  storeOutage,
+  type TaskStore,
+  type WorkQueue,
+} from "../store/mod.ts";
+import type { TaskDefinition } from "./define.ts";
+import { CONTROL_CHANNEL } from "./events.ts";
+import { createExecution } from "./execution.ts";
+import { taskKinds } from "./kinds.ts";
+import { planLanes } from "./lanes.ts";
+import type { TaskRecord } from "./model.ts";
+import { createQueueWorker } from "./queue_worker.ts";
+import { storeRetry } from "./store_retry.ts";
+
+/** What `submit()` takes: the body of `POST /tasks`. */
+export interface SubmitRequest {
+  readonly kind: string;
+  readonly input?: unknown;
+  readonly session_id?: string;
+  readonly metadata?: Record<string, unknown>;
+}
+
+/** What a runner is built from. */
+export interface TaskRunnerOptions {
+  readonly store: { readonly tasks: TaskStore; readonly events: EventLog; readonly queue: WorkQueue };
+  readonly definitions: readonly TaskDefinition[];
+  /**
+   * Root tasks of the default lane (`tasks`) run at once in this process; children run within
+   * their root's slot. Default 256 (`DEFAULT_CONCURRENCY`): agent tasks mostly wait (on a model,
+   * on input, on timers), so hundreds cost little more than a few.
+   */
+  readonly concurrency?: number;
+  /**
+   * Limits of the other lanes that definitions name (see `TaskDefinition.lane`); a lane left out
+   * runs 2 (`DEFAULT_LANE_CONCURRENCY`) at once. The `pipelines` lane is `PIPELINE_CONCURRENCY`.
+   */
+  readonly lanes?: Readonly<Record<string, number>>;
+  /**
+   * Per-kind limits: each kind named runs in a lane of its own (`kind:<kind>`) with this many at
+   * once, apart from the lane it would otherwise share (`TASK_KIND_CONCURRENCY`).
+   */
+  readonly kindConcurrency?: Readonly<Record<string, number>>;
+  readonly newId?: () => string;
+  readonly log?: (line: string) => void;
+  /** Logs store outages once each (share the server's); default: one of its own on `log`. */
+  readonly outage?: StoreOutage;
+  /**
+   * How long a runner holds a root task without renewing (renewed every third of it while the task
+   * runs). When its process dies, another takes the task over after this long. Default 30 s.
+   * A store call of a running task that fails transiently is repeated with backoff for up to half
+   * of it, so a store outage shorter than that neither fails nor restarts the task.
+   */
+  readonly leaseMs?: number;
+  /** Runs of one task before it fails as lost (a hand-back or a reclaim starts the next). Default 3. */
+  readonly maxAttempts?: number;
+  /** How often an idle runner looks for work queued elsewhere or left by a dead runner. Default 1 s. */
+  readonly pollMs?: number;
+}
+
+/** Submits, cancels, answers and removes tasks, and runs them in this process. */
+export interface TaskRunner {
+  /** The registered kinds. */
+  readonly kinds: readonly string[];
+  /** Validates and stores a task and queues it; throws {@link TaskInputError} for a bad kind or input. */
+  submit(request: SubmitRequest): Promise<TaskRecord>;
+  /** Cancels the task (and with `cascade` its descendants) wherever it runs. */
+  cancel(taskId: string, cascade: boolean): Promise<{ found: boolean; cancelled_count: number }>;
+  /** Answers an `input_required` task; refused (with its status) otherwise. */
+  input(taskId: string, answer: unknown): Promise<StepOutcome>;
+  /** Cancels, then removes the task, its descendants and their events; false when unknown. */
+  remove(taskId: string): Promise<boolean>;
+  /**
+   * Stops taking work, hands the root tasks it runs back to the queue (another runner restarts
+   * them at once), and ends its followers.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * The in-process task runner over the store's `tasks` and `events` ports.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from "../store/mod.ts";
+ * import { createTaskRunner, demoTask } from "./mod.ts";
+ * const runner = createTaskRunner({ store: createMemoryStore(), definitions: [demoTask] });
+ * const task = await runner.submit({ kind: "demo", input: { tokens: ["Hello", " world"] } });
+ * ```
+ */
+export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
+  const { tasks, events, queue } = options.store;
+  const kinds = taskKinds(options.definitions);
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const log = options.log ?? ((line: string) => console.error(line));
+  // The runners poll every second: a store outage is two lines, not one a second.
+  const outage = options.outage ?? storeOutage(log);
+  const leaseMs = options.leaseMs ?? 30_000;
+  const maxAttempts = options.maxAttempts ?? 3;
+  // Each lane has a queue and a limit of its own: a full lane keeps no other waiting.
+  const { laneOf, limits, unknownKinds } = planLanes(options.definitions, options);
+  for (const kind of unknownKinds) {
+    log(
+      `a concurrency limit names '${kind}', which is not a task kind; ignored (kinds: ${kinds.names.join(", ")})`,
+    );
+  }
+  const retry = storeRetry({ budgetMs: leaseMs / 2 }, outage);
+  const consumer = `runner-${newId()}`;
+  const local = new Map<string, AbortController>();
+  const inputWaiters = new Map<string, () => void>();
+  let closed = false;
+  const control = new AbortController();
+  const execution = createExecution({
+    tasks,
+    retry,
+    newId,
+    log,
+    kinds,
+    local,
+    inputWaiters,
+    isClosed: () => closed,
+  });
+  const worker = createQueueWorker({
+    queue,
+    tasks,
+    retry,
+    log,
+    outage,
+    consumer,
+    leaseMs,
+    maxAttempts,
+    limits,
+    execution,
+    isClosed: () => closed,
+  });
+  const pump = worker.pump;
+
+  const poll = setInterval(() => void pump(), options.pollMs ?? 1_000);
+
+  // Cancels, answers and new work given to another process reach this one through the control channel.
+  void (async () => {
+    while (!control.signal.aborted) {
+      try {
+        const after = await events.last(CONTROL_CHANNEL);
+        outage.answered();
+        for await (const event of events.follow(CONTROL_CHANNEL, after, control.signal)) {
+          if (event.kind === "cancel") {
+            for (const id of event.data.task_ids as string[]) local.get(id)?.abort();
+          } else if (event.kind === "input") {
+            inputWaiters.get(String(event.data.task_id))?.();
+          } else if (event.kind === "queued") {
+            void pump();
+          }
+        }
+      } catch (error) {
+        if (control.signal.aborted) return;
+        outage.failed("task control channel", error as Error); // followed again in 1 s
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
+  })();
+
+  const cancel = async (taskId: string, cascade: boolean) => {
+    const { found, cancelled } = await tasks.cancel(taskId, cascade);
+    for (const id of cancelled) local.get(id)?.abort();
+    if (cancelled.length > 0) {
+      await events.append(CONTROL_CHANNEL, "cancel", { task_id: taskId, task_ids: cancelled }, 1_000);
+    }
+    return { found, cancelled_count: cancelled.length };
+  };
+
+  return {
+    kinds: kinds.names,
+    async submit(request) {
+      kinds.validate(request.kind, request.input);
+      const taskId = newId();
+      await tasks.create({
+        task_id: taskId,
+        kind: request.kind,
+        session_id: request.session_id ?? newId(),
+        metadata: request.metadata ?? { message: `${request.kind} task` },
+        input: request.input ?? {},
+      });
+      const record = (await tasks.get(taskId))!;
+      await queue.push(taskId, 1, laneOf(request.kind));
+      void pump();
+      // Runners in other processes learn of it now rather than at their next poll.
+      await events.append(CONTROL_CHANNEL, "queued", { task_id: taskId }, 1_000);
+      return record;
+    },
+    cancel,
+    async input(taskId, answer) {
+      const outcome = await tasks.step(taskId, {
+        to: "in_progress",
+        from: ["input_required"],
+        prompt: null,
+        answer,
+        update: { message: "input received", update_type: "input" },
+        event: { kind: "update", payload: { message: "input received", update_type: "input" } },
+      });
+      if (outcome.ok) {
+        inputWaiters.get(taskId)?.();
+        await events.append(CONTROL_CHANNEL, "input", { task_id: taskId }, 1_000);
+      }
+      return outcome;
+    },
+    async remove(taskId) {
+      const { found } = await cancel(taskId, true);
+      if (!found) return false;
+      await tasks.remove(taskId);
+      return true;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(poll);
+      for (const controller of local.values()) controller.abort();
+      await worker.settled();
+      control.abort();
+    },
+  };
+}

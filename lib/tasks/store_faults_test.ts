@@ -1,0 +1,157 @@
+/**
+ * The runner against a real redis-server that stalls (SIGSTOP for 1.3 s, longer than the 1 s
+ * store deadline) or restarts (SIGKILL, then started again on its append-only file) while a
+ * task runs: the task rides it out and finishes once, each update and token stored once.
+ */
+import { z } from "zod";
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { type RedisServer, startRedis } from "../../tests/redis_server.ts";
+import { missingTools } from "../../tests/tools.ts";
+import { createMemoryStore, openStore, type Store, type StoredEvent, StoreUnavailableError } from "../store/mod.ts";
+import { createTaskRunner, defineTask } from "./mod.ts";
+
+const STEPS = 60;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An update and a token per step, a little apart: a write is in flight whenever the store stalls. */
+const chatty = defineTask({
+  kind: "chatty",
+  input: z.object({ steps: z.number() }),
+  async run(ctx, input) {
+    let text = "";
+    for (let i = 1; i <= input.steps; i++) {
+      await ctx.update(`step ${i}`);
+      await ctx.token(`w${i} `);
+      text += `w${i} `;
+      await sleep(20);
+    }
+    return text;
+  },
+});
+
+/**
+ * The task's events until `until` holds (default: its final event), within `ms`. A follower
+ * started while the store is down fails; it is started again after the last event it saw.
+ */
+async function eventsOf(
+  store: Store,
+  taskId: string,
+  until: (e: StoredEvent) => boolean = (e) => ["done", "failed", "cancelled"].includes(e.kind),
+  ms = 20_000,
+): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  const signal = AbortSignal.timeout(ms);
+  while (!signal.aborted) {
+    try {
+      for await (const event of store.events.follow(`task:${taskId}`, out.at(-1)?.id ?? 0, signal)) {
+        out.push(event);
+        if (until(event)) return out;
+      }
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error(`task ${taskId}: no such event within ${ms} ms; got ${out.map((e) => e.kind).join(", ")}`);
+}
+
+async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: RedisServer) {
+  // The default store deadline (1 s) and lease (30 s): the fault outlasts the deadline, not a third of the lease.
+  const store = await openStore({ url: redis.url, prefix: `faults-${crypto.randomUUID()}:` });
+  const lines: string[] = [];
+  const runner = createTaskRunner({ store, definitions: [chatty], log: (line) => lines.push(line) });
+  try {
+    const task = await runner.submit({ kind: "chatty", input: { steps: STEPS } });
+    await eventsOf(store, task.task_id, (e) => e.data.message === "step 5");
+    await fault(redis);
+    const faultEnded = Date.now();
+    const events = await eventsOf(store, task.task_id);
+    const expected: [string, Record<string, unknown>][] = [];
+    let answer = "";
+    for (let i = 1; i <= STEPS; i++) {
+      expected.push(["update", { task_id: task.task_id, message: `step ${i}`, update_type: "info" }]);
+      expected.push(["token", { task_id: task.task_id, message: `w${i} ` }]);
+      answer += `w${i} `;
+    }
+    expected.push(["done", { task_id: task.task_id, result: { answer } }]);
+    assertEquals(events.map((e) => [e.kind, e.data]), expected, lines.join("\n"));
+    assertEquals(events.map((e) => e.id), expected.map((_, i) => i + 1));
+    const record = await store.tasks.get(task.task_id);
+    assertEquals(record?.status, "done");
+    assertEquals(
+      record?.updates.map((u) => u.message),
+      expected.slice(0, -1).filter(([k]) => k === "update").map(([, d]) => d.message),
+    );
+    // Finished once: its job is acknowledged, so no runner will take it over when the lease runs out.
+    let job = await store.queue.take("probe", 0);
+    for (let i = 0; job && i < 100; i++) {
+      await sleep(20);
+      job = await store.queue.take("probe", 0);
+    }
+    assertEquals(job, undefined, "the job is acknowledged");
+    assert(!lines.some((l) => /cannot record|restarted|attempt \d|not renewed/.test(l)), lines.join("\n"));
+    // The fault came mid-task (it finished after the fault ended), and each outage the runner saw was
+    // logged as two lines (a loaded machine may see the resumed server miss a deadline once more).
+    assert(Date.parse(record!.updated_at) >= faultEnded, `done at ${record!.updated_at}, before the fault ended`);
+    const outages = lines.filter((l) => /^store (unreachable|answers again)/.test(l)).map((l) => l.split(" ")[1]);
+    assert(outages.length >= 2, lines.join("\n"));
+    assertEquals(outages, outages.map((_, i) => i % 2 === 0 ? "unreachable" : "answers"), lines.join("\n"));
+  } finally {
+    redis.resume();
+    await runner.close();
+    await store.close();
+  }
+}
+
+Deno.test(
+  "runner: a 1.3 s Redis pause mid-task is ridden out; the task finishes once, each update and token once",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    await rideOut(async (r) => {
+      r.pause();
+      await sleep(1_300);
+      r.resume();
+    }, redis);
+  },
+);
+
+Deno.test(
+  "runner: a Redis restart mid-task is ridden out; the task finishes once, each update and token once",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis({ persist: true });
+    await rideOut(async (r) => {
+      await r.stop();
+      await sleep(300);
+      await r.start();
+    }, redis);
+  },
+);
+
+Deno.test("runner: steps whose reply is lost (applied, then an error) are repeated and recorded once", async () => {
+  const store = createMemoryStore();
+  let calls = 0;
+  const lossy = {
+    ...store.tasks,
+    async step(...args: Parameters<Store["tasks"]["step"]>) {
+      const outcome = await store.tasks.step(...args);
+      if (++calls % 3 === 0) throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+      return outcome;
+    },
+  };
+  const lines: string[] = [];
+  const runner = createTaskRunner({
+    store: { ...store, tasks: lossy },
+    definitions: [chatty],
+    log: (line) => lines.push(line),
+  });
+  try {
+    const task = await runner.submit({ kind: "chatty", input: { steps: 10 } });
+    const events = await eventsOf(store, task.task_id);
+    assertEquals(events.map((e) => e.kind), [...Array(10).fill(["update", "token"]).flat(), "done"]);
+    assertEquals((await store.tasks.get(task.task_id))?.updates.length, 10);
+    assert(calls > 21, `${calls} step calls: the lost ones were repeated`);
+  } finally {
+    await runner.close();
+  }
+});

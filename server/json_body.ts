@@ -1,0 +1,76 @@
+import type { MiddlewareHandler } from "hono";
+import { withBody } from "./body_limit.ts";
+import { InvalidInput } from "./errors.ts";
+
+/** The deepest nesting of arrays and objects a JSON request body may have. */
+export const MAX_JSON_DEPTH = 100;
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
+/** Types a JSON body commonly arrives under by accident: `curl -d`, `fetch(url, {body: string})`, none at all. */
+const LENIENT = new Set(["", "text/plain", "application/x-www-form-urlencoded"]);
+
+/**
+ * Prepares request bodies for the JSON routes, before any route sees them:
+ *
+ * - an empty body (or only whitespace) is no body, whatever its type: "no options" where the
+ *   body is optional, the missing fields' 422 where it is required;
+ * - a body without a type, as `text/plain` or as `application/x-www-form-urlencoded` that
+ *   parses as JSON is read as JSON (curl's `-d` sends the form type); one that does not parse
+ *   keeps its type, which the JSON routes answer with 415;
+ * - JSON nested deeper than `maxDepth` is a 422 (`InvalidInput`) — deep values overflow the
+ *   stack of `structuredClone` and `JSON.stringify` further on, after state has changed.
+ *
+ * Other types (multipart, XML) pass untouched: the JSON routes refuse them with 415.
+ */
+export function jsonBody(maxDepth = MAX_JSON_DEPTH): MiddlewareHandler {
+  return async (c, next) => {
+    const request = c.req.raw;
+    if (request.method === "GET" || request.method === "HEAD" || !request.body) return await next();
+    const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
+    const json = JSON_TYPE.test(type);
+    if (!json && !LENIENT.has(type)) return await next();
+    const text = await c.req.text();
+    if (text.trim() === "") {
+      const headers = new Headers(request.headers);
+      headers.delete("content-type");
+      headers.delete("content-length");
+      c.req.raw = withBody(request, null, headers);
+      return await next();
+    }
+    if (!json) {
+      try {
+        JSON.parse(text);
+      } catch {
+        return await next(); // not JSON: the route says 415, naming the type to send
+      }
+    }
+    if (deeperThan(text, maxDepth)) {
+      const message = `JSON nested deeper than ${maxDepth} levels; flatten the data`;
+      throw new InvalidInput(message, [{ field: "(body)", message }]);
+    }
+    if (!json) {
+      const headers = new Headers(request.headers);
+      headers.set("content-type", "application/json");
+      c.req.raw = withBody(request, text, headers);
+    }
+    return await next();
+  };
+}
+
+/** Whether arrays and objects in JSON `text` nest deeper than `limit` (brackets inside strings do not count). */
+export function deeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) { // a string: skip to its closing quote
+      for (i++; i < text.length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === 0x5c) i++;
+        else if (inner === 0x22) break;
+      }
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}

@@ -1,0 +1,75 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Env } from "hono";
+
+/** The document's tags, in the order `/docs` shows them, and the paths each one holds. */
+const TAGS: readonly { name: string; description: string; holds: (path: string) => boolean }[] = [
+  {
+    name: "tasks",
+    description: "Agent tasks: submit, list, read, cancel, delete, answer; their children and trees",
+    holds: (path) => path.startsWith("/tasks") && !path.endsWith("/stream"),
+  },
+  {
+    name: "streams",
+    description: "Server-Sent Events of a task, a session, or everything",
+    holds: (path) => path.endsWith("/stream"),
+  },
+  {
+    name: "pipelines",
+    description: "Document pipelines: run, prepare, ingest, add, clear, status and search",
+    holds: (path) => path.startsWith("/pipelines"),
+  },
+  {
+    name: "rate limit",
+    description: "The sliding-window rate-limited route: 10 requests per caller in 30 s",
+    holds: (path) => path.startsWith("/api/"),
+  },
+  { name: "service", description: "The service itself and its store's health", holds: () => true },
+];
+
+const TooMany = z.object({ status: z.literal(429), traceId: z.string() }).openapi("RateLimited");
+
+/**
+ * Serves `GET /openapi.json`: the routes' own schemas, the rate-limited routes (answered by a
+ * middleware before routing, so declared here), and each operation under one tag by its path.
+ *
+ * @example
+ * ```ts
+ * import { OpenAPIHono } from "@hono/zod-openapi";
+ * import { serveOpenApi } from "./openapi.ts";
+ * const app = new OpenAPIHono();
+ * serveOpenApi(app, { title: "storectl service", version: "1.0.0" }, ["/api/RateLimited/sliding"]);
+ * ```
+ */
+export function serveOpenApi<E extends Env>(
+  app: OpenAPIHono<E>,
+  info: { title: string; version: string },
+  rateLimited: readonly string[],
+): void {
+  for (const path of rateLimited) {
+    for (const method of ["get", "post"] as const) {
+      app.openAPIRegistry.registerPath({
+        method,
+        path,
+        summary: "A route limited per caller over a sliding window",
+        description: "The caller is the part before the first `:` of the Basic Authorization value; the path matches " +
+          "in any letter case.",
+        request: { headers: z.object({ authorization: z.string().openapi({ example: "Basic YWxpY2U6c2VjcmV0" }) }) },
+        responses: {
+          200: { description: "Counted: within the limit (empty body)" },
+          401: { description: "No usable Basic Authorization header (empty body)" },
+          429: { description: "Over the limit", content: { "application/json": { schema: TooMany } } },
+        },
+      });
+    }
+  }
+  app.get("/openapi.json", (c) => {
+    const document = app.getOpenAPI31Document({ openapi: "3.1.0", info });
+    for (const [path, operations] of Object.entries(document.paths ?? {})) {
+      const tag = TAGS.find((t) => t.holds(path))!.name;
+      for (const operation of Object.values(operations as Record<string, { tags?: string[] }>)) {
+        operation.tags = [tag];
+      }
+    }
+    return c.json({ ...document, tags: TAGS.map(({ name, description }) => ({ name, description })) });
+  });
+}
