@@ -5,7 +5,7 @@
  * same for a control run with no stalled reader (the store's own growth under the same load),
  * and how many stalled readers the server cut off (their last frame is the cut-off comment).
  *
- * `deno run -A bench/stream_stalled_bench.ts [--stalled 100] [--backends memory,redis,node]
+ * `deno run -A bench/stream_stalled_bench.ts [--stalled 100] [--rounds 3] [--backends memory,redis,node]
  * [--server <stream_server.ts of another checkout>]`
  *
  * @module
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "20" },
     backends: { type: "string", default: "memory,redis,node" },
     server: { type: "string", default: STREAM_SERVER },
+    rounds: { type: "string", default: "3" },
   },
 });
 const STALLED = Number(values.stalled);
@@ -125,20 +126,37 @@ async function readTail(conn: Deno.Conn, quietMs: number): Promise<string> {
   return tail;
 }
 
+/** Median of numbers. */
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * `--rounds` pairs run interleaved (control with no reader, then the same load with the stalled
+ * readers, then again): the cost is the median over pairs of the difference in peak RSS growth,
+ * with the smallest beside it (RSS peaks move by tens of MB with the collector's timing). One
+ * run with readers that keep up shows what serving them costs without the stall.
+ */
 async function bench(name: string, env: Record<string, string>, entry: Entry = values.server) {
-  const control = await load(env, entry, 0);
-  const healthy = await load(env, entry, STALLED, true);
-  console.log(`  (${STALLED} reading subscribers instead: ${mb(healthy.before)} → ${mb(healthy.peak)} MB peak)`);
-  const stalled = await load(env, entry, STALLED);
   const growth = (o: Outcome) => o.peak - o.before;
+  const costs: number[] = [];
+  let stalled!: Outcome;
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const control = await load(env, entry, 0);
+    stalled = await load(env, entry, STALLED);
+    costs.push(growth(stalled) - growth(control));
+    console.log(
+      `  round ${round + 1}: control ${mb(control.before)} → ${mb(control.peak)} MB peak; stalled ` +
+        `${mb(stalled.before)} → ${mb(stalled.opened)} opened → ${mb(stalled.peak)} MB peak; ${stalled.cutOff} of ` +
+        `${STALLED} cut off; CPU server ${stalled.serverCpu.toFixed(1)} s (control ${control.serverCpu.toFixed(1)} s), ` +
+        `load generator ${stalled.clientCpu.toFixed(1)} s`,
+    );
+  }
+  const control = await load(env, entry, 0);
+  const reading = await load(env, entry, STALLED, true);
+  const cost = median(costs);
   console.log(
-    `${name}: ${STALLED} stalled readers: RSS ${mb(stalled.before)} → ${mb(stalled.opened)} opened → ` +
-      `${mb(stalled.peak)} MB peak (${mb(stalled.end)} at the end); control without them ${mb(control.before)} → ` +
-      `${mb(control.peak)} MB peak; the stalled readers cost ${mb(growth(stalled) - growth(control))} MB at peak ` +
-      `(${
-        ((growth(stalled) - growth(control)) / STALLED).toFixed(0)
-      } KB each); ${stalled.cutOff} of ${STALLED} cut off; ` +
-      `CPU server ${stalled.serverCpu.toFixed(1)} s, load generator ${stalled.clientCpu.toFixed(1)} s`,
+    `${name}: ${STALLED} stalled readers cost ${mb(cost)} MB at peak (${(cost / STALLED).toFixed(0)} KB each; ` +
+      `median of ${costs.length} pairs, smallest ${mb(Math.min(...costs))} MB); ${STALLED} readers that keep up ` +
+      `cost ${mb(growth(reading) - growth(control))} MB`,
   );
 }
 

@@ -158,7 +158,7 @@ Deno.test("loadServerConfig() reads and checks the streaming settings", () => {
     enabled: true,
     scopes: ["TASK", "SESSION"],
     heartbeatMs: 15_000,
-    bufferBytes: 262_144,
+    bufferBytes: 131_072,
   });
   const config = loadServerConfig({
     STREAMING_ENABLED: "false",

@@ -82,7 +82,7 @@ export function cutOffComment(bufferBytes: number): string {
  *
  * @example
  * ```ts
- * const sse = createEventStreams({ heartbeatMs: 15_000, bufferBytes: 262_144 });
+ * const sse = createEventStreams({ heartbeatMs: 15_000, bufferBytes: 131_072 });
  * const response = sse.respond(async (sink) => {
  *   await sink.write('event: token\ndata: {"message":"Hi"}\n\n');
  * });

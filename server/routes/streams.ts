@@ -35,7 +35,7 @@ export const DEFAULT_STREAMS: StreamConfig = {
   enabled: true,
   scopes: ["TASK", "SESSION"],
   heartbeatMs: 15_000,
-  bufferBytes: 256 * 1024,
+  bufferBytes: 128 * 1024,
 };
 
 const StreamQuery = z.object({
