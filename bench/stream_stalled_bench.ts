@@ -143,11 +143,12 @@ async function bench(name: string, env: Record<string, string>, entry: Entry = v
     const control = await load(env, entry, 0);
     stalled = await load(env, entry, STALLED);
     costs.push(growth(stalled) - growth(control));
+    const cpu = `CPU server ${stalled.serverCpu.toFixed(1)} s (control ${control.serverCpu.toFixed(1)} s), ` +
+      `load generator ${stalled.clientCpu.toFixed(1)} s`;
     console.log(
       `  round ${round + 1}: control ${mb(control.before)} → ${mb(control.peak)} MB peak; stalled ` +
         `${mb(stalled.before)} → ${mb(stalled.opened)} opened → ${mb(stalled.peak)} MB peak; ${stalled.cutOff} of ` +
-        `${STALLED} cut off; CPU server ${stalled.serverCpu.toFixed(1)} s (control ${control.serverCpu.toFixed(1)} s), ` +
-        `load generator ${stalled.clientCpu.toFixed(1)} s`,
+        `${STALLED} cut off; ${cpu}`,
     );
   }
   const control = await load(env, entry, 0);
