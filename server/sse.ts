@@ -10,13 +10,6 @@
 
 const encoder = new TextEncoder();
 
-/**
- * Frames are joined into chunks of at most this many bytes for the connection (a frame larger
- * than that goes alone). Frames given as bytes are shared by every stream that sends them: a
- * chunk of one frame is that frame's bytes, not a copy.
- */
-const CHUNK_BYTES = 16 * 1024;
-
 /** Thrown by {@link EventSink.write} once the stream has ended (client gone, cut off, or ended by the server). */
 export class StreamEnded extends Error {
   constructor(why: string) {
@@ -133,12 +126,18 @@ export function createEventStreams(options: EventStreamOptions) {
         for (const resolve of drains) resolve();
         drains = [];
       };
-      /** Hands the connection, which asked for data, up to CHUNK_BYTES of what waits. */
+      /**
+       * Hands the connection, which asked for data, the next frame as it is: never a copy (joining
+       * small frames into chunks copied every byte a lagging client was sent, and that garbage was
+       * most of what 100 stalled readers cost; bench/RESULTS.md).
+       */
       const flush = () => {
         if (finished || !asking) return;
-        if (pending.length > 0) {
+        const next = pending.shift();
+        if (next) {
           asking = false;
-          body.enqueue(take());
+          pendingBytes -= next.length;
+          body.enqueue(next);
         }
         if (pending.length > 0) return;
         settleDrains();
@@ -146,19 +145,6 @@ export function createEventStreams(options: EventStreamOptions) {
           finished = true;
           body.close();
         }
-      };
-      const take = (): Uint8Array => {
-        let size = 0;
-        let count = 0;
-        while (count < pending.length && size + pending[count].length <= CHUNK_BYTES) size += pending[count++].length;
-        if (count <= 1) { // one frame, maybe larger than a chunk: as it is
-          const chunk = pending.shift()!;
-          pendingBytes -= chunk.length;
-          return chunk;
-        }
-        const chunk = concat(pending.splice(0, count), size);
-        pendingBytes -= size;
-        return chunk;
       };
       const stop = (why: string) => {
         ended ??= why;
@@ -240,14 +226,4 @@ export function createEventStreams(options: EventStreamOptions) {
       });
     },
   };
-}
-
-function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
