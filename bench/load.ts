@@ -2,7 +2,7 @@
  * One wrk run against a URL with `wrk_identities.lua`, and what it cost: requests/s, latency
  * percentiles, and the CPU used per request by the processes under test (from `/proc/<pid>/stat`,
  * far steadier than throughput on a shared machine) and by wrk itself. Used by
- * `ratelimit_bench.ts`.
+ * `ratelimit_bench.ts` and `ratelimit_frameworks_bench.ts`.
  *
  * @module
  */
@@ -21,6 +21,8 @@ export interface Load {
   readonly errors: number;
   /** CPU per request of the watched processes (server, and redis-server where given), µs. */
   readonly cpuUs: number;
+  /** The same per watched process, in the order of {@link LoadOptions.pids}. */
+  readonly cpuUsByPid: readonly number[];
   /** CPU per request of wrk, µs. */
   readonly clientCpuUs: number;
 }
@@ -35,6 +37,8 @@ export interface LoadOptions {
   readonly threadRate?: number;
   /** Processes whose CPU is counted (the server, redis-server). */
   readonly pids: readonly number[];
+  /** Requests each identity sends in a row (`WRK_REPEAT`); 1 when absent. */
+  readonly repeat?: number;
 }
 
 let runs = 0;
@@ -52,6 +56,7 @@ export async function load(options: LoadOptions): Promise<Load> {
   ];
   const env: Record<string, string> = { WRK_TAG: `${Date.now().toString(36)}${runs++}` };
   if (options.threadRate) env.WRK_THREAD_RATE = String(options.threadRate);
+  if (options.repeat) env.WRK_REPEAT = String(options.repeat);
   const before = await Promise.all(options.pids.map(cpuSeconds));
   // The shell reports the CPU of the children it waited for (cutime, cstime): wrk's own.
   const out = await new Deno.Command("sh", {
@@ -67,7 +72,8 @@ export async function load(options: LoadOptions): Promise<Load> {
   const shell = text.trimEnd().split("\n").at(-1)!;
   const fields = shell.slice(shell.lastIndexOf(")") + 2).split(" ");
   const clientSeconds = (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS; // cutime, cstime
-  const cpu = after.reduce((sum, t, i) => sum + t - before[i], 0);
+  const used = after.map((t, i) => t - before[i]);
+  const cpu = used.reduce((sum, t) => sum + t, 0);
   const requests = summary.requests;
   return {
     requests,
@@ -77,6 +83,7 @@ export async function load(options: LoadOptions): Promise<Load> {
     non2xx: summary.non2xx,
     errors: summary.errors,
     cpuUs: (cpu * 1e6) / requests,
+    cpuUsByPid: used.map((t) => (t * 1e6) / requests),
     clientCpuUs: (clientSeconds * 1e6) / requests,
   };
 }
@@ -100,29 +107,32 @@ export async function interleave(
   baseline: () => Promise<Load>,
   pairs: number,
 ): Promise<Pairs> {
-  await candidate();
-  await baseline();
-  const a: Load[] = [];
-  const b: Load[] = [];
-  for (let i = 0; i < pairs; i++) {
-    if (i % 2 === 0) {
-      a.push(await candidate());
-      b.push(await baseline());
-    } else {
-      b.push(await baseline());
-      a.push(await candidate());
-    }
-  }
+  const [a, b] = await rounds([candidate, baseline], pairs);
   return { candidate: a, baseline: b };
 }
 
+/**
+ * Runs every subject once per round, after one unrecorded warm-up round, in turn so that all
+ * see the same machine: forward in even rounds and backward in odd ones (A, B, C, C, B, A, A,
+ * …), so no subject always follows the same one. Returns each subject's runs, round by round.
+ */
+export async function rounds<T>(subjects: readonly (() => Promise<T>)[], count: number): Promise<T[][]> {
+  for (const subject of subjects) await subject();
+  const runs: T[][] = subjects.map(() => []);
+  for (let round = 0; round < count; round++) {
+    const order = subjects.map((_, i) => (round % 2 === 0 ? i : subjects.length - 1 - i));
+    for (const i of order) runs[i].push(await subjects[i]());
+  }
+  return runs;
+}
+
 /** Median over the pairs of candidate ÷ baseline for `pick`, with the best-to-best ratio. */
-export function ratio(
-  pairs: Pairs,
-  pick: (load: Load) => number,
+export function ratio<T = Load>(
+  pairs: { readonly candidate: readonly T[]; readonly baseline: readonly T[] },
+  pick: (load: T) => number,
   best: "max" | "min",
 ): { median: number; best: number } {
   const ratios = pairs.candidate.map((a, i) => pick(a) / pick(pairs.baseline[i]));
-  const extreme = (loads: readonly Load[]) => Math[best](...loads.map(pick));
+  const extreme = (loads: readonly T[]) => Math[best](...loads.map(pick));
   return { median: median(ratios), best: extreme(pairs.candidate) / extreme(pairs.baseline) };
 }

@@ -20,27 +20,13 @@ import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "../tests/redis_server.ts";
 import { type ServerProcess, startServer } from "../tests/server_process.ts";
 import { interleave, type Load, load, median, type Pairs, ratio } from "./load.ts";
+import { redisPid } from "./redis_info.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 3);
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 5);
 const ONLY = Deno.env.get("BENCH_ONLY");
 const LIMITED = "/api/RateLimited/sliding";
-
-/** The pid of the redis-server listening on `port` (`INFO server`). */
-async function redisPid(port: number): Promise<number> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  await conn.write(new TextEncoder().encode("INFO server\r\n"));
-  let reply = "";
-  const buffer = new Uint8Array(65536);
-  while (!/process_id:(\d+)/.test(reply)) {
-    const n = await conn.read(buffer);
-    if (n === null) break;
-    reply += new TextDecoder().decode(buffer.subarray(0, n));
-  }
-  conn.close();
-  return Number(/process_id:(\d+)/.exec(reply)![1]);
-}
 
 await using redis = await startRedis();
 const redisCpu = [await redisPid(redis.port)];

@@ -9,6 +9,10 @@
 -- WRK_TAG (a fresh value per run) keeps runs and threads apart, so no identity carries a count
 -- over from an earlier run.
 --
+-- With WRK_REPEAT=n, each identity sends n requests in a row before the next one takes over
+-- (bench/ratelimit_frameworks_bench.ts: 20 against a limit of 10, so half the answers are 429
+-- whatever the throughput).
+--
 -- With WRK_THREAD_RATE (requests/s per wrk thread), each thread sends on a fixed schedule: the next free connection takes the next slot, and a connection whose slot has
 -- passed sends at once. Latency is measured from the send, as wrk does.
 --
@@ -46,6 +50,8 @@ end
 local requests = {}
 local size = 0
 local next_index = 0
+local repeat_count = tonumber(os.getenv("WRK_REPEAT") or "1")
+local repeated = 0
 local rate = tonumber(os.getenv("WRK_THREAD_RATE") or "")
 local interval_ms = rate and 1000 / rate
 local next_slot = nil
@@ -64,11 +70,15 @@ function init(args)
     local auth = "Basic " .. base64("user-" .. tag .. "-" .. i .. ":secret")
     requests[i] = wrk.format("GET", nil, { ["Authorization"] = auth })
   end
-  next_index = math.random(0, size - 1)
+  next_index = math.random(1, size)
 end
 
 function request()
-  next_index = next_index % size + 1
+  repeated = repeated + 1
+  if repeated >= repeat_count then
+    repeated = 0
+    next_index = next_index % size + 1
+  end
   return requests[next_index]
 end
 
