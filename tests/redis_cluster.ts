@@ -1,0 +1,160 @@
+/**
+ * A real Redis Cluster for tests: 3 masters and 3 replicas of Debian's `redis-server` on free
+ * loopback ports (each node's cluster bus port, port + 10000, free too), joined with
+ * `redis-cli --cluster create … --cluster-replicas 1`, ready once every node reports
+ * `cluster_state:ok` with all 16384 slots assigned. Stopped (every process killed, the temporary
+ * folder removed) by `await using`. Declare the test with `ignore: missingTools("redis-server", "redis-cli")`:
+ * under `CI=true` a missing tool fails the test instead.
+ *
+ * @example
+ * ```ts ignore
+ * await using cluster = await startRedisCluster();
+ * const store = await openStore({ url: cluster.url });
+ * ```
+ *
+ * @module
+ */
+import { requireTool } from "./tools.ts";
+
+export interface RedisCluster extends AsyncDisposable {
+  /** `redis-cluster://127.0.0.1:p1,127.0.0.1:p2,…` (the masters' seed list). */
+  readonly url: string;
+  /** Every node's port, masters first as created. */
+  readonly ports: readonly number[];
+  /** Runs `redis-cli` against the node on `port` and returns its output (e.g. `CLUSTER`, `INFO`). */
+  cli(port: number, ...args: string[]): Promise<string>;
+  /** The process id of the node on `port`. */
+  pid(port: number): number;
+}
+
+const NODES = 6;
+
+/** A free loopback port whose cluster bus port (+10000) is free too. */
+function freeClusterPort(taken: Set<number>): number {
+  for (let i = 0; i < 100; i++) {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (listener.addr as Deno.NetAddr).port;
+    try {
+      if (port + 10_000 > 65_535 || taken.has(port) || taken.has(port + 10_000)) continue;
+      try {
+        Deno.listen({ hostname: "127.0.0.1", port: port + 10_000 }).close();
+      } catch {
+        continue; // the bus port is in use
+      }
+      taken.add(port).add(port + 10_000);
+      return port;
+    } finally {
+      listener.close();
+    }
+  }
+  throw new Error("no free loopback port pair (port and port + 10000) found for a Redis Cluster node");
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 20;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 200);
+  }
+  throw new Error(`Redis Cluster: ${what} did not happen within ${timeoutMs} ms`);
+}
+
+/** Starts a 3-master, 3-replica cluster; see the module doc. */
+export async function startRedisCluster(): Promise<RedisCluster> {
+  const server = requireTool("redis-server");
+  const redisCli = requireTool("redis-cli");
+  const dir = await Deno.makeTempDir({ prefix: "redis-cluster-" });
+  const taken = new Set<number>();
+  const ports = Array.from({ length: NODES }, () => freeClusterPort(taken));
+  const children = new Map<number, Deno.ChildProcess>();
+  const cli = async (port: number, ...args: string[]) => {
+    const out = await new Deno.Command(redisCli, { args: ["-h", "127.0.0.1", "-p", String(port), ...args] }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    if (!out.success) throw new Error(`redis-cli ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
+    return text;
+  };
+  const stop = async () => {
+    for (const child of children.values()) {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone already */ }
+    }
+    await Promise.all([...children.values()].map((c) => c.status));
+    children.clear();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  try {
+    for (const port of ports) {
+      children.set(
+        port,
+        new Deno.Command(server, {
+          args: [
+            "--port",
+            String(port),
+            "--bind",
+            "127.0.0.1",
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            `${dir}/nodes-${port}.conf`,
+            "--cluster-node-timeout",
+            "2000",
+            "--dir",
+            dir,
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+          ], // deno-fmt-ignore
+          stdout: "null",
+          stderr: "null",
+        }).spawn(),
+      );
+    }
+    await Promise.all(
+      ports.map((port) => until(`node ${port} answering`, async () => /PONG/.test(await cli(port, "PING")))),
+    );
+    await cli(
+      ports[0],
+      "--cluster",
+      "create",
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      "--cluster-replicas",
+      "1",
+      "--cluster-yes",
+    );
+    await Promise.all(ports.map((port) =>
+      until(`node ${port} reporting cluster_state:ok`, async () => {
+        const info = await cli(port, "CLUSTER", "INFO");
+        return /cluster_state:ok/.test(info) && /cluster_slots_assigned:16384/.test(info) &&
+          /cluster_known_nodes:6/.test(info);
+      })
+    ));
+    // Every node knows the roles: 3 masters, 3 replicas, all links up.
+    await Promise.all(ports.map((port) =>
+      until(`node ${port} seeing 3 masters and 3 replicas`, async () => {
+        const lines = (await cli(port, "CLUSTER", "NODES")).trim().split("\n");
+        const flags = lines.map((line) => line.split(" ")[2].split(","));
+        return lines.length === NODES && lines.every((line) => / connected/.test(line)) &&
+          flags.filter((f) => f.includes("slave")).length === 3 &&
+          flags.every((f) => !f.some((flag) => /fail|handshake|noaddr/.test(flag)));
+      })
+    ));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url: `redis-cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(",")}`,
+    ports,
+    cli,
+    pid(port) {
+      const child = children.get(port);
+      if (!child) throw new Error(`no Redis Cluster node on port ${port}`);
+      return child.pid;
+    },
+    [Symbol.asyncDispose]: stop,
+  };
+}
