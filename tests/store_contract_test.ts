@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 import { startRedis } from "./redis_server.ts";
+import { startRedisCluster } from "./redis_cluster.ts";
 import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
 
@@ -192,3 +193,25 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "store contract: Redis Cluster (real 3 masters + 3 replicas)",
+  { ignore: missingTools("redis-server", "redis-cli") },
+  async (t) => {
+    await using cluster = await startRedisCluster();
+    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
+  },
+);
+
+Deno.test("Redis store: the password comes from `password` (STORE_PASSWORD) when the URL has none", {
+  ignore: missingTools("redis-server"),
+}, async () => {
+  await using redis = await startRedis({ password: "from-env" });
+  const bare = `redis://127.0.0.1:${redis.port}`;
+  const store = await openStore({ url: bare, password: "from-env" });
+  await store.ping();
+  await store.close();
+  let message = "";
+  await openStore({ url: bare }).then((s) => s.close(), (e) => message = e.message);
+  assertMatch(message, /Cannot connect to Redis/);
+});

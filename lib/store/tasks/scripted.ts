@@ -28,12 +28,20 @@ export type FollowMode =
  */
 export function createScriptedTaskPorts(
   host: ScriptHost,
-  options: { prefix?: string; follow: FollowMode; now?: () => number },
+  options: { prefix?: string; follow: FollowMode; now?: () => number; cluster?: boolean },
 ): TaskPorts {
   const p = `${options.prefix ?? ""}{t}:`;
   const slotKey = [`${p}seq`];
   const runScript = scriptRunner(host, slotKey);
-  const run = (script: string, args: string[]) => runScript(script, [p, ...args]);
+  // On a cluster the scripts notify followers with sharded pub/sub: to the shard of the channel's slot only.
+  const sharded = new Map<string, string>();
+  const variant = (script: string) => {
+    if (!options.cluster) return script;
+    let text = sharded.get(script);
+    if (text === undefined) sharded.set(script, text = script.replaceAll("'PUBLISH'", "'SPUBLISH'"));
+    return text;
+  };
+  const run = (script: string, args: string[]) => runScript(variant(script), [p, ...args]);
 
   const tasks = createScriptedTaskStore(run, options);
 
