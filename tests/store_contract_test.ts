@@ -91,7 +91,12 @@ Deno.test("openStore() rejects an unknown STORE_URL and reports an unreachable R
   await openStore({ url: "postgres://x" }).catch((e) => message = e.message);
   assertEquals(
     message,
-    "STORE_URL 'postgres://x' is not supported: use memory:, redis://host:port or rediss://host:port",
+    "STORE_URL 'postgres://x' is not supported: use memory:, redis://host:port, rediss://host:port or redis-cluster://host:port,host:port,…",
+  );
+  await openStore({ url: "redis-cluster://:secret@127.0.0.1:1,127.0.0.1:2" }).catch((e) => message = e.message);
+  assertEquals(
+    message,
+    "Cannot connect to Redis Cluster at 127.0.0.1:1,127.0.0.1:2: no seed node answered; start the cluster there or fix STORE_URL",
   );
   await openStore({ url: "redis://user:secret@127.0.0.1:1" }).catch((e) => message = e.message);
   assertEquals(

@@ -60,7 +60,11 @@ export async function createRedisClusterStore(
       { dnsLookup: (address: string, callback: (e: null, a: string) => void) => callback(null, address) }),
   }) as WithScript;
   let connectionError: Error | undefined;
-  client.on("error", (error: Error) => void (connectionError = error));
+  // "Failed to refresh slots cache" says less than the last node's own error.
+  client.on(
+    "error",
+    (error: Error & { lastNodeError?: Error }) => void (connectionError = error.lastNodeError ?? error),
+  );
   client.on("node error", (error: Error) => void (connectionError = error));
   client.on("ready", () => void (connectionError = undefined));
   client.defineCommand("storectlSlidingWindow", { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
@@ -68,12 +72,10 @@ export async function createRedisClusterStore(
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new Error(
-      `Cannot connect to ${where}: ${
-        connectionFailure(connectionError ?? error)
-      }; start the cluster there or fix STORE_URL`,
-      { cause: error },
-    );
+    const reason = connectionFailure(connectionError ?? error);
+    // ioredis reports a refused or closed seed as "Connection is closed": say what is known.
+    const why = reason === "connection lost" ? "no seed node answered" : reason;
+    throw new Error(`Cannot connect to ${where}: ${why}; start the cluster there or fix STORE_URL`, { cause: error });
   }
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     try {
