@@ -467,6 +467,50 @@ Deno.test(
       assertEquals(taken.size, 48);
       await store.close();
     });
+    await t.step(
+      "cluster: followers of channels on every shard share one subscriber connection per shard",
+      async () => {
+        const store = await openStore({ url: cluster.url, prefix: `follow-${crypto.randomUUID()}:` });
+        const channels = Array.from({ length: 30 }, (_, i) => i % 2 ? `session:s${i}` : `task:r${i}`);
+        for (const channel of channels.filter((c) => c.startsWith("task:"))) {
+          await store.tasks.create(task(channel.slice(5)));
+        }
+        const controller = new AbortController();
+        let following = 0;
+        const firsts = channels.map(async (channel) => {
+          const iterator = store.events.follow(channel, await store.events.last(channel), controller.signal)[
+            Symbol.asyncIterator
+          ]();
+          const next = iterator.next();
+          following++;
+          const event = await next;
+          await iterator.return?.();
+          return [channel, event.done ? "none" : event.value.kind];
+        });
+        const masters = await mastersOf(cluster);
+        const subscribers = async () =>
+          (await Promise.all(cluster.ports.map((port) => cluster.cli(port, "CLIENT", "LIST")))).map((list) =>
+            list.split("\n").filter((line) => /\bssub=[1-9]/.test(line)).length
+          );
+        // Every channel followed: each master that holds one has a subscriber connection of ours, and only one.
+        while (following < channels.length) await sleep(10);
+        let perShard = await subscribers();
+        for (let i = 0; i < 100 && perShard.filter((n) => n > 0).length < masters.length; i++) {
+          await sleep(20);
+          perShard = await subscribers();
+        }
+        assertEquals(perShard.filter((n) => n > 0).length, masters.length, `${perShard}`);
+        assert(perShard.every((n) => n <= 1), `subscriber connections per node: ${perShard}`);
+        for (const channel of channels) {
+          if (channel.startsWith("task:")) {
+            await store.tasks.step(channel.slice(5), { event: { kind: "token", payload: { message: "x" } } });
+          } else await store.events.append(channel, "token", { task_id: "t" });
+        }
+        assertEquals(await Promise.all(firsts), channels.map((channel) => [channel, "token"]));
+        controller.abort();
+        await store.close();
+      },
+    );
   },
 );
 
