@@ -113,7 +113,7 @@ export async function createRedisClusterStore(
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
-    documents: createScriptedDocumentStore(scripts, { prefix }),
+    documents: createScriptedDocumentStore(scripts, { prefix, cluster: true }),
     idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
     async close() {
       await ports.close();

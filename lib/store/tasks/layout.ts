@@ -43,7 +43,7 @@ export class TaskLayout {
   constructor(prefix: string, partitions: number) {
     this.#prefix = prefix;
     this.partitions = partitions;
-    this.#tags = partitions === 1 ? ["t"] : Array.from({ length: partitions }, (_, b) => tagIn(b, partitions));
+    this.#tags = partitions === 1 ? ["t"] : partitionTags("t", partitions);
   }
 
   /** The key prefix of partition `b`: `<prefix>{<tag>}:`. */
@@ -53,7 +53,7 @@ export class TaskLayout {
 
   /** The partition of a root task (or of a queued task, always a root). */
   rootPartition(taskId: string): number {
-    return this.partitions === 1 ? 0 : fnv(taskId) % this.partitions;
+    return this.partitions === 1 ? 0 : partitionOf(taskId, this.partitions);
   }
 
   /** The key prefix of a channel that is not a task's: its own slot on a cluster. */
@@ -62,12 +62,24 @@ export class TaskLayout {
   }
 }
 
-/** A tag whose slot lies in the b-th of `n` equal parts of the slot range. */
-function tagIn(b: number, n: number): string {
+/**
+ * `n` hash tags `<name>:<b>.<k>`, the b-th with its slot in the b-th of `n` equal parts of the
+ * slot range (the first k that lands there).
+ */
+export function partitionTags(name: string, n: number): string[] {
+  return Array.from({ length: n }, (_, b) => tagIn(name, b, n));
+}
+
+/** The partition (of `n`) of an id: a hash of it. */
+export function partitionOf(id: string, n: number): number {
+  return fnv(id) % n;
+}
+
+function tagIn(name: string, b: number, n: number): string {
   const low = Math.ceil((b * 16384) / n);
   const high = Math.ceil(((b + 1) * 16384) / n);
   for (let k = 0;; k++) {
-    const tag = `t:${b}.${k}`;
+    const tag = `${name}:${b}.${k}`;
     const slot = keySlot(tag);
     if (slot >= low && slot < high) return tag;
   }
