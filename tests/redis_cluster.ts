@@ -25,6 +25,41 @@ export interface RedisCluster extends AsyncDisposable {
   cli(port: number, ...args: string[]): Promise<string>;
   /** The process id of the node on `port`. */
   pid(port: number): number;
+  /** The nodes as the node on `port` sees them (`CLUSTER NODES`). */
+  nodes(port?: number): Promise<ClusterNode[]>;
+  /**
+   * Fails over the master that serves `key`'s slot: `CLUSTER FAILOVER` on one of its replicas,
+   * waiting until every node sees that replica as the slot's master. Returns the old and the new
+   * master's ports.
+   */
+  failover(key: string): Promise<{ from: number; to: number }>;
+}
+
+/** One line of `CLUSTER NODES`. */
+export interface ClusterNode {
+  readonly id: string;
+  readonly port: number;
+  readonly flags: readonly string[];
+  /** The master's id for a replica, undefined for a master. */
+  readonly master?: string;
+  /** Slot ranges `[from, to]` a master serves. */
+  readonly slots: readonly (readonly [number, number])[];
+}
+
+function parseNodes(text: string): ClusterNode[] {
+  return text.trim().split("\n").map((line) => {
+    const fields = line.split(" ");
+    return {
+      id: fields[0],
+      port: Number(fields[1].split("@")[0].split(":").at(-1)),
+      flags: fields[2].split(","),
+      ...(fields[3] !== "-" && { master: fields[3] }),
+      slots: fields.slice(8).filter((f) => !f.startsWith("[")).map((range) => {
+        const [from, to = from] = range.split("-").map(Number);
+        return [from, to] as const;
+      }),
+    };
+  });
 }
 
 const NODES = 6;
@@ -154,6 +189,28 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       const child = children.get(port);
       if (!child) throw new Error(`no Redis Cluster node on port ${port}`);
       return child.pid;
+    },
+    nodes: async (port = ports[0]) => parseNodes(await cli(port, "CLUSTER", "NODES")),
+    async failover(key) {
+      const slot = Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
+      const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
+      const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
+      const replica = nodes.find((n) => n.master === master?.id);
+      if (!master || !replica) throw new Error(`Redis Cluster: no master with a replica serves slot ${slot}`);
+      const answer = (await cli(replica.port, "CLUSTER", "FAILOVER")).trim();
+      if (answer !== "OK") throw new Error(`CLUSTER FAILOVER on ${replica.port} answered ${answer}`);
+      await Promise.all(
+        ports.map((port) =>
+          until(`node ${port} seeing ${replica.port} as the master of slot ${slot}`, async () => {
+            const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
+            const served = now.find((n) =>
+              n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)
+            );
+            return served?.port === replica.port;
+          })
+        ),
+      );
+      return { from: master.port, to: replica.port };
     },
     [Symbol.asyncDispose]: stop,
   };

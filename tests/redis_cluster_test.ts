@@ -3,7 +3,7 @@ import { startRedisCluster } from "./redis_cluster.ts";
 import { missingTools } from "./tools.ts";
 
 Deno.test(
-  "redis_cluster: 3 masters and 3 replicas, every slot served, every process gone after dispose",
+  "redis_cluster: 3 masters and 3 replicas, every slot served, a failover swaps a master and its replica, every process gone after dispose",
   { ignore: missingTools("redis-server", "redis-cli") },
   async () => {
     const started = Date.now();
@@ -17,6 +17,10 @@ Deno.test(
       assert(/cluster_state:ok/.test(await cluster.cli(cluster.ports[5], "CLUSTER", "INFO")));
       assert(/^redis-cluster:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+$/.test(cluster.url), cluster.url);
       pids = cluster.ports.map((port) => cluster.pid(port));
+      const { from, to } = await cluster.failover("some-key");
+      const after = await cluster.nodes(from);
+      assertEquals(after.find((n) => n.port === to)?.flags.includes("master"), true);
+      assertEquals(after.find((n) => n.port === from)?.flags.includes("slave"), true);
     }
     for (const pid of pids) {
       const alive = await Deno.stat(`/proc/${pid}`).then(() => true, () => false);
