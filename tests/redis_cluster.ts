@@ -2,7 +2,7 @@
  * A real Redis Cluster for tests: 3 masters and 3 replicas of Debian's `redis-server` on free
  * loopback ports (each node's cluster bus port, port + 10000, free too), joined with
  * `redis-cli --cluster create … --cluster-replicas 1`, ready once every node reports
- * `cluster_state:ok` with all 16384 slots assigned. Stopped (every process killed, the temporary
+ * `cluster_state:ok` with all 16384 slots assigned and every replica has synced with its master. Stopped (every process killed, the temporary
  * folder removed) by `await using`. Declare the test with `ignore: missingTools("redis-server", "redis-cli")`:
  * under `CI=true` a missing tool fails the test instead.
  *
@@ -33,6 +33,11 @@ export interface RedisCluster extends AsyncDisposable {
    * master's ports.
    */
   failover(key: string): Promise<{ from: number; to: number }>;
+  /**
+   * `kill -9` of the master that serves `key`'s slot; resolves once the other nodes have promoted
+   * its replica and report `cluster_state:ok` (about the node timeout, 2 s, and an election).
+   */
+  killMaster(key: string): Promise<{ from: number; to: number }>;
 }
 
 /** One line of `CLUSTER NODES`. */
@@ -142,7 +147,10 @@ export async function startRedisCluster(): Promise<RedisCluster> {
             "",
             "--appendonly",
             "no",
-          ], // deno-fmt-ignore
+            // Replicas sync at once (7.0 waits 5 s for more replicas before a diskless sync).
+            "--repl-diskless-sync-delay",
+            "0",
+          ],
           stdout: "null",
           stderr: "null",
         }).spawn(),
@@ -177,6 +185,14 @@ export async function startRedisCluster(): Promise<RedisCluster> {
           flags.every((f) => !f.some((flag) => /fail|handshake|noaddr/.test(flag)));
       })
     ));
+    // Every replica has synced with its master (else a failover would promote an empty node).
+    const replicas = parseNodes(await cli(ports[0], "CLUSTER", "NODES")).filter((n) => n.master);
+    await Promise.all(replicas.map(({ port }) =>
+      until(`replica ${port} synced with its master`, async () => {
+        const info = await cli(port, "INFO", "replication");
+        return /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info);
+      })
+    ));
   } catch (error) {
     await stop();
     throw error;
@@ -202,6 +218,31 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       await Promise.all(
         ports.map((port) =>
           until(`node ${port} seeing ${replica.port} as the master of slot ${slot}`, async () => {
+            const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
+            const served = now.find((n) =>
+              n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)
+            );
+            return served?.port === replica.port;
+          })
+        ),
+      );
+      return { from: master.port, to: replica.port };
+    },
+    async killMaster(key) {
+      const slot = Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
+      const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
+      const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
+      const replica = nodes.find((n) => n.master === master?.id);
+      if (!master || !replica) throw new Error(`Redis Cluster: no master with a replica serves slot ${slot}`);
+      const child = children.get(master.port)!;
+      child.kill("SIGKILL");
+      await child.status;
+      children.delete(master.port);
+      const alive = ports.filter((port) => children.has(port));
+      await Promise.all(
+        alive.map((port) =>
+          until(`node ${port} promoting ${replica.port} after ${master.port} died`, async () => {
+            if (!/cluster_state:ok/.test(await cli(port, "CLUSTER", "INFO"))) return false;
             const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
             const served = now.find((n) =>
               n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)

@@ -17,6 +17,9 @@ Deno.test(
       assert(/cluster_state:ok/.test(await cluster.cli(cluster.ports[5], "CLUSTER", "INFO")));
       assert(/^redis-cluster:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+$/.test(cluster.url), cluster.url);
       pids = cluster.ports.map((port) => cluster.pid(port));
+      for (const replica of (await cluster.nodes()).filter((n) => n.master)) {
+        assert(/master_link_status:up/.test(await cluster.cli(replica.port, "INFO", "replication")), `${replica.port}`);
+      }
       const { from, to } = await cluster.failover("some-key");
       const after = await cluster.nodes(from);
       assertEquals(after.find((n) => n.port === to)?.flags.includes("master"), true);
