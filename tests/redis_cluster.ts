@@ -101,8 +101,12 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
   throw new Error(`Redis Cluster: ${what} did not happen within ${timeoutMs} ms`);
 }
 
-/** Starts a 3-master, 3-replica cluster; see the module doc. */
-export async function startRedisCluster(): Promise<RedisCluster> {
+/**
+ * Starts a 3-master, 3-replica cluster; see the module doc. With `password`, every node requires
+ * it (replicas too, to their masters); `url` then carries no password: pass it separately.
+ */
+export async function startRedisCluster(options: { password?: string } = {}): Promise<RedisCluster> {
+  const auth = options.password ? ["--requirepass", options.password, "--masterauth", options.password] : [];
   const server = requireTool("redis-server");
   const redisCli = requireTool("redis-cli");
   const dir = await Deno.makeTempDir({ prefix: "redis-cluster-" });
@@ -110,7 +114,10 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   const ports = Array.from({ length: NODES }, () => freeClusterPort(taken));
   const children = new Map<number, Deno.ChildProcess>();
   const cli = async (port: number, ...args: string[]) => {
-    const out = await new Deno.Command(redisCli, { args: ["-h", "127.0.0.1", "-p", String(port), ...args] }).output();
+    const out = await new Deno.Command(redisCli, {
+      args: ["-h", "127.0.0.1", "-p", String(port), ...args],
+      env: options.password ? { REDISCLI_AUTH: options.password } : {},
+    }).output();
     const text = new TextDecoder().decode(out.stdout);
     if (!out.success) throw new Error(`redis-cli ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr)}`);
     return text;
@@ -150,6 +157,7 @@ export async function startRedisCluster(): Promise<RedisCluster> {
             // Replicas sync at once (7.0 waits 5 s for more replicas before a diskless sync).
             "--repl-diskless-sync-delay",
             "0",
+            ...auth,
           ],
           stdout: "null",
           stderr: "null",

@@ -220,3 +220,23 @@ Deno.test("Redis store: the password comes from `password` (STORE_PASSWORD) when
   await openStore({ url: bare }).then((s) => s.close(), (e) => message = e.message);
   assertMatch(message, /Cannot connect to Redis/);
 });
+
+Deno.test("Redis Cluster store: the password comes from the URL or from `password` (STORE_PASSWORD)", {
+  ignore: missingTools("redis-server", "redis-cli"),
+}, async () => {
+  await using cluster = await startRedisCluster({ password: "cluster-pw" });
+  const fromEnv = await openStore({ url: cluster.url, password: "cluster-pw" });
+  await fromEnv.ping();
+  assertEquals((await fromEnv.hitSlidingWindow("k", 1, 10_000)).allowed, true);
+  await fromEnv.close();
+  const inUrl = await openStore({ url: cluster.url.replace("://", "://:cluster-pw@"), password: "wrong" });
+  assertEquals((await inUrl.hitSlidingWindow("k", 1, 10_000)).allowed, false, "the same cluster, the URL's password");
+  await inUrl.close();
+  let message = "";
+  await openStore({ url: cluster.url }).then((s) => s.close(), (e) => message = e.message);
+  assertMatch(
+    message,
+    /^Cannot connect to Redis Cluster at 127\.0\.0\.1:\d+,.*NOAUTH.*; set its password in STORE_URL or STORE_PASSWORD$/,
+  );
+  assert(!message.includes("cluster-pw"));
+});

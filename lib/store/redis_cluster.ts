@@ -75,7 +75,10 @@ export async function createRedisClusterStore(
     const reason = connectionFailure(connectionError ?? error);
     // ioredis reports a refused or closed seed as "Connection is closed": say what is known.
     const why = reason === "connection lost" ? "no seed node answered" : reason;
-    throw new Error(`Cannot connect to ${where}: ${why}; start the cluster there or fix STORE_URL`, { cause: error });
+    const next = /NOAUTH|WRONGPASS/.test(why)
+      ? "set its password in STORE_URL or STORE_PASSWORD"
+      : "start the cluster there or fix STORE_URL";
+    throw new Error(`Cannot connect to ${where}: ${why}; ${next}`, { cause: error });
   }
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     try {
