@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { LlmConfig } from "../lib/answer/mod.ts";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
-import { DEFAULT_STORE_TIMEOUT_MS, type StoreConfig } from "../lib/store/mod.ts";
+import { DEFAULT_STORE_TIMEOUT_MS, isClusterUrl, parseClusterUrl, type StoreConfig } from "../lib/store/mod.ts";
 import { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY } from "../lib/tasks/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 import type { TaskApiConfig } from "./routes/tasks.ts";
@@ -50,8 +50,18 @@ const bool = (name: string) =>
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
   HOST: z.string().min(1).default("127.0.0.1"),
-  STORE_URL: z.string().regex(/^(memory:|rediss?:\/\/.+)$/, "STORE_URL must be memory:, redis://… or rediss://…")
-    .default("memory:"),
+  STORE_URL: z.string().regex(
+    /^(memory:|rediss?:\/\/.+|rediss?-cluster:.*)$/,
+    "STORE_URL must be memory:, redis://…, rediss://…, redis-cluster://… or rediss-cluster://…",
+  ).superRefine((url, ctx) => {
+    if (!isClusterUrl(url)) return;
+    try {
+      parseClusterUrl(url);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  }).default("memory:"),
+  STORE_PASSWORD: z.string().optional(),
   STORE_KEY_PREFIX: z.string().default("storectl:"),
   UPSTASH_REDIS_REST_URL: z.string().url("UPSTASH_REDIS_REST_URL must be a URL").optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
@@ -140,6 +150,7 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     hostname: e.HOST,
     store: {
       url: e.STORE_URL,
+      ...(e.STORE_PASSWORD !== undefined && { password: e.STORE_PASSWORD }),
       prefix: e.STORE_KEY_PREFIX,
       timeoutMs: e.STORE_TIMEOUT_MS,
       ...(e.UPSTASH_REDIS_REST_URL &&

@@ -25,6 +25,26 @@ Deno.test("loadServerConfig() reads Redis, Upstash and rate-limit settings", () 
   assertEquals(config.rateLimit, { routes: ["/a", "/b"], limit: 5, windowMs: 60_000 });
 });
 
+Deno.test("loadServerConfig() reads a Redis Cluster URL and STORE_PASSWORD, and says what is wrong with a bad one", () => {
+  const config = loadServerConfig({ STORE_URL: "redis-cluster://10.0.0.1:7000,10.0.0.2:7000", STORE_PASSWORD: "pw" });
+  assertEquals(config.store.url, "redis-cluster://10.0.0.1:7000,10.0.0.2:7000");
+  assertEquals(config.store.password, "pw");
+  assertEquals(loadServerConfig({ STORE_URL: "rediss-cluster://:p@h1:1" }).store.url, "rediss-cluster://:p@h1:1");
+  for (
+    const [url, words] of [
+      ["redis-cluster://", /STORE_URL names no cluster node/],
+      ["redis-cluster://h1:7000,h2:port", /cluster node 'h2:port' is not host:port/],
+    ] as const
+  ) {
+    try {
+      loadServerConfig({ STORE_URL: url });
+      throw new Error("expected a failure");
+    } catch (error) {
+      assertMatch((error as Error).message, words);
+    }
+  }
+});
+
 Deno.test("loadServerConfig() lists every bad variable", () => {
   try {
     loadServerConfig({
@@ -39,7 +59,10 @@ Deno.test("loadServerConfig() lists every bad variable", () => {
     const message = (error as Error).message;
     assertMatch(message, /^Invalid configuration:/);
     assertMatch(message, /PORT must be a whole number/);
-    assertMatch(message, /STORE_URL must be memory:, redis:\/\/… or rediss:\/\/…/);
+    assertMatch(
+      message,
+      /STORE_URL must be memory:, redis:\/\/…, rediss:\/\/…, redis-cluster:\/\/… or rediss-cluster:\/\/…/,
+    );
     assertMatch(message, /RATE_LIMIT_MAX must be from 1 to 1000000/);
     assertMatch(message, /STORE_TIMEOUT_MS must be from 1 to 60000/);
   }

@@ -1,6 +1,7 @@
 import { assertEquals } from "./assert.ts";
 import { createMemoryStore, type NewDocument, openStore, type Store } from "../lib/store/mod.ts";
 import { startRedis } from "./redis_server.ts";
+import { startRedisCluster } from "./redis_cluster.ts";
 import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
 
@@ -147,3 +148,36 @@ Deno.test("document store contract: Upstash REST (stand-in forwarding to redis-s
   await using upstash = await startUpstashStandIn(redis.url);
   await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
 });
+
+Deno.test(
+  "document store contract: Redis Cluster (real 3 masters + 3 replicas)",
+  { ignore: missingTools("redis-server", "redis-cli") },
+  async (t) => {
+    await using cluster = await startRedisCluster();
+    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
+    await t.step("cluster: documents and their chunks spread over every master by id", async () => {
+      const prefix = `docs-spread-${crypto.randomUUID()}:`;
+      const store = await openStore({ url: cluster.url, prefix });
+      const ids = Array.from({ length: 40 }, (_, i) => `doc-${i}`);
+      for (const id of ids) await store.documents.put(doc(id, "0123456789", [`${id} one.`, `${id} two.`]));
+      const lines = (await cluster.cli(cluster.ports[0], "CLUSTER", "NODES")).trim().split("\n");
+      const masters = lines.filter((line) => line.split(" ")[2].split(",").includes("master"))
+        .map((line) => Number(line.split(" ")[1].split("@")[0].split(":")[1]));
+      for (const port of masters) {
+        const keys = (await cluster.cli(port, "--scan", "--pattern", `${prefix}*`)).trim().split("\n");
+        assertEquals(keys.some((k) => k.endsWith(":chunks")), true, `no chunks on the master at ${port}: ${keys}`);
+      }
+      const found = await store.documents.documents([...ids].reverse());
+      assertEquals(found.map((d) => d.id), [...ids].reverse());
+      const chunks = await store.documents.chunks(found.flatMap((d) => d.chunk_ids));
+      assertEquals(chunks.length, 80);
+      assertEquals(chunks[0].text, "doc-39 one.");
+      const status = await store.documents.status();
+      assertEquals([status.documents, status.chunks], [40, 80]);
+      assertEquals((await store.documents.changes(0)).map((c) => c.document_id), ids);
+      assertEquals(await store.documents.clear(), 80);
+      assertEquals(await store.documents.documents(ids), []);
+      await store.close();
+    });
+  },
+);

@@ -1,6 +1,7 @@
 import { assertEquals } from "./assert.ts";
 import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
 import { startRedis } from "./redis_server.ts";
+import { startRedisCluster } from "./redis_cluster.ts";
 import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
 
@@ -103,3 +104,12 @@ Deno.test("idempotency store contract: Upstash REST (stand-in forwarding to redi
   await using upstash = await startUpstashStandIn(redis.url);
   await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
 });
+
+Deno.test(
+  "idempotency store contract: Redis Cluster (real 3 masters + 3 replicas)",
+  { ignore: missingTools("redis-server", "redis-cli") },
+  async (t) => {
+    await using cluster = await startRedisCluster();
+    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
+  },
+);

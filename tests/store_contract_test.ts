@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 import { startRedis } from "./redis_server.ts";
+import { startRedisCluster } from "./redis_cluster.ts";
 import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
 
@@ -90,7 +91,12 @@ Deno.test("openStore() rejects an unknown STORE_URL and reports an unreachable R
   await openStore({ url: "postgres://x" }).catch((e) => message = e.message);
   assertEquals(
     message,
-    "STORE_URL 'postgres://x' is not supported: use memory:, redis://host:port or rediss://host:port",
+    "STORE_URL 'postgres://x' is not supported: use memory:, redis://host:port, rediss://host:port or redis-cluster://host:port,host:port,…",
+  );
+  await openStore({ url: "redis-cluster://:secret@127.0.0.1:1,127.0.0.1:2" }).catch((e) => message = e.message);
+  assertEquals(
+    message,
+    "Cannot connect to Redis Cluster at 127.0.0.1:1,127.0.0.1:2: no seed node answered; start the cluster there or fix STORE_URL",
   );
   await openStore({ url: "redis://user:secret@127.0.0.1:1" }).catch((e) => message = e.message);
   assertEquals(
@@ -192,3 +198,45 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "store contract: Redis Cluster (real 3 masters + 3 replicas)",
+  { ignore: missingTools("redis-server", "redis-cli") },
+  async (t) => {
+    await using cluster = await startRedisCluster();
+    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
+  },
+);
+
+Deno.test("Redis store: the password comes from `password` (STORE_PASSWORD) when the URL has none", {
+  ignore: missingTools("redis-server"),
+}, async () => {
+  await using redis = await startRedis({ password: "from-env" });
+  const bare = `redis://127.0.0.1:${redis.port}`;
+  const store = await openStore({ url: bare, password: "from-env" });
+  await store.ping();
+  await store.close();
+  let message = "";
+  await openStore({ url: bare }).then((s) => s.close(), (e) => message = e.message);
+  assertMatch(message, /Cannot connect to Redis/);
+});
+
+Deno.test("Redis Cluster store: the password comes from the URL or from `password` (STORE_PASSWORD)", {
+  ignore: missingTools("redis-server", "redis-cli"),
+}, async () => {
+  await using cluster = await startRedisCluster({ password: "cluster-pw" });
+  const fromEnv = await openStore({ url: cluster.url, password: "cluster-pw" });
+  await fromEnv.ping();
+  assertEquals((await fromEnv.hitSlidingWindow("k", 1, 10_000)).allowed, true);
+  await fromEnv.close();
+  const inUrl = await openStore({ url: cluster.url.replace("://", "://:cluster-pw@"), password: "wrong" });
+  assertEquals((await inUrl.hitSlidingWindow("k", 1, 10_000)).allowed, false, "the same cluster, the URL's password");
+  await inUrl.close();
+  let message = "";
+  await openStore({ url: cluster.url }).then((s) => s.close(), (e) => message = e.message);
+  assertMatch(
+    message,
+    /^Cannot connect to Redis Cluster at 127\.0\.0\.1:\d+,.*NOAUTH.*; set its password in STORE_URL or STORE_PASSWORD$/,
+  );
+  assert(!message.includes("cluster-pw"));
+});

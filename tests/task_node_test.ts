@@ -4,7 +4,7 @@ import { STREAM_FAULT_SCENARIOS } from "./stream_fault_scenarios.ts";
 import { missingTools } from "./tools.ts";
 
 Deno.test("Node bundle: the task and stream scenarios, and the streams' store faults", {
-  ignore: missingTools("node", "redis-server", "curl"),
+  ignore: missingTools("node", "redis-server", "redis-cli", "curl"),
 }, async (t) => {
   const dir = await Deno.makeTempDir();
   try {

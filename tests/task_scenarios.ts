@@ -7,6 +7,7 @@
 import { EventSource } from "eventsource";
 import { assert, assertEquals } from "./assert.ts";
 import { startRedis } from "./redis_server.ts";
+import { startRedisCluster } from "./redis_cluster.ts";
 import { type ServerProcess, startServer } from "./server_process.ts";
 import { sseEvents } from "./sse.ts";
 import { startTcpProxy } from "./tcp_proxy.ts";
@@ -127,6 +128,46 @@ export const TASK_SCENARIOS: readonly TaskScenario[] = [
       assertEquals(children.children.map((c: { status: string }) => c.status), ["cancelled", "cancelled"]);
       const replayed = await curlStream(`${a.url}/tasks/${id}/stream?events=cancelled`);
       assertEquals(replayed.map((f) => f.event), ["cancelled"]);
+    },
+  },
+  {
+    name:
+      "two server processes on a Redis Cluster: trees created in one, listed, streamed and cancelled through the other",
+    tools: ["redis-server", "redis-cli"],
+    async run(command) {
+      await using cluster = await startRedisCluster();
+      const env = { STORE_URL: cluster.url, STORE_KEY_PREFIX: `e2e-${crypto.randomUUID()}:` };
+      await using a = await startServer(command, env);
+      await using b = await startServer(command, env);
+      assertEquals((await (await fetch(`${a.url}/health`)).json()).store, "redis-cluster");
+      const quick = await Promise.all(Array.from({ length: 6 }, () => submit(a, { steps: 1, children: 1 })));
+      const id = await submit(a, { steps: 500, delay_ms: 20, children: 2 });
+      const stream = await fetch(`${b.url}/tasks/${id}/stream?events=update,cancelled`);
+      const frames = sseEvents(stream.body!);
+      frames.catch(() => {}); // awaited below; a failing check before that must not leave it unhandled
+      // The quick trees finish (their children too), whichever process ran them.
+      for (const task of quick) {
+        for (let i = 0; i < 200; i++) {
+          if ((await (await fetch(`${b.url}/tasks/${task}`)).json()).status === "done") break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assertEquals((await (await fetch(`${b.url}/tasks/${task}`)).json()).status, "done");
+        const children = await (await fetch(`${b.url}/tasks/${task}/children`)).json();
+        assertEquals(children.children.map((c: { status: string }) => c.status), ["done"]);
+      }
+      // Every task of every partition, in creation order: the long task after the quick roots it followed.
+      const listed = (await (await fetch(`${b.url}/tasks?limit=100`)).json()).tasks.map((t: { task_id: string }) =>
+        t.task_id
+      );
+      assertEquals(listed.length, 7 + 6 + 2);
+      for (const task of quick) assert(listed.indexOf(task) < listed.indexOf(id), "listed in creation order");
+      const cancel = await fetch(`${b.url}/tasks/${id}/cancel`, { method: "POST" });
+      assertEquals(await cancel.json(), { cancelled_count: 3 });
+      const got = await frames;
+      assertEquals(got.at(-1)?.event, "cancelled", "B's stream ends with the cancel");
+      assert(got.filter((f) => f.event === "update").length > 3, "B streamed A's updates");
+      const ids = got.map((f) => Number(f.id));
+      assert(ids.every((n, i) => i === 0 || n > ids[i - 1]), `ids in order, none twice: ${ids}`);
     },
   },
   {

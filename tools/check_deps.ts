@@ -34,7 +34,7 @@ const RUNTIME_ALLOWED = [
   /^server\/node\.ts$/,
 ];
 const STORE_CLIENTS: Record<string, RegExp> = {
-  "ioredis": /^lib\/store\/redis\.ts$/,
+  "ioredis": /^lib\/store\/redis(_cluster)?\.ts$/,
   "@upstash/redis": /^lib\/store\/upstash\.ts$/,
 };
 

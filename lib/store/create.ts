@@ -1,10 +1,13 @@
 import { createMemoryStore } from "./memory.ts";
 import type { Store } from "./store.ts";
+import { isClusterUrl } from "./cluster_url.ts";
 
 /** Where the store lives, from the environment. */
 export interface StoreConfig {
-  /** `memory:` (default), `redis://…` or `rediss://…`. */
+  /** `memory:` (default), `redis://…`, `rediss://…`, `redis-cluster://h1:p1,h2:p2,…` or `rediss-cluster://…`. */
   readonly url?: string;
+  /** The Redis password when the URL has none (`STORE_PASSWORD`). */
+  readonly password?: string;
   readonly upstash?: { readonly url: string; readonly token: string };
   readonly prefix?: string;
   /** Deadline of each store command in milliseconds (`STORE_TIMEOUT_MS`); default 1000. */
@@ -22,9 +25,23 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   }
   const url = config.url ?? "memory:";
   if (url === "memory:") return createMemoryStore({ prefix: config.prefix });
+  if (isClusterUrl(url)) {
+    const { createRedisClusterStore } = await import("./redis_cluster.ts");
+    return await createRedisClusterStore(url, {
+      prefix: config.prefix,
+      timeoutMs: config.timeoutMs,
+      password: config.password,
+    });
+  }
   if (/^rediss?:\/\//.test(url)) {
     const { createRedisStore } = await import("./redis.ts");
-    return await createRedisStore(url, { prefix: config.prefix, timeoutMs: config.timeoutMs });
+    return await createRedisStore(url, {
+      prefix: config.prefix,
+      timeoutMs: config.timeoutMs,
+      password: config.password,
+    });
   }
-  throw new Error(`STORE_URL '${url}' is not supported: use memory:, redis://host:port or rediss://host:port`);
+  throw new Error(
+    `STORE_URL '${url}' is not supported: use memory:, redis://host:port, rediss://host:port or redis-cluster://host:port,host:port,…`,
+  );
 }

@@ -15,6 +15,7 @@ export { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./s
 export { createMemoryStore } from "./memory.ts";
 export { type StoreOutage, storeOutage } from "./outage.ts";
 export { openStore, type StoreConfig } from "./create.ts";
+export { type ClusterUrl, isClusterUrl, parseClusterUrl } from "./cluster_url.ts";
 export { createMemoryTaskPorts } from "./tasks/memory.ts";
 export { chunkId, createMemoryDocumentStore } from "./documents/memory.ts";
 export type {

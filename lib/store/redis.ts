@@ -37,10 +37,12 @@ type WithScript = Redis & {
  */
 export async function createRedisStore(
   url: string,
-  options: { prefix?: string; timeoutMs?: number } = {},
+  options: { prefix?: string; timeoutMs?: number; password?: string } = {},
 ): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const client = new Redis(url, {
+    // The URL's password wins; STORE_PASSWORD is for URLs without one.
+    ...(options.password !== undefined && !passwordIn(url) && { password: options.password }),
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout: timeoutMs,
@@ -161,7 +163,7 @@ const SOCKET_ERRORS: Record<string, string> = {
  * that are not ioredis' own (TLS, authentication); "connection lost" for ioredis' internal
  * states ("Stream isn't writeable…", "Connection is closed.").
  */
-function connectionFailure(error: unknown): string {
+export function connectionFailure(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
   if (code && SOCKET_ERRORS[code]) return SOCKET_ERRORS[code];
   if (!message || /enableOfflineQueue|Connection is closed|max retries per request/i.test(message)) {
@@ -170,8 +172,17 @@ function connectionFailure(error: unknown): string {
   return message;
 }
 
+/** Whether the URL carries a password. */
+function passwordIn(url: string): boolean {
+  try {
+    return new URL(url).password !== "";
+  } catch {
+    return false;
+  }
+}
+
 /** The URL without its password, for messages. */
-function redactUrl(url: string): string {
+export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";

@@ -17,8 +17,26 @@ export interface ScriptHost {
  * ```
  */
 export function scriptRunner(host: ScriptHost, keys: string[]): (script: string, args: string[]) => Promise<unknown> {
+  const call = scriptCaller(host);
+  return (script, args) => call(keys, script, args);
+}
+
+/**
+ * {@link scriptRunner} with the slot's keys given on each call, for ports whose scripts run in
+ * several slots (a Redis Cluster's partitions).
+ *
+ * @example
+ * ```ts
+ * declare const host: ScriptHost;
+ * const call = scriptCaller(host);
+ * await call(["{t:1}:seq"], "return ARGV[1]", ["hello"]); // "hello"
+ * ```
+ */
+export function scriptCaller(
+  host: ScriptHost,
+): (keys: string[], script: string, args: string[]) => Promise<unknown> {
   const shas = new Map<string, Promise<string>>();
-  return async (script, args) => {
+  return async (keys, script, args) => {
     let sha = shas.get(script);
     if (!sha) shas.set(script, sha = sha1(script));
     try {

@@ -10,7 +10,7 @@ import type { IdempotencyStore } from "./idempotency/port.ts";
  */
 export interface Store {
   /** Which backend this is, reported by `/health`. */
-  readonly kind: "memory" | "redis" | "upstash";
+  readonly kind: "memory" | "redis" | "redis-cluster" | "upstash";
   /** Resolves when the store answers; rejects with the cause when it does not. */
   ping(): Promise<void>;
   /**

@@ -9,6 +9,11 @@
  * `staged_order` sorted set, `staged_chunks` and `seq` counters, `status` hash, and the
  * change stream `changes` with ids `0-<seq>`.
  *
+ * On Redis Cluster the documents and chunks spread by document id over partitions (`{d:<b>.<k>}`,
+ * see `tasks/layout.ts`): a partition holds the `docs` and `chunks` hashes of its documents
+ * (`PUT_DOCUMENT_LUA`, `COUNT_LUA`, `CLEAR_PARTITION_LUA`); the staging area, the status and the
+ * change stream stay in `{d}` (`RECORD_PUT_LUA` after each put).
+ *
  * @module
  */
 
@@ -128,4 +133,57 @@ return n
 /** Changes after a sequence id. ARGV: prefix, now, after, count. Returns XRANGE's reply. */
 export const CHANGES_LUA = `
 return redis.call('XRANGE', ARGV[1] .. 'changes', '(0-' .. ARGV[3], '+', 'COUNT', ARGV[4])
+`;
+
+/**
+ * A cluster's put, in the document's partition: PUT_LUA without the staging area and the change
+ * stream. ARGV: prefix, now, id, title, source, hash, chunk texts… Returns {status, chunks,
+ * removed, old hash or ''}.
+ */
+export const PUT_DOCUMENT_LUA = COMMON + `
+local id, title, source, hash = ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local raw = redis.call('HGET', P .. 'docs', id)
+local removed = 0
+local old
+if raw then
+  old = cjson.decode(raw)
+  if old.source == source and old.hash == hash then return {'unchanged', old.n, 0, ''} end
+  local gone = ids(id, old.hash, old.n)
+  if #gone > 0 then batched('HDEL', P .. 'chunks', gone) end
+  removed = old.n
+end
+local n = #ARGV - 6
+local pairs_ = {}
+local h = string.sub(hash, 1, 8)
+for i = 0, n - 1 do
+  pairs_[#pairs_ + 1] = id .. '-' .. h .. '-' .. i
+  pairs_[#pairs_ + 1] = ARGV[7 + i]
+end
+if #pairs_ > 0 then batched('HSET', P .. 'chunks', pairs_) end
+redis.call('HSET', P .. 'docs', id, cjson.encode({title = title, source = source, hash = hash, n = n, updated_at = ARGV[2]}))
+if old then return {'replaced', n, removed, old.hash} end
+return {'added', n, 0, ''}
+`;
+
+/**
+ * A cluster's put, its part in `{d}`: unstages the source (when asked) and, unless the put
+ * changed nothing, appends the change. ARGV: prefix, now, unstage (0|1), source, changed (0|1),
+ * id, old hash or '', chunks removed.
+ */
+export const RECORD_PUT_LUA = COMMON + `
+if ARGV[3] == '1' then unstage(ARGV[4]) end
+if ARGV[5] ~= '1' then return 0 end
+local seq = redis.call('INCR', P .. 'seq')
+redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'put', 'd', ARGV[6], 'h', ARGV[7], 'n', ARGV[8])
+return seq
+`;
+
+/** A partition's counts. ARGV: prefix, now. Returns {chunks, documents}. */
+export const COUNT_LUA = `return {redis.call('HLEN', ARGV[1] .. 'chunks'), redis.call('HLEN', ARGV[1] .. 'docs')}`;
+
+/** Empties a partition. ARGV: prefix, now. Returns the chunks removed. */
+export const CLEAR_PARTITION_LUA = `
+local n = redis.call('HLEN', ARGV[1] .. 'chunks')
+redis.call('DEL', ARGV[1] .. 'docs', ARGV[1] .. 'chunks')
+return n
 `;

@@ -1,5 +1,6 @@
 /**
- * The event log scripts for Redis and Upstash: a channel is the stream `<prefix>{t}:ev:<channel>`
+ * The event log scripts for Redis and Upstash: a channel is the stream `<keys>ev:<channel>`, `<keys>` its
+ * partition's or its own slot's key prefix (`layout.ts`; `<prefix>{t}:` on one Redis)
  * with ids `0-<n>`, n its per-channel sequence (see `task_scripts.ts` for the key rules).
  *
  * @module

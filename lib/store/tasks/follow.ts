@@ -1,7 +1,8 @@
 /**
  * Followers of event channels over Redis on one pub/sub connection per process, however many
  * channels it follows. Every event is stored on its channel's stream and, in the same script,
- * published on the channel's notification channel (`<prefix>{t}:n:<channel>`, the message
+ * published on the channel's notification channel (`<keys>n:<channel>`, in the stream's slot; on a Redis
+ * Cluster with `SPUBLISH`, to the shard of that slot only; the message
  * `<stream id>\t<kind>\t<data JSON>`): a process subscribes to the channels it follows and
  * takes live events from the messages, reading the stream only to catch up — after a gap in
  * the ids (a message lost while the connection was down) or when it starts following.

@@ -1,7 +1,7 @@
 /**
  * The work queue scripts for Redis and Upstash: one stream per lane with the consumer group
- * `runners`, named relative to the prefix (`<prefix>{t}:queue` for the default lane,
- * `<prefix>{t}:queue:<lane>` for the others; see `task_scripts.ts` for the key rules).
+ * `runners`, named relative to a partition's key prefix (`<keys>queue` for the default lane,
+ * `<keys>queue:<lane>` for the others; `<prefix>{t}:` on one Redis; see `layout.ts`).
  *
  * @module
  */

@@ -1,4 +1,5 @@
-import { type ScriptHost, scriptRunner } from "../script_host.ts";
+import type { ScriptHost } from "../script_host.ts";
+import { Partitions } from "./partitions.ts";
 import { eachEvent, type EventLog, type StoredEvent, type TaskPorts } from "./port.ts";
 import { APPEND_LUA, LAST_LUA, RANGE_LUA } from "./event_scripts.ts";
 import { FollowerPool, type Subscriber } from "./follow.ts";
@@ -28,29 +29,41 @@ export type FollowMode =
  */
 export function createScriptedTaskPorts(
   host: ScriptHost,
-  options: { prefix?: string; follow: FollowMode; now?: () => number },
+  options: { prefix?: string; follow: FollowMode; now?: () => number; cluster?: boolean },
 ): TaskPorts {
-  const p = `${options.prefix ?? ""}{t}:`;
-  const slotKey = [`${p}seq`];
-  const runScript = scriptRunner(host, slotKey);
-  const run = (script: string, args: string[]) => runScript(script, [p, ...args]);
+  const partitions = new Partitions(host, { prefix: options.prefix ?? "", cluster: options.cluster ?? false });
+  const tasks = createScriptedTaskStore(partitions, options);
 
-  const tasks = createScriptedTaskStore(run, options);
-
+  // Where each followed channel's stream is, found before following it (its notifications are in its slot).
+  const followed = new Map<string, { keys: string; followers: number }>();
+  const onChannel = async (channel: string, script: string, args: string[]) =>
+    await partitions.at(await partitions.channelKeys(channel), script, [channel, ...args]);
   const range = async (channel: string, after: number, limit = 100_000): Promise<StoredEvent[]> =>
-    toEvents(await run(RANGE_LUA, [channel, String(after), String(limit)]));
-  const last = async (channel: string) => toEvents(await run(LAST_LUA, [channel]))[0]?.id ?? 0;
+    toEvents(await onChannel(channel, RANGE_LUA, [String(after), String(limit)]));
+  const last = async (channel: string) => toEvents(await onChannel(channel, LAST_LUA, []))[0]?.id ?? 0;
   const pool = options.follow.kind === "subscribe"
     ? new FollowerPool({
       subscriber: options.follow.subscriber,
-      notifications: (channel) => `${p}n:${channel}`,
+      notifications: (channel) =>
+        `${followed.get(channel)?.keys ?? partitions.layout.channelKeys(channel)}n:${channel}`,
       range,
       last,
     })
     : undefined;
+  async function* subscribed(channel: string, after: number, signal: AbortSignal): AsyncGenerator<StoredEvent[]> {
+    const keys = await partitions.channelKeys(channel);
+    const entry = followed.get(channel) ?? { keys, followers: 0 };
+    followed.set(channel, entry);
+    entry.followers++;
+    try {
+      yield* pool!.follow(channel, after, signal);
+    } finally {
+      if (--entry.followers === 0) followed.delete(channel);
+    }
+  }
   const events: EventLog = {
     async append(channel, kind, data, maxLength = 0) {
-      const id = await run(APPEND_LUA, [channel, kind, JSON.stringify(data), String(maxLength)]);
+      const id = await onChannel(channel, APPEND_LUA, [kind, JSON.stringify(data), String(maxLength)]);
       return sequence(String(id));
     },
     last,
@@ -58,10 +71,10 @@ export function createScriptedTaskPorts(
     follow: (channel, after, signal) => eachEvent(events.followBatches(channel, after, signal)),
     followBatches(channel, after, signal) {
       if (options.follow.kind === "poll") return poll(range, channel, after, signal, options.follow.intervalMs);
-      return pool!.follow(channel, after, signal);
+      return subscribed(channel, after, signal);
     },
   };
-  const queue = createScriptedQueue(run);
+  const queue = createScriptedQueue(partitions);
   return {
     tasks,
     events,

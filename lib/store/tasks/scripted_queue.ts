@@ -1,57 +1,78 @@
 import { DEFAULT_LANE, type WorkQueue } from "./port.ts";
 import { ACK_LUA, PUSH_LUA, RELEASE_LUA, RENEW_LUA, REQUEUE_LUA, TAKE_LUA } from "./queue_scripts.ts";
+import type { Partitions } from "./partitions.ts";
 
 /**
  * The `queue` port over a Redis-speaking host, with the scripts of `queue_scripts.ts`: one
- * stream per lane. `run` runs a script with the key prefix as its first argument.
+ * stream per lane in each partition (`layout.ts`; one partition on one Redis). A task is queued
+ * in its partition; `take` asks, lane by lane, the partitions in turn (starting one further each
+ * time, so that none waits behind the others), each reclaiming its own expired leases before
+ * handing out new jobs, and stops at the first job. Jobs keep their order within a partition;
+ * across partitions there is none. An idle take costs one script per partition and lane.
  *
  * @example
  * ```ts ignore
- * const queue = createScriptedQueue(run);
+ * const queue = createScriptedQueue(partitions);
  * await queue.push("t1");
  * ```
  */
-export function createScriptedQueue(run: (script: string, args: string[]) => Promise<unknown>): WorkQueue {
-  // A job id is `<lane>/<stream id>`: the lane names the stream of the calls that follow.
+export function createScriptedQueue(partitions: Partitions): WorkQueue {
+  // A job id is `<lane>/<partition>/<stream id>`: the calls that follow find its stream by it.
   const queueOf = (lane: string) => lane === DEFAULT_LANE ? "queue" : `queue:${lane}`;
   const job = (jobId: string) => {
     const at = jobId.lastIndexOf("/");
-    return [queueOf(jobId.slice(0, at)), jobId.slice(at + 1)];
+    const before = jobId.lastIndexOf("/", at - 1);
+    return { lane: jobId.slice(0, before), b: Number(jobId.slice(before + 1, at)), id: jobId.slice(at + 1) };
   };
+  const count = partitions.layout.partitions;
+  let next = 0;
   const queue: WorkQueue = {
     async push(taskId, attempt = 1, lane = DEFAULT_LANE) {
-      await run(PUSH_LUA, [queueOf(lane), taskId, String(attempt)]);
+      await partitions.in(partitions.layout.rootPartition(taskId), PUSH_LUA, [queueOf(lane), taskId, String(attempt)]);
     },
     async take(consumer, leaseMs, lanes = [DEFAULT_LANE]) {
-      const names = new Map(lanes.map((lane) => [queueOf(lane), lane]));
-      const reply = await run(TAKE_LUA, [consumer, String(leaseMs), ...names.keys()]) as
-        | [string, string, number, string[]]
-        | null;
-      if (!reply) return undefined;
-      const lane = names.get(String(reply[0]))!;
-      const f: Record<string, string> = {};
-      for (let i = 0; i < reply[3].length; i += 2) f[String(reply[3][i])] = String(reply[3][i + 1]);
-      return {
-        id: `${lane}/${reply[1]}`,
-        taskId: f.task,
-        lane,
-        attempt: Number(f.attempt),
-        reclaimed: Number(reply[2]) === 1,
-      };
+      const start = next;
+      next = (next + 1) % count;
+      // Lane by lane in the order given, each over every partition: a later lane's job never goes
+      // before an earlier lane's. (One partition: one script over all the lanes, as before partitions.)
+      const rounds = count === 1 ? [lanes] : lanes.map((lane) => [lane]);
+      for (const round of rounds) {
+        const names = new Map(round.map((lane) => [queueOf(lane), lane]));
+        for (let i = 0; i < count; i++) {
+          const b = (start + i) % count;
+          const reply = await partitions.in(b, TAKE_LUA, [consumer, String(leaseMs), ...names.keys()]) as
+            | [string, string, number, string[]]
+            | null;
+          if (!reply) continue;
+          const lane = names.get(String(reply[0]))!;
+          const f: Record<string, string> = {};
+          for (let i = 0; i < reply[3].length; i += 2) f[String(reply[3][i])] = String(reply[3][i + 1]);
+          return {
+            id: `${lane}/${b}/${reply[1]}`,
+            taskId: f.task,
+            lane,
+            attempt: Number(f.attempt),
+            reclaimed: Number(reply[2]) === 1,
+          };
+        }
+      }
+      return undefined;
     },
     async renew(consumer, jobId) {
-      const [name, id] = job(jobId);
-      await run(RENEW_LUA, [name, consumer, id]);
+      const { lane, b, id } = job(jobId);
+      await partitions.in(b, RENEW_LUA, [queueOf(lane), consumer, id]);
     },
     async ack(jobId) {
-      await run(ACK_LUA, job(jobId));
+      const { lane, b, id } = job(jobId);
+      await partitions.in(b, ACK_LUA, [queueOf(lane), id]);
     },
     async requeue(jobId, taskId, attempt) {
-      await run(REQUEUE_LUA, [...job(jobId), taskId, String(attempt)]);
+      const { lane, b, id } = job(jobId);
+      await partitions.in(b, REQUEUE_LUA, [queueOf(lane), id, taskId, String(attempt)]);
     },
     async release(consumer, jobId) {
-      const [name, id] = job(jobId);
-      await run(RELEASE_LUA, [name, consumer, id]);
+      const { lane, b, id } = job(jobId);
+      await partitions.in(b, RELEASE_LUA, [queueOf(lane), consumer, id]);
     },
   };
   return queue;

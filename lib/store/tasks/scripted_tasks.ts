@@ -9,30 +9,49 @@ import {
   type TaskStore,
   type TaskUpdate,
 } from "./port.ts";
-import { CANCEL_LUA, CHILDREN_LUA, CREATE_LUA, GET_LUA, LIST_LUA, REMOVE_LUA, STEP_LUA } from "./task_scripts.ts";
+import {
+  CANCEL_LUA,
+  CHILDREN_LUA,
+  CREATE_LUA,
+  GET_LUA,
+  LIST_LUA,
+  REMOVE_LUA,
+  SEQ_LUA,
+  STEP_LUA,
+} from "./task_scripts.ts";
+import type { Partitions } from "./partitions.ts";
 
 /**
- * The `tasks` port over a Redis-speaking host, with the scripts of `task_scripts.ts`; `run`
- * runs a script with the key prefix as its first argument.
+ * The `tasks` port over a Redis-speaking host, with the scripts of `task_scripts.ts`, each run
+ * in its tree's partition (`partitions.ts`). A listing reads every partition's index (one script
+ * each, at once) and merges them by creation order.
  *
  * @example
  * ```ts ignore
- * const tasks = createScriptedTaskStore(run);
+ * const tasks = createScriptedTaskStore(partitions);
  * await tasks.create({ task_id: "t1", kind: "demo", session_id: "s1", metadata: {}, input: {} });
  * ```
  */
 export function createScriptedTaskStore(
-  run: (script: string, args: string[]) => Promise<unknown>,
-  options: { now?: () => number } = {},
+  partitions: Partitions,
+  options: { now?: () => number; prefix?: string } = {},
 ): TaskStore {
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
   let retentionMs = 0;
-  const write = (script: string, args: string[]) =>
-    run(script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), ...args]);
+  const { layout, cluster } = partitions;
+  const write = (b: number, script: string, args: string[]) =>
+    partitions.write(b, script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), ...args]);
+  const all = Array.from({ length: layout.partitions }, (_, b) => b);
 
   const tasks: TaskStore = {
     async create(task: NewTask) {
-      const reply = await write(CREATE_LUA, [
+      const b = task.parent_id === undefined
+        ? layout.rootPartition(task.task_id)
+        : await partitions.partitionOf(task.parent_id);
+      if (b === undefined) return false; // no such parent
+      // A cluster numbers tasks with one counter (in its own slot), so listings merge in creation order.
+      const seq = cluster ? String(await partitions.at(`${options.prefix ?? ""}{t}:`, SEQ_LUA, [])) : "";
+      const reply = await write(b, CREATE_LUA, [
         task.task_id,
         task.kind,
         task.session_id,
@@ -40,11 +59,16 @@ export function createScriptedTaskStore(
         JSON.stringify(task.input ?? null),
         task.parent_id ?? "",
         task.spawn_key ?? "",
+        seq,
       ]);
-      return Number(reply) === 1;
+      if (Number(reply) !== 1) return false;
+      partitions.remember(task.task_id, b);
+      return true;
     },
     async get(taskId) {
-      const reply = await run(GET_LUA, [taskId]) as [string[], string[]] | [];
+      const b = await partitions.partitionOf(taskId);
+      if (b === undefined) return undefined;
+      const reply = await partitions.in(b, GET_LUA, [taskId]) as [string[], string[]] | [];
       if (reply.length === 0) return undefined;
       return toRecord(reply[0], reply[1].map((u) => JSON.parse(u) as TaskUpdate));
     },
@@ -52,30 +76,36 @@ export function createScriptedTaskStore(
       const index = query.session_id === undefined
         ? (query.status === undefined ? "idx:all" : `idx:status:${query.status}`)
         : `idx:session:${query.session_id}${query.status === undefined ? "" : `:status:${query.status}`}`;
-      const [total, ...hashes] = await run(LIST_LUA, [index, query.cursor ?? "0", String(query.limit)]) as [
-        number,
-        ...string[][],
-      ];
-      const records = hashes.filter((h) => h.length > 0).map((h) => toRecord(h, []));
+      // Each partition's page (one more than asked), merged by creation order: the first `limit` of all.
+      const pages = await Promise.all(
+        all.map((b) => partitions.in(b, LIST_LUA, [index, query.cursor ?? "0", String(query.limit)])),
+      ) as [number, ...string[][]][];
+      const total = pages.reduce((sum, [count]) => sum + Number(count), 0);
+      const records = pages.flatMap(([, ...hashes]) => hashes.filter((h) => h.length > 0).map((h) => toRecord(h, [])))
+        .sort((a, b) => a.seq - b.seq);
       const shown = records.slice(0, query.limit);
       return {
         tasks: shown,
-        total: Number(total),
+        total,
         ...(records.length > query.limit && { next_cursor: String(shown[shown.length - 1].seq) }),
       };
     },
     async children(taskId) {
-      const hashes = await run(CHILDREN_LUA, [taskId]) as string[][];
+      const b = await partitions.partitionOf(taskId);
+      if (b === undefined) return [];
+      const hashes = await partitions.in(b, CHILDREN_LUA, [taskId]) as string[][];
       return hashes.map((h) => toRecord(h, []));
     },
     async step(taskId: string, step: TaskStep): Promise<StepOutcome> {
+      const b = await partitions.partitionOf(taskId);
+      if (b === undefined) return { ok: false };
       const fields: string[] = [];
       if (step.result !== undefined) fields.push("result", JSON.stringify(step.result));
       if (step.error !== undefined) fields.push("error", step.error);
       if (step.input !== undefined) fields.push("input", JSON.stringify(step.input));
       if (step.prompt !== undefined) fields.push("prompt", step.prompt ?? "");
       if (step.answer !== undefined) fields.push("answer", step.answer === null ? "" : JSON.stringify(step.answer));
-      const reply = await write(STEP_LUA, [
+      const reply = await write(b, STEP_LUA, [
         taskId,
         step.to ?? "",
         (step.from ?? []).join(","),
@@ -91,11 +121,17 @@ export function createScriptedTaskStore(
       return reply[1] ? { ok: false, status: reply[1] as TaskStatus } : { ok: false };
     },
     async cancel(taskId, cascade) {
-      const [found, ...cancelled] = await write(CANCEL_LUA, [taskId, cascade ? "1" : "0"]) as [number, ...string[]];
+      const b = await partitions.partitionOf(taskId);
+      if (b === undefined) return { found: false, cancelled: [] };
+      const [found, ...cancelled] = await write(b, CANCEL_LUA, [taskId, cascade ? "1" : "0"]) as [number, ...string[]];
       return { found: Number(found) === 1, cancelled: cancelled.map(String) };
     },
     async remove(taskId) {
-      return (await write(REMOVE_LUA, [taskId]) as string[]).map(String);
+      const b = await partitions.partitionOf(taskId);
+      if (b === undefined) return [];
+      const removed = (await write(b, REMOVE_LUA, [taskId]) as string[]).map(String);
+      partitions.forget(removed);
+      return removed;
     },
     retain(ms) {
       retentionMs = Math.max(0, Math.round(ms));

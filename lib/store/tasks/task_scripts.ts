@@ -1,10 +1,11 @@
 /**
  * The task scripts for Redis (and Upstash, which runs the same Lua); the event and queue
- * scripts are in `event_scripts.ts` and `queue_scripts.ts`, under the same rules. Every key is
- * `<prefix>{t}:…`: the `{t}` hash tag puts them all in one slot, so each script is valid on
- * Redis Cluster (ARGV[1] is that key prefix; KEYS[1] names a key of the slot). The price is
- * that one cluster node holds all tasks; sharding by session is the next step when one node
- * is not enough.
+ * scripts are in `event_scripts.ts` and `queue_scripts.ts`, under the same rules. Every key of
+ * a script is `<prefix>{<tag>}:…` with the tag of one partition (`layout.ts`: `{t}` on one
+ * Redis; on a cluster the partition of the task tree's root), so each script touches one slot
+ * (ARGV[1] is that key prefix; KEYS[1] names a key of the slot). On a cluster the writing
+ * scripts run with `RELAY = true` and return `{result, events}`: the session and global
+ * channels' events, which the caller appends in their own slots.
  *
  * Keys: `task:<id>` hash, `task:<id>:updates` list, `task:<id>:children` list (spawn order),
  * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence; each entry is also
@@ -70,8 +71,20 @@ local CAP = tonumber(ARGV[3])
 local TTL = tonumber(ARGV[4])
 local FINAL = { done = true, failed = true, cancelled = true }
 local SUB = { spawned = true, done = true, failed = true, input_required = true }
+-- On a cluster (RELAY true) the channels outside the tree's slot (session, global) are not written
+-- here: the script returns them, and the caller appends them with a call in their own slot.
+local RELAY = false
+local OUT = {}
+local function finish(result)
+  if RELAY then return { result, OUT } end
+  return result
+end
 -- stored on the channel's stream, and published to its followers (see follow.ts)
 local function emit(channel, kind, data, cap)
+  if RELAY and string.sub(channel, 1, 5) ~= 'task:' then
+    OUT[#OUT + 1] = { channel, kind, data, tostring(cap) }
+    return
+  end
   local id
   if cap > 0 then
     id = redis.call('XADD', P .. 'ev:' .. channel, 'MAXLEN', '~', cap, '0-*', 'k', kind, 'd', data)
@@ -116,15 +129,17 @@ end
 
 /**
  * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), id, kind, session_id, metadata JSON, input JSON,
- * parent id or '', spawn key or ''. Returns 1, or 0 when the id exists or the parent does not.
+ * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter). Returns 1, or 0 when
+ * the id exists or the parent does not.
  */
 export const CREATE_LUA = PRELUDE + `
 sweep()
 local id, session, parent = ARGV[5], ARGV[7], ARGV[10]
 local k = P .. 'task:' .. id
-if redis.call('EXISTS', k) == 1 then return 0 end
-if parent ~= '' and redis.call('EXISTS', P .. 'task:' .. parent) == 0 then return 0 end
-local seq = redis.call('INCR', P .. 'seq')
+if redis.call('EXISTS', k) == 1 then return finish(0) end
+if parent ~= '' and redis.call('EXISTS', P .. 'task:' .. parent) == 0 then return finish(0) end
+local seq = ARGV[12]
+if seq == '' then seq = redis.call('INCR', P .. 'seq') end
 redis.call('HSET', k, 'task_id', id, 'kind', ARGV[6], 'session_id', session, 'status', 'in_progress',
   'metadata', ARGV[8], 'input', ARGV[9], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
 if parent ~= '' then
@@ -136,7 +151,7 @@ redis.call('ZADD', P .. 'idx:status:in_progress', seq, id)
 redis.call('ZADD', P .. 'idx:session:' .. session, seq, id)
 redis.call('ZADD', P .. 'idx:session:' .. session .. ':status:in_progress', seq, id)
 fan_out(id, 'spawned', '{}')
-return 1
+return finish(1)
 `;
 
 /**
@@ -150,16 +165,16 @@ export const STEP_LUA = PRELUDE + `
 local id, to, from = ARGV[5], ARGV[6], ARGV[7]
 local k = P .. 'task:' .. id
 local status = redis.call('HGET', k, 'status')
-if not status then return {0, ''} end
+if not status then return finish({0, ''}) end
 local n = tonumber(ARGV[8])
 local rest = 9 + 2 * n
 local run, step_n = ARGV[rest + 3], tonumber(ARGV[rest + 4])
 if run ~= '' then
   local last = redis.call('HMGET', k, 'step_run', 'step_n')
-  if last[1] == run and tonumber(last[2]) >= step_n then return {1} end
+  if last[1] == run and tonumber(last[2]) >= step_n then return finish({1}) end
 end
-if FINAL[status] then return {0, status} end
-if from ~= '' and not string.find(',' .. from .. ',', ',' .. status .. ',', 1, true) then return {0, status} end
+if FINAL[status] then return finish({0, status}) end
+if from ~= '' and not string.find(',' .. from .. ',', ',' .. status .. ',', 1, true) then return finish({0, status}) end
 if to ~= '' then set_status(id, to) else redis.call('HSET', k, 'updated_at', NOW) end
 for i = 0, n - 1 do
   local f, v = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
@@ -168,13 +183,13 @@ end
 if run ~= '' then redis.call('HSET', k, 'step_run', run, 'step_n', step_n) end
 if ARGV[rest] ~= '' then redis.call('RPUSH', k .. ':updates', ARGV[rest]) end
 if ARGV[rest + 1] ~= '' then fan_out(id, ARGV[rest + 1], ARGV[rest + 2]) end
-return {1}
+return finish({1})
 `;
 
 /** Cancels. ARGV: prefix, now, cap, retention ms (0: keep), id, '1' to cascade. Returns {found, moved ids…}. */
 export const CANCEL_LUA = PRELUDE + `
 local id = ARGV[5]
-if redis.call('EXISTS', P .. 'task:' .. id) == 0 then return {0} end
+if redis.call('EXISTS', P .. 'task:' .. id) == 0 then return finish({0}) end
 local ids = { id }
 if ARGV[6] == '1' then ids = tree(id) end
 local out = { 1 }
@@ -186,13 +201,19 @@ for _, t in ipairs(ids) do
     out[#out + 1] = t
   end
 end
-return out
+return finish(out)
 `;
 
 /** Removes a task tree. ARGV: prefix, now, cap, retention ms (0: keep), id. Returns the removed ids. */
 export const REMOVE_LUA = PRELUDE + `
-return remove_tree(ARGV[5])
+return finish(remove_tree(ARGV[5]))
 `;
+
+/** Whether a task is in this partition. ARGV: prefix, id. Returns 1 or 0. */
+export const EXISTS_LUA = `return redis.call('EXISTS', ARGV[1] .. 'task:' .. ARGV[2])`;
+
+/** The next creation sequence (a cluster's one counter, so listings merge in creation order). ARGV: prefix. */
+export const SEQ_LUA = `return redis.call('INCR', ARGV[1] .. 'seq')`;
 
 /** Reads a task. ARGV: prefix, id. Returns {hash fields…, {updates…}} or {}. */
 export const GET_LUA = `

@@ -1,0 +1,158 @@
+import { Cluster, ReplyError } from "ioredis";
+import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
+import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
+import type { ScriptHost } from "./script_host.ts";
+import { parseClusterUrl } from "./cluster_url.ts";
+import { connectionFailure } from "./redis.ts";
+import { createScriptedTaskPorts } from "./tasks/scripted.ts";
+import { createScriptedDocumentStore } from "./documents/scripted.ts";
+import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
+import type { Subscriber } from "./tasks/follow.ts";
+
+type WithScript = Cluster & {
+  storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
+};
+
+/**
+ * Redis Cluster (`redis-cluster://h1:p1,h2:p2,…`, `rediss-cluster://` for TLS) over ioredis'
+ * `Cluster`: each command and script goes to the master of its key's slot (ioredis follows
+ * `MOVED` and `ASK` and refreshes its slot map). Every script names a key of its slot and
+ * touches only keys of that slot (see `tasks/task_scripts.ts` for how the data spreads).
+ *
+ * Event notifications use sharded pub/sub (`SPUBLISH` inside the scripts, `SSUBSCRIBE` here,
+ * Redis 7.0): a notification goes only to the shard that holds its channel's slot, and the
+ * process keeps one subscriber connection per shard it follows channels on (ioredis'
+ * `shardedSubscribers`), so connections stay bounded by the number of masters.
+ *
+ * The password comes from the URL, else `password` (`STORE_PASSWORD`). Commands fail at once
+ * while no node answers for the slot (no offline queue) and after `timeoutMs` otherwise, as
+ * `StoreUnavailableError`s in our words.
+ *
+ * @example
+ * ```ts ignore
+ * const store = await createRedisClusterStore("redis-cluster://10.0.0.1:7000,10.0.0.2:7000", { prefix: "storectl:" });
+ * ```
+ */
+export async function createRedisClusterStore(
+  url: string,
+  options: { prefix?: string; timeoutMs?: number; password?: string } = {},
+): Promise<Store> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
+  const parsed = parseClusterUrl(url);
+  const password = parsed.password ?? options.password;
+  const seeds = parsed.nodes.map(({ host, port }) => `${host.includes(":") ? `[${host}]` : host}:${port}`).join(",");
+  const where = `Redis Cluster at ${seeds}`;
+  const client = new Cluster(parsed.nodes.map(({ host, port }) => ({ host, port })), {
+    enableOfflineQueue: false,
+    lazyConnect: true,
+    shardedSubscribers: true,
+    slotsRefreshTimeout: Math.max(timeoutMs, 1_000),
+    clusterRetryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
+    redisOptions: {
+      maxRetriesPerRequest: 0,
+      commandTimeout: timeoutMs,
+      connectTimeout: 2_000,
+      ...(parsed.username !== undefined && { username: parsed.username }),
+      ...(password !== undefined && { password }),
+      ...(parsed.tls && { tls: {} }),
+    },
+    ...(parsed.tls &&
+      { dnsLookup: (address: string, callback: (e: null, a: string) => void) => callback(null, address) }),
+  }) as WithScript;
+  let connectionError: Error | undefined;
+  // "Failed to refresh slots cache" says less than the last node's own error.
+  client.on(
+    "error",
+    (error: Error & { lastNodeError?: Error }) => void (connectionError = error.lastNodeError ?? error),
+  );
+  client.on("node error", (error: Error) => void (connectionError = error));
+  client.on("ready", () => void (connectionError = undefined));
+  client.defineCommand("storectlSlidingWindow", { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    const reason = connectionFailure(connectionError ?? error);
+    // ioredis reports a refused or closed seed as "Connection is closed": say what is known.
+    const why = reason === "connection lost" ? "no seed node answered" : reason;
+    const next = /NOAUTH|WRONGPASS/.test(why)
+      ? "set its password in STORE_URL or STORE_PASSWORD"
+      : "start the cluster there or fix STORE_URL";
+    throw new Error(`Cannot connect to ${where}: ${why}; ${next}`, { cause: error });
+  }
+  const call = async <T>(command: () => Promise<T>): Promise<T> => {
+    try {
+      return await command();
+    } catch (error) {
+      if (error instanceof ReplyError) {
+        throw new StoreUnavailableError(`${where} refused the command: ${(error as Error).message}`, { cause: error });
+      }
+      if ((error as Error).message === "Command timed out") {
+        throw new StoreUnavailableError(`${where} did not answer within ${timeoutMs} ms`, { cause: error });
+      }
+      const reason = connectionFailure(connectionError ?? error);
+      throw new StoreUnavailableError(`${where} is not reachable (${reason}); retrying`, { cause: error });
+    }
+  };
+  const prefix = options.prefix ?? "";
+  const scripts: ScriptHost = {
+    evalsha: (sha, keys, args) => call(() => client.evalsha(sha, keys.length, ...keys, ...args)),
+    eval: (lua, keys, args) => call(() => client.eval(lua, keys.length, ...keys, ...args)),
+  };
+  const ports = createScriptedTaskPorts(scripts, {
+    prefix,
+    cluster: true,
+    follow: { kind: "subscribe", subscriber: () => shardedSubscriber(client, call) },
+  });
+  return {
+    kind: "redis-cluster",
+    async ping() {
+      await call(() => client.ping());
+    },
+    async hitSlidingWindow(key, limit, windowMs) {
+      const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
+      return decisionFromReply(reply);
+    },
+    tasks: ports.tasks,
+    events: ports.events,
+    queue: ports.queue,
+    documents: createScriptedDocumentStore(scripts, { prefix, cluster: true }),
+    idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
+    async close() {
+      await ports.close();
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+/**
+ * The follower pool's subscriber over the cluster's sharded subscribers: `SSUBSCRIBE` goes to
+ * the shard of the channel's slot; after a topology change ioredis subscribes again and says
+ * so (`subscribersReady`), and the pool then reads what it may have missed.
+ */
+function shardedSubscriber(client: Cluster, call: <T>(command: () => Promise<T>) => Promise<T>): Subscriber {
+  type Handler = (...args: string[]) => void;
+  const handlers: [string, Handler][] = [];
+  const on = (event: string, handler: Handler) => {
+    handlers.push([event, handler]);
+    client.on(event, handler);
+  };
+  const channels = new Set<string>();
+  return {
+    subscribe: async (channel) => {
+      channels.add(channel);
+      await call(() => client.ssubscribe(channel));
+    },
+    unsubscribe: async (channel) => {
+      channels.delete(channel);
+      await call(() => client.sunsubscribe(channel));
+    },
+    onMessage: (handler) => on("smessage", handler as Handler),
+    onReconnect: (handler) => on("subscribersReady", handler),
+    close() {
+      for (const [event, handler] of handlers.splice(0)) client.off(event, handler);
+      for (const channel of channels) client.sunsubscribe(channel).catch(() => {});
+      channels.clear();
+    },
+  };
+}

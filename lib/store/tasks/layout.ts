@@ -1,0 +1,96 @@
+/**
+ * Where task data lives on Redis: which hash tag (and so which slot) holds a task tree, a work
+ * queue partition or an event channel.
+ *
+ * On one Redis (and Upstash) there is one partition, tag `{t}`: every task key in one slot, as
+ * before clusters. On Redis Cluster there are {@link CLUSTER_PARTITIONS}: partition `b` has a tag
+ * whose slot lies in the b-th sixteenth of the slot range, so the partitions spread evenly over
+ * masters that own contiguous slot ranges (as `redis-cli --cluster create` assigns them). A
+ * root task's partition comes from its id (a hash of it); its descendants live in their
+ * root's partition, so a tree stays in one slot and each of its scripts (a step with its
+ * events, a cascade cancel, a removal) stays one atomic script. A partition also holds its own
+ * indexes (by status, by session, the retention queue) and its own share of every work queue
+ * lane. Channels other than a task's (`session:…`, `global`, `control`) live in a slot of their
+ * own, by name.
+ *
+ * @module
+ */
+
+/** How many partitions a cluster store spreads tasks and work queues over. */
+export const CLUSTER_PARTITIONS = 16;
+
+/** Redis Cluster's key slot: CRC16 (XMODEM) of the key (its hash tag when it has one), mod 16384. */
+export function keySlot(key: string): number {
+  const open = key.indexOf("{");
+  if (open >= 0) {
+    const close = key.indexOf("}", open + 1);
+    if (close > open + 1) key = key.slice(open + 1, close);
+  }
+  let crc = 0;
+  for (const byte of new TextEncoder().encode(key)) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16384;
+}
+
+/** The task key layout of a store with `partitions` partitions (1: one Redis). */
+export class TaskLayout {
+  readonly partitions: number;
+  readonly #tags: string[];
+  readonly #prefix: string;
+
+  constructor(prefix: string, partitions: number) {
+    this.#prefix = prefix;
+    this.partitions = partitions;
+    this.#tags = partitions === 1 ? ["t"] : partitionTags("t", partitions);
+  }
+
+  /** The key prefix of partition `b`: `<prefix>{<tag>}:`. */
+  keys(b: number): string {
+    return `${this.#prefix}{${this.#tags[b]}}:`;
+  }
+
+  /** The partition of a root task (or of a queued task, always a root). */
+  rootPartition(taskId: string): number {
+    return this.partitions === 1 ? 0 : partitionOf(taskId, this.partitions);
+  }
+
+  /** The key prefix of a channel that is not a task's: its own slot on a cluster. */
+  channelKeys(channel: string): string {
+    return this.partitions === 1 ? this.keys(0) : `${this.#prefix}{c:${channel}}:`;
+  }
+}
+
+/**
+ * `n` hash tags `<name>:<b>.<k>`, the b-th with its slot in the b-th of `n` equal parts of the
+ * slot range (the first k that lands there).
+ */
+export function partitionTags(name: string, n: number): string[] {
+  return Array.from({ length: n }, (_, b) => tagIn(name, b, n));
+}
+
+/** The partition (of `n`) of an id: a hash of it. */
+export function partitionOf(id: string, n: number): number {
+  return fnv(id) % n;
+}
+
+function tagIn(name: string, b: number, n: number): string {
+  const low = Math.ceil((b * 16384) / n);
+  const high = Math.ceil(((b + 1) * 16384) / n);
+  for (let k = 0;; k++) {
+    const tag = `${name}:${b}.${k}`;
+    const slot = keySlot(tag);
+    if (slot >= low && slot < high) return tag;
+  }
+}
+
+/** FNV-1a, 32 bits: spreads task ids over the partitions. */
+function fnv(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}

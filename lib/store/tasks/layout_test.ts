@@ -1,0 +1,24 @@
+import { assertEquals } from "../../../tests/assert.ts";
+import { CLUSTER_PARTITIONS, keySlot, TaskLayout } from "./layout.ts";
+
+Deno.test("keySlot: Redis Cluster's slots (CRC16 of the hash tag)", () => {
+  // Values from CLUSTER KEYSLOT on redis-server 7.0.
+  assertEquals([keySlot("foo"), keySlot("bar"), keySlot("{user1000}.following")], [12182, 5061, 3443]);
+  assertEquals(keySlot("{user1000}.followers"), keySlot("{user1000}.following"));
+  assertEquals(keySlot("foo{}{bar}"), keySlot("foo{}{bar}"));
+});
+
+Deno.test("TaskLayout: one partition keeps the {t} tag; a cluster's partitions spread evenly over the slots", () => {
+  const single = new TaskLayout("p:", 1);
+  assertEquals([single.keys(0), single.rootPartition("anything"), single.channelKeys("global")], [
+    "p:{t}:",
+    0,
+    "p:{t}:",
+  ]);
+  const cluster = new TaskLayout("p:", CLUSTER_PARTITIONS);
+  const slots = Array.from({ length: CLUSTER_PARTITIONS }, (_, b) => keySlot(cluster.keys(b) + "task:x"));
+  assertEquals(slots.map((slot) => Math.floor(slot / (16384 / CLUSTER_PARTITIONS))), [...slots.keys()]);
+  const used = new Set(Array.from({ length: 200 }, () => cluster.rootPartition(crypto.randomUUID())));
+  assertEquals(used.size, CLUSTER_PARTITIONS);
+  assertEquals(cluster.channelKeys("session:s1"), "p:{c:session:s1}:");
+});
