@@ -118,6 +118,8 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
       const id = await s.submit({ steps: 0 });
       const unknown = await s.get("/tasks/nope/stream");
       assertEquals([unknown.status, unknown.headers.get("content-type")], [404, "application/problem+json"]);
+      const long = "x".repeat(201); // over the ids' 200 characters: 422, as GET /tasks/{id} says
+      assertEquals([(await s.get(`/tasks/${long}/stream`)).status, (await s.get(`/tasks/${long}`)).status], [422, 422]);
       for (
         const [path, headers] of [
           [`/tasks/${id}/stream?replay=yes`, {}],
