@@ -1,9 +1,7 @@
 import { assertEquals } from "./assert.ts";
-import { createMemoryStore, type NewDocument, openStore, type Store } from "../lib/store/mod.ts";
-import { startRedis } from "./redis_server.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { missingTools } from "./tools.ts";
-import { startUpstashStandIn } from "./upstash_standin.ts";
+import { type NewDocument, openStore } from "../lib/store/mod.ts";
+import type { RedisCluster } from "./redis_cluster.ts";
+import { masterPorts, type OpenStore, testOnEveryStore } from "./store_backends.ts";
 
 const doc = (id: string, hash: string, chunks: string[], source = `${id}.md`): NewDocument => ({
   id,
@@ -14,7 +12,7 @@ const doc = (id: string, hash: string, chunks: string[], source = `${id}.md`): N
 });
 
 /** The `documents` port's behaviour on every backend. */
-async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<Store>) {
+async function contract(t: Deno.TestContext, open: OpenStore) {
   let n = 0;
   const fresh = async () => (await open(`docs-${crypto.randomUUID()}-${n++}:`));
 
@@ -129,55 +127,29 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
   });
 }
 
-Deno.test("document store contract: memory", (t) =>
-  contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
+testOnEveryStore("document store contract", contract, { cluster: clusterSteps });
 
-Deno.test(
-  "document store contract: Redis over TCP (real redis-server)",
-  { ignore: missingTools("redis-server") },
-  async (t) => {
-    await using redis = await startRedis();
-    await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
-  },
-);
-
-Deno.test("document store contract: Upstash REST (stand-in forwarding to redis-server)", {
-  ignore: missingTools("redis-server"),
-}, async (t) => {
-  await using redis = await startRedis();
-  await using upstash = await startUpstashStandIn(redis.url);
-  await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
-});
-
-Deno.test(
-  "document store contract: Redis Cluster (real 3 masters + 3 replicas)",
-  { ignore: missingTools("redis-server", "redis-cli") },
-  async (t) => {
-    await using cluster = await startRedisCluster();
-    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
-    await t.step("cluster: documents and their chunks spread over every master by id", async () => {
-      const prefix = `docs-spread-${crypto.randomUUID()}:`;
-      const store = await openStore({ url: cluster.url, prefix });
-      const ids = Array.from({ length: 40 }, (_, i) => `doc-${i}`);
-      for (const id of ids) await store.documents.put(doc(id, "0123456789", [`${id} one.`, `${id} two.`]));
-      const lines = (await cluster.cli(cluster.ports[0], "CLUSTER", "NODES")).trim().split("\n");
-      const masters = lines.filter((line) => line.split(" ")[2].split(",").includes("master"))
-        .map((line) => Number(line.split(" ")[1].split("@")[0].split(":")[1]));
-      for (const port of masters) {
-        const keys = (await cluster.cli(port, "--scan", "--pattern", `${prefix}*`)).trim().split("\n");
-        assertEquals(keys.some((k) => k.endsWith(":chunks")), true, `no chunks on the master at ${port}: ${keys}`);
-      }
-      const found = await store.documents.documents([...ids].reverse());
-      assertEquals(found.map((d) => d.id), [...ids].reverse());
-      const chunks = await store.documents.chunks(found.flatMap((d) => d.chunk_ids));
-      assertEquals(chunks.length, 80);
-      assertEquals(chunks[0].text, "doc-39 one.");
-      const status = await store.documents.status();
-      assertEquals([status.documents, status.chunks], [40, 80]);
-      assertEquals((await store.documents.changes(0)).map((c) => c.document_id), ids);
-      assertEquals(await store.documents.clear(), 80);
-      assertEquals(await store.documents.documents(ids), []);
-      await store.close();
-    });
-  },
-);
+/** What only a cluster shows: how the data spreads over the masters. */
+async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
+  await t.step("cluster: documents and their chunks spread over every master by id", async () => {
+    const prefix = `docs-spread-${crypto.randomUUID()}:`;
+    const store = await openStore({ url: cluster.url, prefix });
+    const ids = Array.from({ length: 40 }, (_, i) => `doc-${i}`);
+    for (const id of ids) await store.documents.put(doc(id, "0123456789", [`${id} one.`, `${id} two.`]));
+    for (const port of await masterPorts(cluster)) {
+      const keys = (await cluster.cli(port, "--scan", "--pattern", `${prefix}*`)).trim().split("\n");
+      assertEquals(keys.some((k) => k.endsWith(":chunks")), true, `no chunks on the master at ${port}: ${keys}`);
+    }
+    const found = await store.documents.documents([...ids].reverse());
+    assertEquals(found.map((d) => d.id), [...ids].reverse());
+    const chunks = await store.documents.chunks(found.flatMap((d) => d.chunk_ids));
+    assertEquals(chunks.length, 80);
+    assertEquals(chunks[0].text, "doc-39 one.");
+    const status = await store.documents.status();
+    assertEquals([status.documents, status.chunks], [40, 80]);
+    assertEquals((await store.documents.changes(0)).map((c) => c.document_id), ids);
+    assertEquals(await store.documents.clear(), 80);
+    assertEquals(await store.documents.documents(ids), []);
+    await store.close();
+  });
+}

@@ -1,9 +1,5 @@
 import { assertEquals } from "./assert.ts";
-import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
-import { startRedis } from "./redis_server.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { missingTools } from "./tools.ts";
-import { startUpstashStandIn } from "./upstash_standin.ts";
+import { type OpenStore, testOnEveryStore } from "./store_backends.ts";
 
 /** Waits until `check()` holds (a key's expiry is the store's clock, not ours). */
 async function eventually(check: () => Promise<boolean>, what: string) {
@@ -15,7 +11,7 @@ async function eventually(check: () => Promise<boolean>, what: string) {
 }
 
 /** The `idempotency` port's behaviour on every backend. */
-async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<Store>) {
+async function contract(t: Deno.TestContext, open: OpenStore) {
   let n = 0;
   const fresh = async () => await open(`idem-${crypto.randomUUID()}-${n++}:`);
 
@@ -85,31 +81,4 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
   });
 }
 
-Deno.test("idempotency store contract: memory", (t) =>
-  contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
-
-Deno.test(
-  "idempotency store contract: Redis over TCP (real redis-server)",
-  { ignore: missingTools("redis-server") },
-  async (t) => {
-    await using redis = await startRedis();
-    await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
-  },
-);
-
-Deno.test("idempotency store contract: Upstash REST (stand-in forwarding to redis-server)", {
-  ignore: missingTools("redis-server"),
-}, async (t) => {
-  await using redis = await startRedis();
-  await using upstash = await startUpstashStandIn(redis.url);
-  await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
-});
-
-Deno.test(
-  "idempotency store contract: Redis Cluster (real 3 masters + 3 replicas)",
-  { ignore: missingTools("redis-server", "redis-cli") },
-  async (t) => {
-    await using cluster = await startRedisCluster();
-    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
-  },
-);
+testOnEveryStore("idempotency store contract", contract);

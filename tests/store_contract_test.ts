@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
+import { createMemoryStore, openStore, StoreUnavailableError } from "../lib/store/mod.ts";
+import { type OpenStore, testOnEveryStore } from "./store_backends.ts";
 import { startRedis } from "./redis_server.ts";
 import { startRedisCluster } from "./redis_cluster.ts";
 import { missingTools } from "./tools.ts";
@@ -8,7 +9,7 @@ import { startUpstashStandIn } from "./upstash_standin.ts";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The behaviour every store backend must share. */
-async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<Store>) {
+async function contract(t: Deno.TestContext, open: OpenStore) {
   let n = 0;
   const fresh = async () => await open(`contract-${crypto.randomUUID()}-${n++}:`);
 
@@ -58,20 +59,7 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
   });
 }
 
-Deno.test("store contract: memory", (t) => contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
-
-Deno.test("store contract: Redis over TCP (real redis-server)", { ignore: missingTools("redis-server") }, async (t) => {
-  await using redis = await startRedis();
-  await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
-});
-
-Deno.test("store contract: Upstash REST (stand-in forwarding to redis-server)", {
-  ignore: missingTools("redis-server"),
-}, async (t) => {
-  await using redis = await startRedis();
-  await using upstash = await startUpstashStandIn(redis.url);
-  await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
-});
+testOnEveryStore("store contract", contract);
 
 Deno.test("memory store: the rule-6 scenario with an injected clock", async () => {
   const clock = { ms: 0 };
@@ -196,15 +184,6 @@ Deno.test(
     } finally {
       await store.close();
     }
-  },
-);
-
-Deno.test(
-  "store contract: Redis Cluster (real 3 masters + 3 replicas)",
-  { ignore: missingTools("redis-server", "redis-cli") },
-  async (t) => {
-    await using cluster = await startRedisCluster();
-    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
   },
 );
 

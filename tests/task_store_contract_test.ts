@@ -1,9 +1,7 @@
 import { assert, assertEquals } from "./assert.ts";
-import { createMemoryStore, type Job, openStore, type Store, type StoredEvent } from "../lib/store/mod.ts";
-import { startRedis } from "./redis_server.ts";
-import { type RedisCluster, startRedisCluster } from "./redis_cluster.ts";
-import { missingTools } from "./tools.ts";
-import { startUpstashStandIn } from "./upstash_standin.ts";
+import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
+import type { RedisCluster } from "./redis_cluster.ts";
+import { masterPorts, type OpenStore, testOnEveryStore } from "./store_backends.ts";
 
 const task = (id: string, extra: { parent_id?: string; spawn_key?: string; session_id?: string } = {}) => ({
   task_id: id,
@@ -29,7 +27,7 @@ async function take(iterable: AsyncIterable<StoredEvent>, count: number, control
 }
 
 /** The `tasks` and `events` ports' behaviour on every backend. */
-async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<Store>) {
+async function contract(t: Deno.TestContext, open: OpenStore) {
   let n = 0;
   const fresh = async () => await open(`tasks-${crypto.randomUUID()}-${n++}:`);
 
@@ -397,126 +395,96 @@ async function contract(t: Deno.TestContext, open: (prefix: string) => Promise<S
   });
 }
 
-Deno.test("task store contract: memory", (t) =>
-  contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
+testOnEveryStore("task store contract", contract, { cluster: clusterSteps });
 
-Deno.test(
-  "task store contract: Redis over TCP (real redis-server)",
-  { ignore: missingTools("redis-server") },
-  async (t) => {
-    await using redis = await startRedis();
-    await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
-  },
-);
-
-Deno.test("task store contract: Upstash REST (stand-in forwarding to redis-server)", {
-  ignore: missingTools("redis-server"),
-}, async (t) => {
-  await using redis = await startRedis();
-  await using upstash = await startUpstashStandIn(redis.url);
-  await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
-});
-
-Deno.test(
-  "task store contract: Redis Cluster (real 3 masters + 3 replicas)",
-  { ignore: missingTools("redis-server", "redis-cli") },
-  async (t) => {
-    await using cluster = await startRedisCluster();
-    await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
-    await t.step("cluster: task trees and queue partitions spread over every master", async () => {
-      const prefix = `spread-${crypto.randomUUID()}:`;
-      const store = await openStore({ url: cluster.url, prefix });
-      for (let i = 0; i < 48; i++) {
-        await store.tasks.create(task(`root-${i}`, { session_id: `s${i % 3}` }));
-        await store.tasks.create(
-          task(`child-${i}`, { parent_id: `root-${i}`, spawn_key: "child-0", session_id: `s${i % 3}` }),
+/** What only a cluster shows: how the data spreads over the masters. */
+async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
+  await t.step("cluster: task trees and queue partitions spread over every master", async () => {
+    const prefix = `spread-${crypto.randomUUID()}:`;
+    const store = await openStore({ url: cluster.url, prefix });
+    for (let i = 0; i < 48; i++) {
+      await store.tasks.create(task(`root-${i}`, { session_id: `s${i % 3}` }));
+      await store.tasks.create(
+        task(`child-${i}`, { parent_id: `root-${i}`, spawn_key: "child-0", session_id: `s${i % 3}` }),
+      );
+      await store.tasks.step(`child-${i}`, { to: "done", event: { kind: "done", payload: { result: {} } } });
+      await store.queue.push(`root-${i}`);
+    }
+    // Each master holds some trees (their hashes) and some queue partitions.
+    const masters = await masterPorts(cluster);
+    for (const port of masters) {
+      const keys = (await cluster.cli(port, "--scan", "--pattern", `${prefix}*`)).trim().split("\n");
+      assert(keys.some((k) => k.includes(":task:root-")), `no task tree on the master at ${port}: ${keys}`);
+      assert(keys.some((k) => /:queue$/.test(k)), `no queue partition on the master at ${port}: ${keys}`);
+    }
+    // A tree stays whole in one slot: the child's hash sits in its root's slot.
+    for (const i of [0, 7, 31]) {
+      const slot = async (key: string) => (await cluster.cli(masters[0], "CLUSTER", "KEYSLOT", key)).trim();
+      const keys = (await Promise.all(masters.map((port) => cluster.cli(port, "--scan", "--pattern", `${prefix}*`))))
+        .join("\n").split("\n");
+      const root = keys.find((k) => k.endsWith(`:task:root-${i}`))!;
+      const child = keys.find((k) => k.endsWith(`:task:child-${i}`))!;
+      assertEquals(await slot(child), await slot(root));
+    }
+    // Listing reads across the slots in creation order; the children's events reach their parents.
+    const all = await store.tasks.list({ limit: 200 });
+    assertEquals(all.total, 96);
+    assertEquals(all.tasks.map((x) => x.task_id).slice(0, 4), ["root-0", "child-0", "root-1", "child-1"]);
+    assertEquals((await store.tasks.list({ status: "done", limit: 200 })).total, 48);
+    assertEquals((await store.tasks.list({ session_id: "s1", limit: 200 })).total, 32);
+    assertEquals(kinds(await store.events.range("task:root-5", 0)), ["subtask_spawned", "subtask_done"]);
+    assertEquals((await store.events.range("global", 0)).length, 48);
+    // One consumer takes the jobs of every partition.
+    const taken = new Set<string>();
+    for (let job = await store.queue.take("r", 60_000); job; job = await store.queue.take("r", 60_000)) {
+      taken.add(job.taskId);
+      await store.queue.ack(job.id);
+    }
+    assertEquals(taken.size, 48);
+    await store.close();
+  });
+  await t.step(
+    "cluster: followers of channels on every shard share one subscriber connection per shard",
+    async () => {
+      const store = await openStore({ url: cluster.url, prefix: `follow-${crypto.randomUUID()}:` });
+      const channels = Array.from({ length: 30 }, (_, i) => i % 2 ? `session:s${i}` : `task:r${i}`);
+      for (const channel of channels.filter((c) => c.startsWith("task:"))) {
+        await store.tasks.create(task(channel.slice(5)));
+      }
+      const controller = new AbortController();
+      let following = 0;
+      const firsts = channels.map(async (channel) => {
+        const iterator = store.events.follow(channel, await store.events.last(channel), controller.signal)[
+          Symbol.asyncIterator
+        ]();
+        const next = iterator.next();
+        following++;
+        const event = await next;
+        await iterator.return?.();
+        return [channel, event.done ? "none" : event.value.kind];
+      });
+      const masters = await masterPorts(cluster);
+      const subscribers = async () =>
+        (await Promise.all(cluster.ports.map((port) => cluster.cli(port, "CLIENT", "LIST")))).map((list) =>
+          list.split("\n").filter((line) => /\bssub=[1-9]/.test(line)).length
         );
-        await store.tasks.step(`child-${i}`, { to: "done", event: { kind: "done", payload: { result: {} } } });
-        await store.queue.push(`root-${i}`);
+      // Every channel followed: each master that holds one has a subscriber connection of ours, and only one.
+      while (following < channels.length) await sleep(10);
+      let perShard = await subscribers();
+      for (let i = 0; i < 100 && perShard.filter((n) => n > 0).length < masters.length; i++) {
+        await sleep(20);
+        perShard = await subscribers();
       }
-      // Each master holds some trees (their hashes) and some queue partitions.
-      const masters = await mastersOf(cluster);
-      for (const port of masters) {
-        const keys = (await cluster.cli(port, "--scan", "--pattern", `${prefix}*`)).trim().split("\n");
-        assert(keys.some((k) => k.includes(":task:root-")), `no task tree on the master at ${port}: ${keys}`);
-        assert(keys.some((k) => /:queue$/.test(k)), `no queue partition on the master at ${port}: ${keys}`);
+      assertEquals(perShard.filter((n) => n > 0).length, masters.length, `${perShard}`);
+      assert(perShard.every((n) => n <= 1), `subscriber connections per node: ${perShard}`);
+      for (const channel of channels) {
+        if (channel.startsWith("task:")) {
+          await store.tasks.step(channel.slice(5), { event: { kind: "token", payload: { message: "x" } } });
+        } else await store.events.append(channel, "token", { task_id: "t" });
       }
-      // A tree stays whole in one slot: the child's hash sits in its root's slot.
-      for (const i of [0, 7, 31]) {
-        const slot = async (key: string) => (await cluster.cli(masters[0], "CLUSTER", "KEYSLOT", key)).trim();
-        const keys = (await Promise.all(masters.map((port) => cluster.cli(port, "--scan", "--pattern", `${prefix}*`))))
-          .join("\n").split("\n");
-        const root = keys.find((k) => k.endsWith(`:task:root-${i}`))!;
-        const child = keys.find((k) => k.endsWith(`:task:child-${i}`))!;
-        assertEquals(await slot(child), await slot(root));
-      }
-      // Listing reads across the slots in creation order; the children's events reach their parents.
-      const all = await store.tasks.list({ limit: 200 });
-      assertEquals(all.total, 96);
-      assertEquals(all.tasks.map((x) => x.task_id).slice(0, 4), ["root-0", "child-0", "root-1", "child-1"]);
-      assertEquals((await store.tasks.list({ status: "done", limit: 200 })).total, 48);
-      assertEquals((await store.tasks.list({ session_id: "s1", limit: 200 })).total, 32);
-      assertEquals(kinds(await store.events.range("task:root-5", 0)), ["subtask_spawned", "subtask_done"]);
-      assertEquals((await store.events.range("global", 0)).length, 48);
-      // One consumer takes the jobs of every partition.
-      const taken = new Set<string>();
-      for (let job = await store.queue.take("r", 60_000); job; job = await store.queue.take("r", 60_000)) {
-        taken.add(job.taskId);
-        await store.queue.ack(job.id);
-      }
-      assertEquals(taken.size, 48);
+      assertEquals(await Promise.all(firsts), channels.map((channel) => [channel, "token"]));
+      controller.abort();
       await store.close();
-    });
-    await t.step(
-      "cluster: followers of channels on every shard share one subscriber connection per shard",
-      async () => {
-        const store = await openStore({ url: cluster.url, prefix: `follow-${crypto.randomUUID()}:` });
-        const channels = Array.from({ length: 30 }, (_, i) => i % 2 ? `session:s${i}` : `task:r${i}`);
-        for (const channel of channels.filter((c) => c.startsWith("task:"))) {
-          await store.tasks.create(task(channel.slice(5)));
-        }
-        const controller = new AbortController();
-        let following = 0;
-        const firsts = channels.map(async (channel) => {
-          const iterator = store.events.follow(channel, await store.events.last(channel), controller.signal)[
-            Symbol.asyncIterator
-          ]();
-          const next = iterator.next();
-          following++;
-          const event = await next;
-          await iterator.return?.();
-          return [channel, event.done ? "none" : event.value.kind];
-        });
-        const masters = await mastersOf(cluster);
-        const subscribers = async () =>
-          (await Promise.all(cluster.ports.map((port) => cluster.cli(port, "CLIENT", "LIST")))).map((list) =>
-            list.split("\n").filter((line) => /\bssub=[1-9]/.test(line)).length
-          );
-        // Every channel followed: each master that holds one has a subscriber connection of ours, and only one.
-        while (following < channels.length) await sleep(10);
-        let perShard = await subscribers();
-        for (let i = 0; i < 100 && perShard.filter((n) => n > 0).length < masters.length; i++) {
-          await sleep(20);
-          perShard = await subscribers();
-        }
-        assertEquals(perShard.filter((n) => n > 0).length, masters.length, `${perShard}`);
-        assert(perShard.every((n) => n <= 1), `subscriber connections per node: ${perShard}`);
-        for (const channel of channels) {
-          if (channel.startsWith("task:")) {
-            await store.tasks.step(channel.slice(5), { event: { kind: "token", payload: { message: "x" } } });
-          } else await store.events.append(channel, "token", { task_id: "t" });
-        }
-        assertEquals(await Promise.all(firsts), channels.map((channel) => [channel, "token"]));
-        controller.abort();
-        await store.close();
-      },
-    );
-  },
-);
-
-/** The ports of the cluster's masters. */
-async function mastersOf(cluster: RedisCluster): Promise<number[]> {
-  const lines = (await cluster.cli(cluster.ports[0], "CLUSTER", "NODES")).trim().split("\n");
-  return lines.filter((line) => line.split(" ")[2].split(",").includes("master"))
-    .map((line) => Number(line.split(" ")[1].split("@")[0].split(":")[1]));
+    },
+  );
 }

@@ -1,0 +1,62 @@
+/**
+ * Runs a store contract on every backend, each a real part: memory, Redis over TCP (a
+ * redis-server of its own), Upstash REST (a stand-in forwarding to a redis-server) and Redis
+ * Cluster (3 masters + 3 replicas). One `Deno.test` per backend, named `<name>: <backend>`.
+ *
+ * @example
+ * ```ts ignore
+ * testOnEveryStore("task store contract", contract, { cluster: spreadSteps });
+ * ```
+ *
+ * @module
+ */
+import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
+import { startRedis } from "./redis_server.ts";
+import { type RedisCluster, startRedisCluster } from "./redis_cluster.ts";
+import { missingTools } from "./tools.ts";
+import { startUpstashStandIn } from "./upstash_standin.ts";
+
+/** Opens a store of the backend under test with its own key prefix. */
+export type OpenStore = (prefix: string) => Promise<Store>;
+
+/** A contract: steps of `t` against stores that `open` makes. */
+export type StoreContract = (t: Deno.TestContext, open: OpenStore) => Promise<void>;
+
+/** `cluster`: steps that only mean something on a cluster, run after the contract on the same cluster. */
+export function testOnEveryStore(
+  name: string,
+  contract: StoreContract,
+  options: { cluster?: (t: Deno.TestContext, cluster: RedisCluster) => Promise<void> } = {},
+): void {
+  Deno.test(`${name}: memory`, (t) => contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
+
+  Deno.test(`${name}: Redis over TCP (real redis-server)`, { ignore: missingTools("redis-server") }, async (t) => {
+    await using redis = await startRedis();
+    await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
+  });
+
+  Deno.test(
+    `${name}: Upstash REST (stand-in forwarding to redis-server)`,
+    { ignore: missingTools("redis-server") },
+    async (t) => {
+      await using redis = await startRedis();
+      await using upstash = await startUpstashStandIn(redis.url);
+      await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
+    },
+  );
+
+  Deno.test(
+    `${name}: Redis Cluster (real 3 masters + 3 replicas)`,
+    { ignore: missingTools("redis-server", "redis-cli") },
+    async (t) => {
+      await using cluster = await startRedisCluster();
+      await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
+      await options.cluster?.(t, cluster);
+    },
+  );
+}
+
+/** The ports of the cluster's masters, as its first node sees them. */
+export async function masterPorts(cluster: RedisCluster): Promise<number[]> {
+  return (await cluster.nodes()).filter((node) => node.flags.includes("master")).map((node) => node.port);
+}
