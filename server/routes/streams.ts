@@ -1,5 +1,5 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Context, Env } from "hono";
+import type { Env } from "hono";
 import type { EventLog, TaskStore } from "../../lib/store/mod.ts";
 import {
   EVENT_KINDS,
@@ -9,7 +9,7 @@ import {
   taskChannel,
   type TaskStatus,
 } from "../../lib/tasks/mod.ts";
-import { problem } from "../errors.ts";
+import { NotFound } from "../errors.ts";
 import { createEventStreams } from "../sse.ts";
 import { feedStream, streamChecks, type StreamPlan, type StreamState } from "./stream_feed.ts";
 
@@ -105,10 +105,12 @@ export function streamRoutes<E extends Env>(
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
   const app = new OpenAPIHono<E>({ defaultHook });
-  const off = (c: Context, scope: ChannelScope) =>
-    !config.enabled
-      ? problem(c, 404, "Streaming is not enabled on this server (STREAMING_ENABLED=false)")
-      : problem(c, 404, `The ${scope} stream is not enabled on this server; add ${scope} to CHANNEL_SCOPES`);
+  const off = (scope: ChannelScope) =>
+    new NotFound(
+      config.enabled
+        ? `The ${scope} stream is not enabled on this server; add ${scope} to CHANNEL_SCOPES`
+        : "Streaming is not enabled on this server (STREAMING_ENABLED=false)",
+    );
   const available = (scope: ChannelScope) => config.enabled && config.scopes.includes(scope);
 
   const eventStreams = createEventStreams(config);
@@ -152,7 +154,7 @@ export function streamRoutes<E extends Env>(
       },
     }),
     async (c) => {
-      if (!available("TASK")) return off(c, "TASK") as never;
+      if (!available("TASK")) throw off("TASK");
       const { task_id } = c.req.valid("param");
       const { replay, events: filter } = c.req.valid("query");
       const lastEventId = c.req.valid("header")["last-event-id"];
@@ -160,15 +162,15 @@ export function streamRoutes<E extends Env>(
       // The channel's end before the task's state: a task not final yet ends with an event after it.
       const last = await events.last(channel);
       const record = await tasks.get(task_id);
-      if (!record) return problem(c, 404, `No task '${task_id}'; GET /tasks lists the tasks there are`) as never;
+      if (!record) throw new NotFound(`No task '${task_id}'; GET /tasks lists the tasks there are`);
       const sendAfter = lastEventId !== undefined ? Number(lastEventId) : replay === false ? last : 0;
       if (FINAL_STATUSES.has(record.status as TaskStatus)) {
         const until = await events.last(channel); // its final event is at or below this
-        if (sendAfter >= until) return c.body(null, 204) as never; // 204 tells an EventSource not to reconnect
-        return stream({ channel, sendAfter, readAfter: sendAfter, filter, taskId: task_id, until }) as never;
+        if (sendAfter >= until) return c.body(null, 204); // 204 tells an EventSource not to reconnect
+        return stream({ channel, sendAfter, readAfter: sendAfter, filter, taskId: task_id, until });
       }
       // Resumed past the channel's end (a client ahead of the store): read from the end, send after its id.
-      return stream({ channel, sendAfter, readAfter: Math.min(sendAfter, last), filter, taskId: task_id }) as never;
+      return stream({ channel, sendAfter, readAfter: Math.min(sendAfter, last), filter, taskId: task_id });
     },
   );
 
@@ -185,12 +187,12 @@ export function streamRoutes<E extends Env>(
       responses: sse("text/event-stream of the session's task events; it does not end by itself"),
     }),
     async (c) => {
-      if (!available("SESSION")) return off(c, "SESSION") as never;
+      if (!available("SESSION")) throw off("SESSION");
       const { session_id } = c.req.valid("param");
       const { replay, events: filter } = c.req.valid("query");
       const channel = sessionChannel(session_id);
       const after = await shared(channel, c.req.valid("header")["last-event-id"], replay);
-      return stream({ channel, sendAfter: after, readAfter: after, filter }) as never;
+      return stream({ channel, sendAfter: after, readAfter: after, filter });
     },
   );
 
@@ -203,10 +205,10 @@ export function streamRoutes<E extends Env>(
       responses: sse("text/event-stream of all task events; it does not end by itself"),
     }),
     async (c) => {
-      if (!available("GLOBAL")) return off(c, "GLOBAL") as never;
+      if (!available("GLOBAL")) throw off("GLOBAL");
       const { replay, events: filter } = c.req.valid("query");
       const after = await shared(GLOBAL_CHANNEL, c.req.valid("header")["last-event-id"], replay);
-      return stream({ channel: GLOBAL_CHANNEL, sendAfter: after, readAfter: after, filter }) as never;
+      return stream({ channel: GLOBAL_CHANNEL, sendAfter: after, readAfter: after, filter });
     },
   );
 
