@@ -1,0 +1,153 @@
+/**
+ * Does throughput scale with shards? The same work on one redis-server and on a Redis Cluster of
+ * 3 masters (+ 3 replicas), interleaved round by round (1, 3, 1, 3, …):
+ * - tasks: a runner in this process (`--concurrency` at once) runs `--tasks` demo trees (a root
+ *   with one child, 2 updates and 3 tokens each) submitted at once, until all are `done`;
+ * - fan-out: `--channels` session channels with 5 followers each; `--events` appends spread
+ *   over them, 64 in flight, until every follower has every event.
+ * Prints per round the rate and the CPU of this process and of each redis-server (how the load
+ * spreads over the masters), then the median ratio cluster / one Redis over the rounds with the
+ * best beside it.
+ *
+ * `deno run -A bench/shards_bench.ts [--rounds 5] [--tasks 300] [--concurrency 64] [--channels 200] [--events 20000]`
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { openStore, sessionChannel, type Store } from "../lib/store/mod.ts";
+import { createTaskRunner, demoTask } from "../lib/tasks/mod.ts";
+import { startRedis } from "../tests/redis_server.ts";
+import { startRedisCluster } from "../tests/redis_cluster.ts";
+import { cpuSeconds } from "./process_cpu.ts";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    tasks: { type: "string", default: "300" },
+    concurrency: { type: "string", default: "64" },
+    channels: { type: "string", default: "200" },
+    events: { type: "string", default: "20000" },
+  },
+});
+const TASKS = Number(values.tasks), CHANNELS = Number(values.channels), EVENTS = Number(values.events);
+const FOLLOWERS = 5;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Backend {
+  readonly name: string;
+  readonly url: string;
+  /** The redis-server processes whose CPU counts (a cluster's masters and replicas). */
+  readonly pids: readonly number[];
+}
+
+interface Outcome {
+  readonly rate: number;
+  readonly cpu: number;
+  readonly redisCpu: number[];
+}
+
+/** Runs `work` and measures its rate (`count` per wall second) and the CPU it cost each process. */
+async function measure(backend: Backend, count: number, work: () => Promise<void>): Promise<Outcome> {
+  const before = { self: await cpuSeconds(Deno.pid), redis: await Promise.all(backend.pids.map(cpuSeconds)) };
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const redis = await Promise.all(backend.pids.map(cpuSeconds));
+  return {
+    rate: count / seconds,
+    cpu: await cpuSeconds(Deno.pid) - before.self,
+    redisCpu: redis.map((s, i) => s - before.redis[i]),
+  };
+}
+
+async function tasks(backend: Backend): Promise<Outcome> {
+  const store = await openStore({ url: backend.url, prefix: `shards-${crypto.randomUUID()}:` });
+  const runner = createTaskRunner({
+    store,
+    definitions: [demoTask],
+    concurrency: Number(values.concurrency),
+    pollMs: 50,
+    log: () => {},
+  });
+  try {
+    return await measure(backend, TASKS, async () => {
+      await Promise.all(Array.from({ length: TASKS }, () =>
+        runner.submit({
+          kind: "demo",
+          input: { steps: 2, delay_ms: 0, tokens: ["a", "b", "c"], children: 1 },
+        })));
+      while ((await store.tasks.list({ status: "done", limit: 1 })).total < TASKS * 2) await sleep(20);
+    });
+  } finally {
+    await runner.close();
+    await store.close();
+  }
+}
+
+async function fanOut(backend: Backend): Promise<Outcome> {
+  const store = await openStore({ url: backend.url, prefix: `shards-${crypto.randomUUID()}:` });
+  const controller = new AbortController();
+  try {
+    const channels = Array.from({ length: CHANNELS }, (_, i) => sessionChannel(`s${i}`));
+    const perChannel = (c: number) => Math.floor(EVENTS / CHANNELS) + (c < EVENTS % CHANNELS ? 1 : 0);
+    const followers = channels.flatMap((channel, c) =>
+      Array.from({ length: FOLLOWERS }, () => follow(store, channel, perChannel(c), controller.signal))
+    );
+    await sleep(500); // every follower subscribed
+    return await measure(backend, EVENTS, async () => {
+      let next = 0;
+      await Promise.all(Array.from({ length: 64 }, async () => {
+        for (let i = next++; i < EVENTS; i = next++) {
+          await store.events.append(channels[i % CHANNELS], "token", { task_id: "t", message: String(i) }, 10_000);
+        }
+      }));
+      await Promise.all(followers);
+    });
+  } finally {
+    controller.abort();
+    await store.close();
+  }
+}
+
+/** Follows `channel` from its start until `count` events came. */
+async function follow(store: Store, channel: string, count: number, signal: AbortSignal): Promise<void> {
+  let got = 0;
+  for await (const batch of store.events.followBatches(channel, 0, signal)) {
+    got += batch.length;
+    if (got >= count) return;
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const line = (o: Outcome, unit: string) =>
+  `${o.rate.toFixed(0)} ${unit}/s; CPU: bench ${o.cpu.toFixed(1)} s, redis-servers ` +
+  o.redisCpu.map((s) => s.toFixed(2)).join(" / ") + ` s`;
+
+await using single = await startRedis();
+await using cluster = await startRedisCluster();
+const backends: Backend[] = [
+  { name: "1 Redis", url: single.url, pids: [single.pid] },
+  { name: "cluster, 3 masters", url: cluster.url, pids: cluster.ports.map((port) => cluster.pid(port)) },
+];
+const ratios = { tasks: [] as number[], fanOut: [] as number[] };
+for (let round = 1; round <= Number(values.rounds); round++) {
+  const order = round % 2 ? backends : [...backends].reverse();
+  const results = new Map<string, { tasks: Outcome; fanOut: Outcome }>();
+  for (const backend of order) {
+    const outcome = { tasks: await tasks(backend), fanOut: await fanOut(backend) };
+    results.set(backend.name, outcome);
+    console.log(
+      `round ${round}, ${backend.name}: tasks ${line(outcome.tasks, "trees")}; fan-out ${
+        line(outcome.fanOut, "events")
+      }`,
+    );
+  }
+  const [one, three] = backends.map((b) => results.get(b.name)!);
+  ratios.tasks.push(three.tasks.rate / one.tasks.rate);
+  ratios.fanOut.push(three.fanOut.rate / one.fanOut.rate);
+}
+const summary = (xs: number[]) => `${median(xs).toFixed(2)}× (best ${Math.max(...xs).toFixed(2)}×)`;
+console.log(
+  `cluster / 1 Redis, median of ${ratios.tasks.length} pairs: tasks ${summary(ratios.tasks)}, ` +
+    `fan-out ${summary(ratios.fanOut)}`,
+);
