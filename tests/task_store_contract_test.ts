@@ -251,6 +251,33 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
   );
 
   await t.step(
+    "events: with a retention, a session's channel and the global one go that long after their last event",
+    async () => {
+      const store = await fresh();
+      store.tasks.retain(1_000);
+      await store.tasks.create(task("a", { session_id: "quiet" }));
+      await store.tasks.step("a", { to: "done", event: { kind: "done", payload: { result: {} } } });
+      assertEquals(kinds(await store.events.range("session:quiet", 0)), ["done"]);
+      await store.tasks.create(task("b", { session_id: "busy" }));
+      await sleep(600);
+      await store.tasks.step("b", { event: { kind: "update", payload: { message: "still here" } } });
+      const gone = async (channel: string) => {
+        for (let i = 0; i < 250; i++) {
+          await store.tasks.list({ limit: 1 }); // the memory store sweeps on its own calls
+          if ((await store.events.range(channel, 0)).length === 0) return;
+          await sleep(20);
+        }
+        throw new Error(`${channel} is still there 5 s after its retention`);
+      };
+      await gone("session:quiet");
+      assertEquals(kinds(await store.events.range("session:busy", 0)), ["update"], "its last event is 600 ms younger");
+      assertEquals(kinds(await store.events.range("global", 0)), ["done", "update"]);
+      await gone("global");
+      await store.close();
+    },
+  );
+
+  await t.step(
     "queue: jobs in order (per partition), one consumer each; ack removes; an expired lease is reclaimed",
     async () => {
       const store = await fresh();

@@ -9,7 +9,8 @@
 /**
  * Appends one event and publishes it to the channel's followers (`<prefix>{t}:n:<channel>`,
  * message `<id>\t<kind>\t<data>`, see `follow.ts`). ARGV: prefix, channel, kind, data JSON,
- * max length (0: all). Returns the stream id.
+ * max length (0: all), and optionally a time to live in ms after which the channel goes unless
+ * another event comes (0 or none: it stays). Returns the stream id.
  */
 export const APPEND_LUA = `
 local k = ARGV[1] .. 'ev:' .. ARGV[2]
@@ -19,6 +20,7 @@ if ARGV[5] ~= '0' then
 else
   id = redis.call('XADD', k, '0-*', 'k', ARGV[3], 'd', ARGV[4])
 end
+if ARGV[6] and ARGV[6] ~= '0' then redis.call('PEXPIRE', k, ARGV[6]) end
 redis.call('PUBLISH', ARGV[1] .. 'n:' .. ARGV[2], id .. '\t' .. ARGV[3] .. '\t' .. ARGV[4])
 return id
 `;

@@ -46,14 +46,20 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
   let retentionMs = 0;
   /** When finished roots go, by id: the twin of the `expiry` sorted set. */
   const expiry = new Map<string, number>();
+  /** When the session and global channels go, in that order: the twin of their PEXPIRE. */
+  const sharedExpiry = new Map<string, number>();
   const clock = options.now ?? Date.now;
 
   const fanOut = (record: Entry["record"], kind: string, payload: Record<string, unknown> = {}) => {
     if (kind !== "spawned") {
       const data = structuredClone(eventData(record.task_id, payload)); // one copy, shared by the three channels
       append(taskChannel(record.task_id), kind, data);
-      append(sessionChannel(record.session_id), kind, data, SHARED_CHANNEL_CAP);
-      append(GLOBAL_CHANNEL, kind, data, SHARED_CHANNEL_CAP);
+      for (const shared of [sessionChannel(record.session_id), GLOBAL_CHANNEL]) {
+        append(shared, kind, data, SHARED_CHANNEL_CAP);
+        if (retentionMs === 0) continue;
+        sharedExpiry.delete(shared); // to the end: the map stays in the order they go
+        sharedExpiry.set(shared, clock() + retentionMs);
+      }
     }
     if (record.parent_id && SUBTASK_KINDS.has(kind)) {
       const sub = { subtask_id: record.task_id, spawn_key: record.spawn_key, ...payload };
@@ -78,6 +84,11 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
   const sweep = () => {
     const t = clock();
     for (const [id, at] of expiry) if (at <= t) removeTree(id);
+    for (const [name, at] of sharedExpiry) {
+      if (at > t) break;
+      sharedExpiry.delete(name);
+      events.drop(name);
+    }
   };
   const snapshot = (entry: Entry, withUpdates: boolean): TaskRecord =>
     structuredClone({ ...entry.record, updates: withUpdates ? entry.updates : [] });

@@ -52,10 +52,10 @@ export class Partitions {
   async write(b: number, script: string, args: string[]): Promise<unknown> {
     const reply = await this.in(b, script, args);
     if (!this.cluster) return reply;
-    const [result, events] = reply as [unknown, [string, string, string, string][]];
+    const [result, events] = reply as [unknown, [string, string, string, string, string][]];
     // In order, one at a time: a channel's events stay in the order the task emitted them.
-    for (const [channel, kind, data, cap] of events) {
-      await this.at(this.layout.channelKeys(channel), APPEND_LUA, [channel, kind, data, cap]);
+    for (const [channel, kind, data, cap, ttl] of events) {
+      await this.at(this.layout.channelKeys(channel), APPEND_LUA, [channel, kind, data, cap, ttl]);
     }
     return result;
   }

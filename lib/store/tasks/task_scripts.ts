@@ -80,17 +80,21 @@ local function finish(result)
   return result
 end
 -- stored on the channel's stream, and published to its followers (see follow.ts)
+-- A shared channel (cap > 0: session, global) goes the retention after its last event; a task's with its task.
 local function emit(channel, kind, data, cap)
+  local ttl = (cap > 0 and TTL > 0) and TTL or 0
   if RELAY and string.sub(channel, 1, 5) ~= 'task:' then
-    OUT[#OUT + 1] = { channel, kind, data, tostring(cap) }
+    OUT[#OUT + 1] = { channel, kind, data, tostring(cap), tostring(ttl) }
     return
   end
+  local k = P .. 'ev:' .. channel
   local id
   if cap > 0 then
-    id = redis.call('XADD', P .. 'ev:' .. channel, 'MAXLEN', '~', cap, '0-*', 'k', kind, 'd', data)
+    id = redis.call('XADD', k, 'MAXLEN', '~', cap, '0-*', 'k', kind, 'd', data)
   else
-    id = redis.call('XADD', P .. 'ev:' .. channel, '0-*', 'k', kind, 'd', data)
+    id = redis.call('XADD', k, '0-*', 'k', kind, 'd', data)
   end
+  if ttl > 0 then redis.call('PEXPIRE', k, ttl) end
   redis.call('PUBLISH', P .. 'n:' .. channel, id .. '\t' .. kind .. '\t' .. data)
 end
 -- payload is a JSON object text from the caller; the task id goes first

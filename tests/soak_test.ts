@@ -1,0 +1,21 @@
+import { assert, assertEquals } from "./assert.ts";
+import { soak } from "../bench/soak.ts";
+import { missingTools } from "./tools.ts";
+
+Deno.test(
+  "soak, short form: 3 processes (Deno and Node) on a Redis Cluster through a kill and a failover lose nothing",
+  {
+    ignore: missingTools("node", "redis-server", "redis-cli"),
+  },
+  async () => {
+    const report = await soak({ seconds: 40, trees: 60, subscribers: 20 });
+    assertEquals(report.losses, [], "every task final, every event seen once and in order, none finished twice");
+    assert(report.reconnects > 0, "the subscribers resumed with Last-Event-ID");
+    assert(
+      Object.keys(report.keysLeft).every((family) =>
+        ["queue", "queue:pipelines", "seq", "ev:control"].includes(family)
+      ),
+      `after retention only the queues, the counter and the control channel stay: ${JSON.stringify(report.keysLeft)}`,
+    );
+  },
+);
