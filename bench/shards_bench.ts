@@ -6,8 +6,10 @@
  * - fan-out: `--channels` session channels with 5 followers each; `--events` appends spread
  *   over them, 64 in flight, until every follower has every event.
  * Prints per round the rate and the CPU of this process and of each redis-server (how the load
- * spreads over the masters), then the median ratio cluster / one Redis over the rounds with the
- * best beside it.
+ * spreads over the masters), and the Redis-bound ceiling: the rate at which the busiest master
+ * would use a whole core. Then the median ratios cluster / one Redis over the rounds, best
+ * beside them. On a machine where this one process saturates a core first (2 cores here) the
+ * rates measure the client; the ceilings say what the shards add once Redis is the limit.
  *
  * `deno run -A bench/shards_bench.ts [--rounds 5] [--tasks 300] [--concurrency 64] [--channels 200] [--events 20000]`
  *
@@ -15,7 +17,7 @@
  */
 import { parseArgs } from "node:util";
 import { openStore, sessionChannel, type Store } from "../lib/store/mod.ts";
-import { createTaskRunner, demoTask } from "../lib/tasks/mod.ts";
+import { createTaskRunner, demoTask, FINAL_STATUSES, taskChannel, type TaskStatus } from "../lib/tasks/mod.ts";
 import { startRedis } from "../tests/redis_server.ts";
 import { startRedisCluster } from "../tests/redis_cluster.ts";
 import { cpuSeconds } from "./process_cpu.ts";
@@ -38,12 +40,19 @@ interface Backend {
   readonly url: string;
   /** The redis-server processes whose CPU counts (a cluster's masters and replicas). */
   readonly pids: readonly number[];
+  /** Those of them that are masters (they take the commands; replicas only copy). */
+  readonly masters: readonly number[];
 }
 
 interface Outcome {
   readonly rate: number;
   readonly cpu: number;
   readonly redisCpu: number[];
+  /**
+   * The rate at which the busiest master would be at 100 % of a core: where throughput stops
+   * growing when Redis, not the clients, is what runs out (work ÷ that master's CPU seconds).
+   */
+  readonly ceiling: number;
 }
 
 /** Runs `work` and measures its rate (`count` per wall second) and the CPU it cost each process. */
@@ -53,10 +62,13 @@ async function measure(backend: Backend, count: number, work: () => Promise<void
   await work();
   const seconds = (performance.now() - started) / 1000;
   const redis = await Promise.all(backend.pids.map(cpuSeconds));
+  const redisCpu = redis.map((s, i) => s - before.redis[i]);
+  const busiest = Math.max(...backend.masters.map((pid) => redisCpu[backend.pids.indexOf(pid)]));
   return {
     rate: count / seconds,
     cpu: await cpuSeconds(Deno.pid) - before.self,
-    redisCpu: redis.map((s, i) => s - before.redis[i]),
+    redisCpu,
+    ceiling: count / busiest,
   };
 }
 
@@ -66,19 +78,25 @@ async function tasks(backend: Backend): Promise<Outcome> {
     store,
     definitions: [demoTask],
     concurrency: Number(values.concurrency),
-    pollMs: 50,
     log: () => {},
   });
+  const controller = new AbortController();
   try {
     return await measure(backend, TASKS, async () => {
-      await Promise.all(Array.from({ length: TASKS }, () =>
+      const roots = await Promise.all(Array.from({ length: TASKS }, () =>
         runner.submit({
           kind: "demo",
           input: { steps: 2, delay_ms: 0, tokens: ["a", "b", "c"], children: 1 },
         })));
-      while ((await store.tasks.list({ status: "done", limit: 1 })).total < TASKS * 2) await sleep(20);
+      // Each root's end from its channel (one subscription per shard), not by polling listings.
+      await Promise.all(roots.map(async ({ task_id }) => {
+        for await (const event of store.events.follow(taskChannel(task_id), 0, controller.signal)) {
+          if (FINAL_STATUSES.has(event.kind as TaskStatus)) return;
+        }
+      }));
     });
   } finally {
+    controller.abort();
     await runner.close();
     await store.close();
   }
@@ -121,15 +139,27 @@ async function follow(store: Store, channel: string, count: number, signal: Abor
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const line = (o: Outcome, unit: string) =>
   `${o.rate.toFixed(0)} ${unit}/s; CPU: bench ${o.cpu.toFixed(1)} s, redis-servers ` +
-  o.redisCpu.map((s) => s.toFixed(2)).join(" / ") + ` s`;
+  o.redisCpu.map((s) => s.toFixed(2)).join(" / ") + ` s; Redis-bound ceiling ${o.ceiling.toFixed(0)} ${unit}/s`;
 
 await using single = await startRedis();
 await using cluster = await startRedisCluster();
+const masterPids = (await cluster.nodes()).filter((node) => node.flags.includes("master"))
+  .map((node) => cluster.pid(node.port));
 const backends: Backend[] = [
-  { name: "1 Redis", url: single.url, pids: [single.pid] },
-  { name: "cluster, 3 masters", url: cluster.url, pids: cluster.ports.map((port) => cluster.pid(port)) },
+  { name: "1 Redis", url: single.url, pids: [single.pid], masters: [single.pid] },
+  {
+    name: "cluster, 3 masters",
+    url: cluster.url,
+    pids: cluster.ports.map((port) => cluster.pid(port)),
+    masters: masterPids,
+  },
 ];
-const ratios = { tasks: [] as number[], fanOut: [] as number[] };
+const ratios = {
+  tasks: [] as number[],
+  fanOut: [] as number[],
+  tasksCeiling: [] as number[],
+  fanOutCeiling: [] as number[],
+};
 for (let round = 1; round <= Number(values.rounds); round++) {
   const order = round % 2 ? backends : [...backends].reverse();
   const results = new Map<string, { tasks: Outcome; fanOut: Outcome }>();
@@ -145,9 +175,12 @@ for (let round = 1; round <= Number(values.rounds); round++) {
   const [one, three] = backends.map((b) => results.get(b.name)!);
   ratios.tasks.push(three.tasks.rate / one.tasks.rate);
   ratios.fanOut.push(three.fanOut.rate / one.fanOut.rate);
+  ratios.tasksCeiling.push(three.tasks.ceiling / one.tasks.ceiling);
+  ratios.fanOutCeiling.push(three.fanOut.ceiling / one.fanOut.ceiling);
 }
 const summary = (xs: number[]) => `${median(xs).toFixed(2)}× (best ${Math.max(...xs).toFixed(2)}×)`;
 console.log(
   `cluster / 1 Redis, median of ${ratios.tasks.length} pairs: tasks ${summary(ratios.tasks)}, ` +
-    `fan-out ${summary(ratios.fanOut)}`,
+    `fan-out ${summary(ratios.fanOut)}; Redis-bound ceilings: tasks ${summary(ratios.tasksCeiling)}, ` +
+    `fan-out ${summary(ratios.fanOutCeiling)}`,
 );
