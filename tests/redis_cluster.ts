@@ -38,6 +38,17 @@ export interface RedisCluster extends AsyncDisposable {
    * its replica and report `cluster_state:ok` (about the node timeout, 2 s, and an election).
    */
   killMaster(key: string): Promise<{ from: number; to: number }>;
+  /**
+   * `kill -9` of the master that serves `key`'s slot, resolving at once (before its replica is
+   * promoted); `promoted()` then waits as {@link RedisCluster.killMaster} does.
+   */
+  crashMaster(key: string): Promise<{ from: number; to: number; promoted(): Promise<void> }>;
+  /** The port of the master serving `key`'s slot, as the node on `ports[0]` sees it. */
+  masterOf(key: string): Promise<number>;
+  /** SIGSTOP of the node on `port` (it hangs: no reply, no closed connection). */
+  pause(port: number): void;
+  /** SIGCONT of a paused node. */
+  resume(port: number): void;
 }
 
 /** One line of `CLUSTER NODES`. */
@@ -205,6 +216,44 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
     await stop();
     throw error;
   }
+  const slotOf = async (key: string) => Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
+  const slotMaster = async (key: string) => {
+    const slot = await slotOf(key);
+    const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
+    const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
+    const replica = nodes.find((n) => n.master === master?.id);
+    if (!master) throw new Error(`Redis Cluster: no master serves slot ${slot}`);
+    return { slot, master, replica };
+  };
+  const signal = (port: number, name: Deno.Signal) => {
+    const child = children.get(port);
+    if (!child) throw new Error(`no Redis Cluster node on port ${port}`);
+    Deno.kill(child.pid, name);
+  };
+  const crashMaster = async (key: string) => {
+    const { slot, master, replica } = await slotMaster(key);
+    if (!replica) throw new Error(`Redis Cluster: the master of slot ${slot} has no replica`);
+    const child = children.get(master.port)!;
+    child.kill("SIGKILL");
+    await child.status;
+    children.delete(master.port);
+    const alive = ports.filter((port) => children.has(port));
+    const promoted = async () => {
+      await Promise.all(
+        alive.map((port) =>
+          until(`node ${port} promoting ${replica.port} after ${master.port} died`, async () => {
+            if (!/cluster_state:ok/.test(await cli(port, "CLUSTER", "INFO"))) return false;
+            const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
+            const served = now.find((n) =>
+              n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)
+            );
+            return served?.port === replica.port;
+          })
+        ),
+      );
+    };
+    return { from: master.port, to: replica.port, promoted };
+  };
   return {
     url: `redis-cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(",")}`,
     ports,
@@ -237,30 +286,14 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
       return { from: master.port, to: replica.port };
     },
     async killMaster(key) {
-      const slot = Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
-      const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
-      const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
-      const replica = nodes.find((n) => n.master === master?.id);
-      if (!master || !replica) throw new Error(`Redis Cluster: no master with a replica serves slot ${slot}`);
-      const child = children.get(master.port)!;
-      child.kill("SIGKILL");
-      await child.status;
-      children.delete(master.port);
-      const alive = ports.filter((port) => children.has(port));
-      await Promise.all(
-        alive.map((port) =>
-          until(`node ${port} promoting ${replica.port} after ${master.port} died`, async () => {
-            if (!/cluster_state:ok/.test(await cli(port, "CLUSTER", "INFO"))) return false;
-            const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
-            const served = now.find((n) =>
-              n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)
-            );
-            return served?.port === replica.port;
-          })
-        ),
-      );
-      return { from: master.port, to: replica.port };
+      const { from, to, promoted } = await crashMaster(key);
+      await promoted();
+      return { from, to };
     },
+    crashMaster,
+    masterOf: async (key) => (await slotMaster(key)).master.port,
+    pause: (port) => signal(port, "SIGSTOP"),
+    resume: (port) => signal(port, "SIGCONT"),
     [Symbol.asyncDispose]: stop,
   };
 }
