@@ -25,7 +25,7 @@ export interface RedisCluster extends AsyncDisposable {
   cli(port: number, ...args: string[]): Promise<string>;
   /** The process id of the node on `port`. */
   pid(port: number): number;
-  /** The nodes as the node on `port` sees them (`CLUSTER NODES`). */
+  /** The nodes as the node on `port` (default: the first that answers) sees them (`CLUSTER NODES`). */
   nodes(port?: number): Promise<ClusterNode[]>;
   /**
    * Fails over the master that serves `key`'s slot: `CLUSTER FAILOVER` on one of its replicas,
@@ -43,7 +43,7 @@ export interface RedisCluster extends AsyncDisposable {
    * promoted); `promoted()` then waits as {@link RedisCluster.killMaster} does.
    */
   crashMaster(key: string): Promise<{ from: number; to: number; promoted(): Promise<void> }>;
-  /** The port of the master serving `key`'s slot, as the node on `ports[0]` sees it. */
+  /** The port of the master serving `key`'s slot, as the first node that answers sees it. */
   masterOf(key: string): Promise<number>;
   /** SIGSTOP of the node on `port` (it hangs: no reply, no closed connection). */
   pause(port: number): void;
@@ -216,12 +216,19 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
     await stop();
     throw error;
   }
-  const slotOf = async (key: string) => Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
+  // Questions go to a node that answers: the first neither killed nor paused.
+  const paused = new Set<number>();
+  const live = () => {
+    const port = ports.find((p) => children.has(p) && !paused.has(p));
+    if (port === undefined) throw new Error("Redis Cluster: every node is killed or paused");
+    return port;
+  };
+  const slotOf = async (key: string) => Number((await cli(live(), "CLUSTER", "KEYSLOT", key)).trim());
   const slotMaster = async (key: string) => {
     const slot = await slotOf(key);
-    const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
+    const nodes = parseNodes(await cli(live(), "CLUSTER", "NODES"));
     const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
-    const replica = nodes.find((n) => n.master === master?.id);
+    const replica = nodes.find((n) => n.master === master?.id && !n.flags.includes("fail"));
     if (!master) throw new Error(`Redis Cluster: no master serves slot ${slot}`);
     return { slot, master, replica };
   };
@@ -229,9 +236,15 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
     const child = children.get(port);
     if (!child) throw new Error(`no Redis Cluster node on port ${port}`);
     Deno.kill(child.pid, name);
+    if (name === "SIGSTOP") paused.add(port);
+    else paused.delete(port);
   };
   const crashMaster = async (key: string) => {
-    const { slot, master, replica } = await slotMaster(key);
+    // After a failover, the old master shows as the new one's replica a moment later.
+    let found = await slotMaster(key);
+    await until(`a replica for the master of ${key}`, async () => !!(found = await slotMaster(key)).replica, 5_000)
+      .catch(() => {});
+    const { slot, master, replica } = found;
     if (!replica) throw new Error(`Redis Cluster: the master of slot ${slot} has no replica`);
     const child = children.get(master.port)!;
     child.kill("SIGKILL");
@@ -263,10 +276,10 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
       if (!child) throw new Error(`no Redis Cluster node on port ${port}`);
       return child.pid;
     },
-    nodes: async (port = ports[0]) => parseNodes(await cli(port, "CLUSTER", "NODES")),
+    nodes: async (port = live()) => parseNodes(await cli(port, "CLUSTER", "NODES")),
     async failover(key) {
-      const slot = Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
-      const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
+      const slot = Number((await cli(live(), "CLUSTER", "KEYSLOT", key)).trim());
+      const nodes = parseNodes(await cli(live(), "CLUSTER", "NODES"));
       const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
       const replica = nodes.find((n) => n.master === master?.id);
       if (!master || !replica) throw new Error(`Redis Cluster: no master with a replica serves slot ${slot}`);

@@ -107,7 +107,12 @@ export async function createRedisClusterStore(
   return {
     kind: "redis-cluster",
     async ping() {
-      await call(() => client.ping());
+      // PING answers on a cluster that serves no slot: its state says whether commands would run.
+      const info = await call(() => client.cluster("INFO"));
+      const state = /cluster_state:(\w+)/.exec(String(info))?.[1];
+      if (state !== "ok") {
+        throw new StoreUnavailableError(`${where} is down (cluster_state:${state}); waiting for it to recover`);
+      }
     },
     async hitSlidingWindow(key, limit, windowMs) {
       const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
