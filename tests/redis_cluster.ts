@@ -116,8 +116,22 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
  * Starts a 3-master, 3-replica cluster; see the module doc. With `password`, every node requires
  * it (replicas too, to their masters); `url` then carries no password: pass it separately.
  */
-export async function startRedisCluster(options: { password?: string } = {}): Promise<RedisCluster> {
+export async function startRedisCluster(
+  options: { password?: string; tls?: { certFile: string; keyFile: string } } = {},
+): Promise<RedisCluster> {
   const auth = options.password ? ["--requirepass", options.password, "--masterauth", options.password] : [];
+  // With `tls`: clients, the cluster bus and replication all over TLS (the certificate is its own
+  // CA; clients need not present one), and `url` is `rediss-cluster://`.
+  const tls = options.tls;
+  const tlsArgs = (port: number) =>
+    tls
+      ? [
+        ...["--port", "0", "--tls-port", String(port), "--tls-cluster", "yes", "--tls-replication", "yes"],
+        ...["--tls-cert-file", tls.certFile, "--tls-key-file", tls.keyFile, "--tls-ca-cert-file", tls.certFile],
+        ...["--tls-auth-clients", "no"],
+      ]
+      : ["--port", String(port)];
+  const cliTls = tls ? ["--tls", "--cacert", tls.certFile] : [];
   const server = requireTool("redis-server");
   const redisCli = requireTool("redis-cli");
   const dir = await Deno.makeTempDir({ prefix: "redis-cluster-" });
@@ -126,7 +140,7 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
   const children = new Map<number, Deno.ChildProcess>();
   const cli = async (port: number, ...args: string[]) => {
     const out = await new Deno.Command(redisCli, {
-      args: ["-h", "127.0.0.1", "-p", String(port), ...args],
+      args: [...cliTls, "-h", "127.0.0.1", "-p", String(port), ...args],
       env: options.password ? { REDISCLI_AUTH: options.password } : {},
     }).output();
     const text = new TextDecoder().decode(out.stdout);
@@ -149,8 +163,7 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
         port,
         new Deno.Command(server, {
           args: [
-            "--port",
-            String(port),
+            ...tlsArgs(port),
             "--bind",
             "127.0.0.1",
             "--cluster-enabled",
@@ -268,7 +281,7 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
     return { from: master.port, to: replica.port, promoted };
   };
   return {
-    url: `redis-cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(",")}`,
+    url: `${tls ? "rediss" : "redis"}-cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(",")}`,
     ports,
     cli,
     pid(port) {

@@ -40,7 +40,13 @@ type WithScript = Cluster & {
  */
 export async function createRedisClusterStore(
   url: string,
-  options: { prefix?: string; timeoutMs?: number; password?: string } = {},
+  options: {
+    prefix?: string;
+    timeoutMs?: number;
+    password?: string;
+    /** For `rediss-cluster://`: CA certificates (PEM) to trust besides the system's. */
+    tlsCa?: string;
+  } = {},
 ): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const parsed = parseClusterUrl(url);
@@ -67,7 +73,7 @@ export async function createRedisClusterStore(
       connectTimeout: 2_000,
       ...(parsed.username !== undefined && { username: parsed.username }),
       ...(password !== undefined && { password }),
-      ...(parsed.tls && { tls: {} }),
+      ...(parsed.tls && { tls: options.tlsCa === undefined ? {} : { ca: options.tlsCa } }),
     },
     ...(parsed.tls &&
       { dnsLookup: (address: string, callback: (e: null, a: string) => void) => callback(null, address) }),
@@ -87,7 +93,12 @@ export async function createRedisClusterStore(
     client.disconnect();
     const reason = connectionFailure(connectionError ?? error);
     // ioredis reports a refused or closed seed as "Connection is closed": say what is known.
-    const why = reason === "connection lost" ? "no seed node answered" : reason;
+    // Over TLS an untrusted certificate closes the connection the same way (ioredis keeps the reason).
+    const why = reason !== "connection lost"
+      ? reason
+      : parsed.tls
+      ? "no seed node answered over TLS (is the nodes' certificate trusted?)"
+      : "no seed node answered";
     const next = /NOAUTH|WRONGPASS/.test(why)
       ? "set its password in STORE_URL or STORE_PASSWORD"
       : "start the cluster there or fix STORE_URL";
