@@ -3,8 +3,8 @@
  * load — `CLUSTER FAILOVER` on its replica, and a `kill -9` of the master. The rate-limited route
  * never answers 200 past the limit, every submitted task finishes once, a task stream open
  * across the failover sees every event once and in order, and the process goes on without a
- * restart. Still to do for item 3: streams resumed with `Last-Event-ID` by reconnecting clients,
- * several server processes, and bounded retries of `MOVED`/`TRYAGAIN`/`CLUSTERDOWN`.
+ * restart. Several processes and resumed streams: `cluster_processes_test.ts`; retry bounds:
+ * `cluster_retry_test.ts`.
  *
  * @module
  */

@@ -25,7 +25,7 @@ export interface RedisCluster extends AsyncDisposable {
   cli(port: number, ...args: string[]): Promise<string>;
   /** The process id of the node on `port`. */
   pid(port: number): number;
-  /** The nodes as the node on `port` sees them (`CLUSTER NODES`). */
+  /** The nodes as the node on `port` (default: the first that answers) sees them (`CLUSTER NODES`). */
   nodes(port?: number): Promise<ClusterNode[]>;
   /**
    * Fails over the master that serves `key`'s slot: `CLUSTER FAILOVER` on one of its replicas,
@@ -38,6 +38,17 @@ export interface RedisCluster extends AsyncDisposable {
    * its replica and report `cluster_state:ok` (about the node timeout, 2 s, and an election).
    */
   killMaster(key: string): Promise<{ from: number; to: number }>;
+  /**
+   * `kill -9` of the master that serves `key`'s slot, resolving at once (before its replica is
+   * promoted); `promoted()` then waits as {@link RedisCluster.killMaster} does.
+   */
+  crashMaster(key: string): Promise<{ from: number; to: number; promoted(): Promise<void> }>;
+  /** The port of the master serving `key`'s slot, as the first node that answers sees it. */
+  masterOf(key: string): Promise<number>;
+  /** SIGSTOP of the node on `port` (it hangs: no reply, no closed connection). */
+  pause(port: number): void;
+  /** SIGCONT of a paused node. */
+  resume(port: number): void;
 }
 
 /** One line of `CLUSTER NODES`. */
@@ -105,8 +116,22 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
  * Starts a 3-master, 3-replica cluster; see the module doc. With `password`, every node requires
  * it (replicas too, to their masters); `url` then carries no password: pass it separately.
  */
-export async function startRedisCluster(options: { password?: string } = {}): Promise<RedisCluster> {
+export async function startRedisCluster(
+  options: { password?: string; tls?: { certFile: string; keyFile: string } } = {},
+): Promise<RedisCluster> {
   const auth = options.password ? ["--requirepass", options.password, "--masterauth", options.password] : [];
+  // With `tls`: clients, the cluster bus and replication all over TLS (the certificate is its own
+  // CA; clients need not present one), and `url` is `rediss-cluster://`.
+  const tls = options.tls;
+  const tlsArgs = (port: number) =>
+    tls
+      ? [
+        ...["--port", "0", "--tls-port", String(port), "--tls-cluster", "yes", "--tls-replication", "yes"],
+        ...["--tls-cert-file", tls.certFile, "--tls-key-file", tls.keyFile, "--tls-ca-cert-file", tls.certFile],
+        ...["--tls-auth-clients", "no"],
+      ]
+      : ["--port", String(port)];
+  const cliTls = tls ? ["--tls", "--cacert", tls.certFile] : [];
   const server = requireTool("redis-server");
   const redisCli = requireTool("redis-cli");
   const dir = await Deno.makeTempDir({ prefix: "redis-cluster-" });
@@ -115,7 +140,7 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
   const children = new Map<number, Deno.ChildProcess>();
   const cli = async (port: number, ...args: string[]) => {
     const out = await new Deno.Command(redisCli, {
-      args: ["-h", "127.0.0.1", "-p", String(port), ...args],
+      args: [...cliTls, "-h", "127.0.0.1", "-p", String(port), ...args],
       env: options.password ? { REDISCLI_AUTH: options.password } : {},
     }).output();
     const text = new TextDecoder().decode(out.stdout);
@@ -138,8 +163,7 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
         port,
         new Deno.Command(server, {
           args: [
-            "--port",
-            String(port),
+            ...tlsArgs(port),
             "--bind",
             "127.0.0.1",
             "--cluster-enabled",
@@ -205,8 +229,59 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
     await stop();
     throw error;
   }
+  // Questions go to a node that answers: the first neither killed nor paused.
+  const paused = new Set<number>();
+  const live = () => {
+    const port = ports.find((p) => children.has(p) && !paused.has(p));
+    if (port === undefined) throw new Error("Redis Cluster: every node is killed or paused");
+    return port;
+  };
+  const slotOf = async (key: string) => Number((await cli(live(), "CLUSTER", "KEYSLOT", key)).trim());
+  const slotMaster = async (key: string) => {
+    const slot = await slotOf(key);
+    const nodes = parseNodes(await cli(live(), "CLUSTER", "NODES"));
+    const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
+    const replica = nodes.find((n) => n.master === master?.id && !n.flags.includes("fail"));
+    if (!master) throw new Error(`Redis Cluster: no master serves slot ${slot}`);
+    return { slot, master, replica };
+  };
+  const signal = (port: number, name: Deno.Signal) => {
+    const child = children.get(port);
+    if (!child) throw new Error(`no Redis Cluster node on port ${port}`);
+    Deno.kill(child.pid, name);
+    if (name === "SIGSTOP") paused.add(port);
+    else paused.delete(port);
+  };
+  const crashMaster = async (key: string) => {
+    // After a failover, the old master shows as the new one's replica a moment later.
+    let found = await slotMaster(key);
+    await until(`a replica for the master of ${key}`, async () => !!(found = await slotMaster(key)).replica, 5_000)
+      .catch(() => {});
+    const { slot, master, replica } = found;
+    if (!replica) throw new Error(`Redis Cluster: the master of slot ${slot} has no replica`);
+    const child = children.get(master.port)!;
+    child.kill("SIGKILL");
+    await child.status;
+    children.delete(master.port);
+    const alive = ports.filter((port) => children.has(port));
+    const promoted = async () => {
+      await Promise.all(
+        alive.map((port) =>
+          until(`node ${port} promoting ${replica.port} after ${master.port} died`, async () => {
+            if (!/cluster_state:ok/.test(await cli(port, "CLUSTER", "INFO"))) return false;
+            const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
+            const served = now.find((n) =>
+              n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)
+            );
+            return served?.port === replica.port;
+          })
+        ),
+      );
+    };
+    return { from: master.port, to: replica.port, promoted };
+  };
   return {
-    url: `redis-cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(",")}`,
+    url: `${tls ? "rediss" : "redis"}-cluster://${ports.slice(0, 3).map((p) => `127.0.0.1:${p}`).join(",")}`,
     ports,
     cli,
     pid(port) {
@@ -214,10 +289,10 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
       if (!child) throw new Error(`no Redis Cluster node on port ${port}`);
       return child.pid;
     },
-    nodes: async (port = ports[0]) => parseNodes(await cli(port, "CLUSTER", "NODES")),
+    nodes: async (port = live()) => parseNodes(await cli(port, "CLUSTER", "NODES")),
     async failover(key) {
-      const slot = Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
-      const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
+      const slot = Number((await cli(live(), "CLUSTER", "KEYSLOT", key)).trim());
+      const nodes = parseNodes(await cli(live(), "CLUSTER", "NODES"));
       const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
       const replica = nodes.find((n) => n.master === master?.id);
       if (!master || !replica) throw new Error(`Redis Cluster: no master with a replica serves slot ${slot}`);
@@ -237,30 +312,14 @@ export async function startRedisCluster(options: { password?: string } = {}): Pr
       return { from: master.port, to: replica.port };
     },
     async killMaster(key) {
-      const slot = Number((await cli(ports[0], "CLUSTER", "KEYSLOT", key)).trim());
-      const nodes = parseNodes(await cli(ports[0], "CLUSTER", "NODES"));
-      const master = nodes.find((n) => n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b));
-      const replica = nodes.find((n) => n.master === master?.id);
-      if (!master || !replica) throw new Error(`Redis Cluster: no master with a replica serves slot ${slot}`);
-      const child = children.get(master.port)!;
-      child.kill("SIGKILL");
-      await child.status;
-      children.delete(master.port);
-      const alive = ports.filter((port) => children.has(port));
-      await Promise.all(
-        alive.map((port) =>
-          until(`node ${port} promoting ${replica.port} after ${master.port} died`, async () => {
-            if (!/cluster_state:ok/.test(await cli(port, "CLUSTER", "INFO"))) return false;
-            const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
-            const served = now.find((n) =>
-              n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)
-            );
-            return served?.port === replica.port;
-          })
-        ),
-      );
-      return { from: master.port, to: replica.port };
+      const { from, to, promoted } = await crashMaster(key);
+      await promoted();
+      return { from, to };
     },
+    crashMaster,
+    masterOf: async (key) => (await slotMaster(key)).master.port,
+    pause: (port) => signal(port, "SIGSTOP"),
+    resume: (port) => signal(port, "SIGCONT"),
     [Symbol.asyncDispose]: stop,
   };
 }

@@ -9,6 +9,9 @@ import { createScriptedDocumentStore } from "./documents/scripted.ts";
 import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 import type { Subscriber } from "./tasks/follow.ts";
 
+/** The pause before ioredis retries a command refused with TRYAGAIN or CLUSTERDOWN, or on a closed connection. */
+const RETRY_DELAY_MS = 100;
+
 type WithScript = Cluster & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
 };
@@ -24,9 +27,11 @@ type WithScript = Cluster & {
  * process keeps one subscriber connection per shard it follows channels on (ioredis'
  * `shardedSubscribers`), so connections stay bounded by the number of masters.
  *
- * The password comes from the URL, else `password` (`STORE_PASSWORD`). Commands fail at once
- * while no node answers for the slot (no offline queue) and after `timeoutMs` otherwise, as
- * `StoreUnavailableError`s in our words.
+ * The password comes from the URL, else `password` (`STORE_PASSWORD`). A call either answers or
+ * fails with a `StoreUnavailableError` (in our words) within `timeoutMs` (`STORE_TIMEOUT_MS`):
+ * ioredis follows `MOVED`/`ASK` at once and retries `TRYAGAIN`, `CLUSTERDOWN` and closed
+ * connections every 100 ms (refreshing its slot map), and one deadline covers the call with all
+ * its retries. Nothing is queued while the cluster is unreachable (no offline queue).
  *
  * @example
  * ```ts ignore
@@ -35,7 +40,13 @@ type WithScript = Cluster & {
  */
 export async function createRedisClusterStore(
   url: string,
-  options: { prefix?: string; timeoutMs?: number; password?: string } = {},
+  options: {
+    prefix?: string;
+    timeoutMs?: number;
+    password?: string;
+    /** For `rediss-cluster://`: CA certificates (PEM) to trust besides the system's. */
+    tlsCa?: string;
+  } = {},
 ): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const parsed = parseClusterUrl(url);
@@ -48,13 +59,21 @@ export async function createRedisClusterStore(
     shardedSubscribers: true,
     slotsRefreshTimeout: Math.max(timeoutMs, 1_000),
     clusterRetryStrategy: (attempt: number) => Math.min(attempt * 100, 1_000),
+    // Redirections and retries (see `call` for the deadline over them all): MOVED at once, ASK
+    // at once, TRYAGAIN, CLUSTERDOWN and a closed connection after RETRY_DELAY_MS, as often as
+    // fits in the deadline (at least ioredis' 16), so a long STORE_TIMEOUT_MS rides out a failover.
+    retryDelayOnMoved: 0,
+    retryDelayOnTryAgain: RETRY_DELAY_MS,
+    retryDelayOnClusterDown: RETRY_DELAY_MS,
+    retryDelayOnFailover: RETRY_DELAY_MS,
+    maxRedirections: Math.max(16, Math.ceil(timeoutMs / RETRY_DELAY_MS) + 16),
     redisOptions: {
       maxRetriesPerRequest: 0,
       commandTimeout: timeoutMs,
       connectTimeout: 2_000,
       ...(parsed.username !== undefined && { username: parsed.username }),
       ...(password !== undefined && { password }),
-      ...(parsed.tls && { tls: {} }),
+      ...(parsed.tls && { tls: options.tlsCa === undefined ? {} : { ca: options.tlsCa } }),
     },
     ...(parsed.tls &&
       { dnsLookup: (address: string, callback: (e: null, a: string) => void) => callback(null, address) }),
@@ -74,15 +93,27 @@ export async function createRedisClusterStore(
     client.disconnect();
     const reason = connectionFailure(connectionError ?? error);
     // ioredis reports a refused or closed seed as "Connection is closed": say what is known.
-    const why = reason === "connection lost" ? "no seed node answered" : reason;
+    // Over TLS an untrusted certificate closes the connection the same way (ioredis keeps the reason).
+    const why = reason !== "connection lost"
+      ? reason
+      : parsed.tls
+      ? "no seed node answered over TLS (is the nodes' certificate trusted?)"
+      : "no seed node answered";
     const next = /NOAUTH|WRONGPASS/.test(why)
       ? "set its password in STORE_URL or STORE_PASSWORD"
       : "start the cluster there or fix STORE_URL";
     throw new Error(`Cannot connect to ${where}: ${why}; ${next}`, { cause: error });
   }
+  // One deadline over a call and every retry ioredis makes for it. ioredis' own command timer
+  // starts only when a node is first sent the command; a command refused before (its node's
+  // connection closed) waits for slot-map refreshes, which can hang on an unresponsive node.
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("Command timed out")), timeoutMs);
+    });
     try {
-      return await command();
+      return await Promise.race([command(), deadline]);
     } catch (error) {
       if (error instanceof ReplyError) {
         throw new StoreUnavailableError(`${where} refused the command: ${(error as Error).message}`, { cause: error });
@@ -92,6 +123,8 @@ export async function createRedisClusterStore(
       }
       const reason = connectionFailure(connectionError ?? error);
       throw new StoreUnavailableError(`${where} is not reachable (${reason}); retrying`, { cause: error });
+    } finally {
+      clearTimeout(timer);
     }
   };
   const prefix = options.prefix ?? "";
@@ -107,7 +140,12 @@ export async function createRedisClusterStore(
   return {
     kind: "redis-cluster",
     async ping() {
-      await call(() => client.ping());
+      // PING answers on a cluster that serves no slot: its state says whether commands would run.
+      const info = await call(() => client.cluster("INFO"));
+      const state = /cluster_state:(\w+)/.exec(String(info))?.[1];
+      if (state !== "ok") {
+        throw new StoreUnavailableError(`${where} is down (cluster_state:${state}); waiting for it to recover`);
+      }
     },
     async hitSlidingWindow(key, limit, windowMs) {
       const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
