@@ -13,6 +13,12 @@ export interface WindowDecision {
  * key's lifetime — atomically, on the server's clock (`TIME`), so several processes agree.
  * Rejected requests are not recorded. Returns `{allowed, count, resetMs}`.
  *
+ * Each `redis.call()` costs ~4 µs of the script's time beyond the command itself, so it reads
+ * the oldest entry first: the trim runs only when that entry has left the window (then the
+ * oldest is read again), an empty key needs no count, and a refusal writes nothing. At 10 then
+ * 10 refused per caller that is ~4 calls per decision instead of 5 (`TIME`, `ZRANGE`, `ZCARD`,
+ * and `ZADD` + `PEXPIRE` when allowed).
+ *
  * KEYS[1] = counting key; ARGV = limit, window in ms, a unique member suffix.
  */
 export const SLIDING_WINDOW_LUA = `
@@ -20,20 +26,26 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if oldest[2] and tonumber(oldest[2]) <= now - window then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+  oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+end
+if not oldest[2] then -- nothing in the window: this request is the oldest
+  if limit < 1 then return {0, 0, 0} end
+  redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], window)
+  return {1, 1, window}
+end
 local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
+local first = tonumber(oldest[2])
 if count < limit then
   redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[3])
   redis.call('PEXPIRE', KEYS[1], window)
-  count = count + 1
-  allowed = 1
+  if now < first then first = now end -- the server's clock went back: this request is the oldest
+  return {1, count + 1, first + window - now}
 end
-if allowed == 1 and count == 1 then return {1, 1, window} end -- this request is the oldest
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local reset = 0
-if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-return {allowed, count, reset}
+return {0, count, first + window - now}
 `;
 
 /** Reads the script's `{allowed, count, resetMs}` reply. */
