@@ -13,18 +13,11 @@ import { type RedisCluster, startRedisCluster } from "./redis_cluster.ts";
 import { DENO_SERVER, startServer } from "./server_process.ts";
 import { sseEvents } from "./sse.ts";
 import { missingTools } from "./tools.ts";
+import { until } from "./until.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
 const PATH = "/api/RateLimited/sliding";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 async function submit(url: string, input: Record<string, unknown>): Promise<Response> {
   return await fetch(`${url}/tasks`, {

@@ -12,6 +12,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { startRedisCluster } from "./redis_cluster.ts";
 import { DENO_SERVER, startServer } from "./server_process.ts";
 import { missingTools } from "./tools.ts";
+import { until } from "./until.ts";
 import { createRedisClusterStore } from "../lib/store/redis_cluster.ts";
 import { type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 
@@ -19,14 +20,6 @@ const TIMEOUT_MS = 500;
 // Generous: a loaded 2-core VM may be late on timers; without the bound calls took 1.5-3 s.
 const BOUND_MS = TIMEOUT_MS + 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 /** One timed rate-limit hit: how long it took, and whether it answered. */
 async function timedHit(store: Store, key: string): Promise<{ ms: number; ok: boolean }> {
