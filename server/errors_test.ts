@@ -7,11 +7,14 @@ import { Conflict, InvalidInput, NotFound, ProblemException, TooLarge, Unsupport
 
 const MESSAGE = "Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying";
 
-/** A port whose every method rejects as a store that does not answer. */
+/** Port methods that only set something in this process: they work with the store down. */
+const SETTINGS = new Set<string | symbol>(["retain", "shareEvents"]);
+
+/** A port whose every method that reads or writes rejects as a store that does not answer. */
 function unavailable<T extends object>(port: T): T {
   return new Proxy(port, {
     get: (target, name) =>
-      typeof target[name as keyof T] === "function"
+      typeof target[name as keyof T] === "function" && !SETTINGS.has(name)
         ? () => Promise.reject(new StoreUnavailableError(MESSAGE))
         : target[name as keyof T],
   });

@@ -24,7 +24,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./r
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
-import { DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
+import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
 import { docsRoutes } from "./docs/mod.ts";
 import { createSearchIndex, type PipelineSource, pipelineTasks, type SearchIndex } from "../lib/pipelines/mod.ts";
 import { pipelineRoutes } from "./routes/pipelines.ts";
@@ -60,6 +60,7 @@ export interface ServerDeps {
   /** The fetch of the model's requests. Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
   readonly taskApi?: TaskApiConfig;
+  /** Which streams exist; the store writes only the shared channels (session, global) of those that do. */
   readonly streams?: StreamConfig;
   /** Pipelines: the source folder (`PIPELINE_SOURCE_DIR`) and this process's search index (default: one over `store`). */
   readonly pipelines?: { readonly source?: PipelineSource; readonly search?: SearchIndex };
@@ -175,7 +176,11 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       source: deps.pipelines?.source,
     }, defaultHook),
   );
-  app.route("/", streamRoutes(deps.store.events, deps.store.tasks, deps.streams ?? DEFAULT_STREAMS, defaultHook));
+  const streams = deps.streams ?? DEFAULT_STREAMS;
+  // A shared channel no stream of this service reads is not written at all.
+  const serves = (scope: ChannelScope) => streams.enabled && streams.scopes.includes(scope);
+  deps.store.tasks.shareEvents({ session: serves("SESSION"), global: serves("GLOBAL") });
+  app.route("/", streamRoutes(deps.store.events, deps.store.tasks, streams, defaultHook));
 
   serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes);
   app.route("/", docsRoutes("/openapi.json"));

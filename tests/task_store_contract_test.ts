@@ -277,6 +277,25 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     },
   );
 
+  await t.step("events: a shared channel switched off gets nothing; the task's channel gets everything", async () => {
+    const store = await fresh();
+    store.tasks.shareEvents({ session: true, global: false });
+    await store.tasks.create(task("a", { session_id: "s" }));
+    await store.tasks.create(task("a1", { parent_id: "a", spawn_key: "k", session_id: "s" }));
+    await store.tasks.step("a1", { to: "done", event: { kind: "done", payload: { result: 1 } } });
+    await store.tasks.cancel("a", true);
+    assertEquals(kinds(await store.events.range("task:a", 0)), ["subtask_spawned", "subtask_done", "cancelled"]);
+    assertEquals(kinds(await store.events.range("session:s", 0)), ["done", "cancelled"]);
+    assertEquals(await store.events.range("global", 0), []);
+    store.tasks.shareEvents({ session: false, global: true });
+    await store.tasks.create(task("b", { session_id: "s" }));
+    await store.tasks.step("b", { event: { kind: "update", payload: { message: "m" } } });
+    assertEquals(kinds(await store.events.range("task:b", 0)), ["update"]);
+    assertEquals(kinds(await store.events.range("session:s", 0)), ["done", "cancelled"]);
+    assertEquals(kinds(await store.events.range("global", 0)), ["update"]);
+    await store.close();
+  });
+
   await t.step(
     "queue: jobs in order (per partition), one consumer each; ack removes; an expired lease is reclaimed",
     async () => {

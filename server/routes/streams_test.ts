@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { sseEvents, type SseFrame, sseFrames } from "../../tests/sse.ts";
 import { missingTools } from "../../tests/tools.ts";
+import { until } from "../../tests/until.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
 import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_STREAMS, type StreamConfig } from "../mod.ts";
@@ -155,6 +156,24 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
       assertEquals((await s.get("/stream")).status, 404);
     },
   );
+
+  await t.step("a stream that is off costs no writes: its shared channel stays empty", async () => {
+    for (
+      const [streams, written] of [
+        [{}, { session: 1, global: 0 }],
+        [{ scopes: ["TASK", "GLOBAL"] }, { session: 0, global: 1 }],
+        [{ enabled: false }, { session: 0, global: 0 }],
+      ] as const
+    ) {
+      const store = await open();
+      await using s = setup(store, streams);
+      const task = await s.submit({ steps: 0, delay_ms: 0 }, "s-off");
+      await until("the task is done", async () => (await store.tasks.get(task))?.status === "done");
+      assertEquals((await store.events.range(`task:${task}`, 0)).length > 0, true, "the task's channel always");
+      const count = async (channel: string) => (await store.events.range(channel, 0)).length > 0 ? 1 : 0;
+      assertEquals({ session: await count("session:s-off"), global: await count("global") }, written);
+    }
+  });
 
   await t.step("disabled streaming and scopes answer 404 problems naming the variable", async () => {
     const store = await open();

@@ -5,6 +5,7 @@ import {
   type NewTask,
   sessionChannel,
   SHARED_CHANNEL_CAP,
+  type SharedChannels,
   type StepOutcome,
   SUBTASK_KINDS,
   taskChannel,
@@ -44,6 +45,7 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
   const tasks = new Map<string, Entry>();
   let seq = 0;
   let retentionMs = 0;
+  let shared: SharedChannels = { session: true, global: true };
   /** When finished roots go, by id: the twin of the `expiry` sorted set. */
   const expiry = new Map<string, number>();
   /** When the session and global channels go, in that order: the twin of their PEXPIRE. */
@@ -54,11 +56,13 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
     if (kind !== "spawned") {
       const data = structuredClone(eventData(record.task_id, payload)); // one copy, shared by the three channels
       append(taskChannel(record.task_id), kind, data);
-      for (const shared of [sessionChannel(record.session_id), GLOBAL_CHANNEL]) {
-        append(shared, kind, data, SHARED_CHANNEL_CAP);
+      const channels = [shared.session && sessionChannel(record.session_id), shared.global && GLOBAL_CHANNEL];
+      for (const channel of channels) {
+        if (!channel) continue;
+        append(channel, kind, data, SHARED_CHANNEL_CAP);
         if (retentionMs === 0) continue;
-        sharedExpiry.delete(shared); // to the end: the map stays in the order they go
-        sharedExpiry.set(shared, clock() + retentionMs);
+        sharedExpiry.delete(channel); // to the end: the map stays in the order they go
+        sharedExpiry.set(channel, clock() + retentionMs);
       }
     }
     if (record.parent_id && SUBTASK_KINDS.has(kind)) {
@@ -194,6 +198,9 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
     remove: (taskId) => Promise.resolve(removeTree(taskId)),
     retain(ms) {
       retentionMs = Math.max(0, Math.round(ms));
+    },
+    shareEvents(channels) {
+      shared = { ...channels };
     },
   };
   return store;

@@ -108,6 +108,17 @@ export interface TaskStore {
    * default, keeps tasks until they are deleted.
    */
   retain(ms: number): void;
+  /**
+   * Which shared channels a task's events also go to (default: both). A service whose session or
+   * global stream is off skips writing it; every process on one store should say the same.
+   */
+  shareEvents(channels: SharedChannels): void;
+}
+
+/** The shared channels a task's events are copied to, besides its own. */
+export interface SharedChannels {
+  readonly session: boolean;
+  readonly global: boolean;
 }
 
 /**

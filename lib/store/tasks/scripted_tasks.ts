@@ -38,9 +38,10 @@ export function createScriptedTaskStore(
 ): TaskStore {
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
   let retentionMs = 0;
+  let shared = "session,global";
   const { layout, cluster } = partitions;
   const write = (b: number, script: string, args: string[]) =>
-    partitions.write(b, script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), ...args]);
+    partitions.write(b, script, [now(), String(SHARED_CHANNEL_CAP), String(retentionMs), shared, ...args]);
   const all = Array.from({ length: layout.partitions }, (_, b) => b);
 
   const tasks: TaskStore = {
@@ -135,6 +136,9 @@ export function createScriptedTaskStore(
     },
     retain(ms) {
       retentionMs = Math.max(0, Math.round(ms));
+    },
+    shareEvents(channels) {
+      shared = [channels.session && "session", channels.global && "global"].filter(Boolean).join(",");
     },
   };
   return tasks;

@@ -63,12 +63,18 @@ local function sweep()
 end
 `;
 
-/** Helpers shared by the writing scripts: event fan-out and index upkeep. */
+/**
+ * Helpers shared by the writing scripts: event fan-out and index upkeep. Their ARGV start with
+ * prefix, now, the shared channels' cap, the retention in ms, and the shared channels the events
+ * also go to ("session,global", either or none).
+ */
 const PRELUDE = `
 local P = ARGV[1]
 local NOW = ARGV[2]
 local CAP = tonumber(ARGV[3])
 local TTL = tonumber(ARGV[4])
+local TO_SESSION = string.find(ARGV[5], 'session', 1, true) ~= nil
+local TO_GLOBAL = string.find(ARGV[5], 'global', 1, true) ~= nil
 local FINAL = { done = true, failed = true, cancelled = true }
 local SUB = { spawned = true, done = true, failed = true, input_required = true }
 -- On a cluster (RELAY true) the channels outside the tree's slot (session, global) are not written
@@ -107,8 +113,8 @@ local function fan_out(id, kind, payload)
   if kind ~= 'spawned' then
     local data = with_id(id, payload)
     emit('task:' .. id, kind, data, 0)
-    emit('session:' .. t[1], kind, data, CAP)
-    emit('global', kind, data, CAP)
+    if TO_SESSION then emit('session:' .. t[1], kind, data, CAP) end
+    if TO_GLOBAL then emit('global', kind, data, CAP) end
   end
   if t[2] and SUB[kind] then
     local sub = '{"subtask_id":' .. cjson.encode(id) .. ',"spawn_key":' .. cjson.encode(t[3] or '')
@@ -132,22 +138,22 @@ end
 ` + TREE;
 
 /**
- * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), id, kind, session_id, metadata JSON, input JSON,
+ * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, kind, session_id, metadata JSON, input JSON,
  * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter). Returns 1, or 0 when
  * the id exists or the parent does not.
  */
 export const CREATE_LUA = PRELUDE + `
 sweep()
-local id, session, parent = ARGV[5], ARGV[7], ARGV[10]
+local id, session, parent = ARGV[6], ARGV[8], ARGV[11]
 local k = P .. 'task:' .. id
 if redis.call('EXISTS', k) == 1 then return finish(0) end
 if parent ~= '' and redis.call('EXISTS', P .. 'task:' .. parent) == 0 then return finish(0) end
-local seq = ARGV[12]
+local seq = ARGV[13]
 if seq == '' then seq = redis.call('INCR', P .. 'seq') end
-redis.call('HSET', k, 'task_id', id, 'kind', ARGV[6], 'session_id', session, 'status', 'in_progress',
-  'metadata', ARGV[8], 'input', ARGV[9], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
+redis.call('HSET', k, 'task_id', id, 'kind', ARGV[7], 'session_id', session, 'status', 'in_progress',
+  'metadata', ARGV[9], 'input', ARGV[10], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
 if parent ~= '' then
-  redis.call('HSET', k, 'parent_id', parent, 'spawn_key', ARGV[11])
+  redis.call('HSET', k, 'parent_id', parent, 'spawn_key', ARGV[12])
   redis.call('RPUSH', P .. 'task:' .. parent .. ':children', id)
 end
 redis.call('ZADD', P .. 'idx:all', seq, id)
@@ -159,19 +165,19 @@ return finish(1)
 `;
 
 /**
- * One step. ARGV: prefix, now, cap, retention ms (0: keep), id, to or '', allowed from (comma list) or '', field
+ * One step. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, to or '', allowed from (comma list) or '', field
  * count n, then n field/value pairs (an empty value deletes the field), update JSON or '',
  * event kind or '', event payload JSON, step run or '', step number. Returns {1} or {0, current status or ''}.
  * A step with a run is applied once: the hash keeps the last applied run and number
  * (`step_run`, `step_n`), and a repeat of it (same run, number not above) answers {1} unchanged.
  */
 export const STEP_LUA = PRELUDE + `
-local id, to, from = ARGV[5], ARGV[6], ARGV[7]
+local id, to, from = ARGV[6], ARGV[7], ARGV[8]
 local k = P .. 'task:' .. id
 local status = redis.call('HGET', k, 'status')
 if not status then return finish({0, ''}) end
-local n = tonumber(ARGV[8])
-local rest = 9 + 2 * n
+local n = tonumber(ARGV[9])
+local rest = 10 + 2 * n
 local run, step_n = ARGV[rest + 3], tonumber(ARGV[rest + 4])
 if run ~= '' then
   local last = redis.call('HMGET', k, 'step_run', 'step_n')
@@ -181,7 +187,7 @@ if FINAL[status] then return finish({0, status}) end
 if from ~= '' and not string.find(',' .. from .. ',', ',' .. status .. ',', 1, true) then return finish({0, status}) end
 if to ~= '' then set_status(id, to) else redis.call('HSET', k, 'updated_at', NOW) end
 for i = 0, n - 1 do
-  local f, v = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
+  local f, v = ARGV[10 + 2 * i], ARGV[11 + 2 * i]
   if v == '' then redis.call('HDEL', k, f) else redis.call('HSET', k, f, v) end
 end
 if run ~= '' then redis.call('HSET', k, 'step_run', run, 'step_n', step_n) end
@@ -190,12 +196,12 @@ if ARGV[rest + 1] ~= '' then fan_out(id, ARGV[rest + 1], ARGV[rest + 2]) end
 return finish({1})
 `;
 
-/** Cancels. ARGV: prefix, now, cap, retention ms (0: keep), id, '1' to cascade. Returns {found, moved ids…}. */
+/** Cancels. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, '1' to cascade. Returns {found, moved ids…}. */
 export const CANCEL_LUA = PRELUDE + `
-local id = ARGV[5]
+local id = ARGV[6]
 if redis.call('EXISTS', P .. 'task:' .. id) == 0 then return finish({0}) end
 local ids = { id }
-if ARGV[6] == '1' then ids = tree(id) end
+if ARGV[7] == '1' then ids = tree(id) end
 local out = { 1 }
 for _, t in ipairs(ids) do
   local status = redis.call('HGET', P .. 'task:' .. t, 'status')
@@ -208,9 +214,9 @@ end
 return finish(out)
 `;
 
-/** Removes a task tree. ARGV: prefix, now, cap, retention ms (0: keep), id. Returns the removed ids. */
+/** Removes a task tree. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id. Returns the removed ids. */
 export const REMOVE_LUA = PRELUDE + `
-return finish(remove_tree(ARGV[5]))
+return finish(remove_tree(ARGV[6]))
 `;
 
 /** Whether a task is in this partition. ARGV: prefix, id. Returns 1 or 0. */
