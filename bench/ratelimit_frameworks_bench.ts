@@ -32,7 +32,14 @@ import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "../tests/redis_server.ts";
 import { type ServerProcess, startServer } from "../tests/server_process.ts";
 import { type Load, load, median, ratio, rounds } from "./load.ts";
-import { commandDelta, type CommandStats, commandStats, redisPid, SCRIPT_COMMANDS } from "./redis_info.ts";
+import {
+  commandDelta,
+  type CommandStats,
+  commandStats,
+  redisPid,
+  SCRIPT_COMMANDS,
+  scriptTotals,
+} from "./redis_info.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const frameworks = `${root}bench/frameworks`;
@@ -86,17 +93,6 @@ const say = (line: string) => {
 };
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 const loadAverage = async () => (await Deno.readTextFile("/proc/loadavg")).split(" ")[0];
-
-function scriptTotals(commands: CommandStats): { calls: number; usec: number } {
-  let calls = 0;
-  let usec = 0;
-  for (const [name, stat] of commands) {
-    if (!SCRIPT_COMMANDS.has(name)) continue;
-    calls += stat.calls;
-    usec += stat.usec;
-  }
-  return { calls, usec };
-}
 
 function subject(server: ServerProcess, rate?: number): () => Promise<Sample> {
   return async () => {

@@ -91,3 +91,15 @@ export const SCRIPT_COMMANDS: ReadonlySet<string> = new Set([
   "fcall",
   "fcall_ro",
 ]);
+
+/** The calls and µs of the script commands in `commands` (what clients sent as scripts). */
+export function scriptTotals(commands: CommandStats): { calls: number; usec: number } {
+  let calls = 0;
+  let usec = 0;
+  for (const [name, stat] of commands) {
+    if (!SCRIPT_COMMANDS.has(name)) continue;
+    calls += stat.calls;
+    usec += stat.usec;
+  }
+  return { calls, usec };
+}

@@ -21,6 +21,8 @@ import { createTaskRunner, demoTask, FINAL_STATUSES, taskChannel, type TaskStatu
 import { startRedis } from "../tests/redis_server.ts";
 import { startRedisCluster } from "../tests/redis_cluster.ts";
 import { cpuSeconds } from "./process_cpu.ts";
+import { commandStats, scriptTotals } from "./redis_info.ts";
+import { masterPorts } from "../tests/store_backends.ts";
 
 const { values } = parseArgs({
   options: {
@@ -42,12 +44,16 @@ interface Backend {
   readonly pids: readonly number[];
   /** Those of them that are masters (they take the commands; replicas only copy). */
   readonly masters: readonly number[];
+  /** The masters' ports, for their `INFO commandstats`. */
+  readonly masterPorts: readonly number[];
 }
 
 interface Outcome {
   readonly rate: number;
   readonly cpu: number;
   readonly redisCpu: number[];
+  /** Scripts the masters ran per unit of work (`INFO commandstats`). */
+  readonly scripts: number;
   /**
    * The rate at which the busiest master would be at 100 % of a core: where throughput stops
    * growing when Redis, not the clients, is what runs out (work ÷ that master's CPU seconds).
@@ -57,23 +63,29 @@ interface Outcome {
 
 /** Runs `work` and measures its rate (`count` per wall second) and the CPU it cost each process. */
 async function measure(backend: Backend, count: number, work: () => Promise<void>): Promise<Outcome> {
+  const scripts = async () =>
+    (await Promise.all(backend.masterPorts.map(commandStats))).reduce((n, stats) => n + scriptTotals(stats).calls, 0);
+  const scriptsBefore = await scripts();
   const before = { self: await cpuSeconds(Deno.pid), redis: await Promise.all(backend.pids.map(cpuSeconds)) };
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
   const redis = await Promise.all(backend.pids.map(cpuSeconds));
+  const scriptsAfter = await scripts();
   const redisCpu = redis.map((s, i) => s - before.redis[i]);
   const busiest = Math.max(...backend.masters.map((pid) => redisCpu[backend.pids.indexOf(pid)]));
   return {
     rate: count / seconds,
     cpu: await cpuSeconds(Deno.pid) - before.self,
     redisCpu,
+    scripts: (scriptsAfter - scriptsBefore) / count,
     ceiling: count / busiest,
   };
 }
 
 async function tasks(backend: Backend): Promise<Outcome> {
   const store = await openStore({ url: backend.url, prefix: `shards-${crypto.randomUUID()}:` });
+  store.tasks.shareEvents({ session: true, global: false }); // the service's default streams
   const runner = createTaskRunner({
     store,
     definitions: [demoTask],
@@ -139,19 +151,21 @@ async function follow(store: Store, channel: string, count: number, signal: Abor
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const line = (o: Outcome, unit: string) =>
   `${o.rate.toFixed(0)} ${unit}/s; CPU: bench ${o.cpu.toFixed(1)} s, redis-servers ` +
-  o.redisCpu.map((s) => s.toFixed(2)).join(" / ") + ` s; Redis-bound ceiling ${o.ceiling.toFixed(0)} ${unit}/s`;
+  o.redisCpu.map((s) => s.toFixed(2)).join(" / ") + ` s; ${o.scripts.toFixed(1)} scripts per ${unit.slice(0, -1)}; ` +
+  `Redis-bound ceiling ${o.ceiling.toFixed(0)} ${unit}/s`;
 
 await using single = await startRedis();
 await using cluster = await startRedisCluster();
 const masterPids = (await cluster.nodes()).filter((node) => node.flags.includes("master"))
   .map((node) => cluster.pid(node.port));
 const backends: Backend[] = [
-  { name: "1 Redis", url: single.url, pids: [single.pid], masters: [single.pid] },
+  { name: "1 Redis", url: single.url, pids: [single.pid], masters: [single.pid], masterPorts: [single.port] },
   {
     name: "cluster, 3 masters",
     url: cluster.url,
     pids: cluster.ports.map((port) => cluster.pid(port)),
     masters: masterPids,
+    masterPorts: await masterPorts(cluster),
   },
 ];
 const ratios = {

@@ -7,14 +7,14 @@ import { Conflict, InvalidInput, NotFound, ProblemException, TooLarge, Unsupport
 
 const MESSAGE = "Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying";
 
-/** Port methods that only set something in this process: they work with the store down. */
-const SETTINGS = new Set<string | symbol>(["retain", "shareEvents"]);
+/** Port methods that do not talk to the store: they work with it down. */
+const LOCAL = new Set<string | symbol>(["retain", "shareEvents", "newRootId"]);
 
 /** A port whose every method that reads or writes rejects as a store that does not answer. */
 function unavailable<T extends object>(port: T): T {
   return new Proxy(port, {
     get: (target, name) =>
-      typeof target[name as keyof T] === "function" && !SETTINGS.has(name)
+      typeof target[name as keyof T] === "function" && !LOCAL.has(name)
         ? () => Promise.reject(new StoreUnavailableError(MESSAGE))
         : target[name as keyof T],
   });

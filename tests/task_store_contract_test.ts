@@ -445,13 +445,41 @@ testOnEveryStore("task store contract", contract, { cluster: clusterSteps });
 
 /** What only a cluster shows: how the data spreads over the masters. */
 async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
-  await t.step("cluster: task trees and queue partitions spread over every master", async () => {
+  await t.step(
+    "cluster: a step with its event is one script, its session's channel included; an outside channel costs one more",
+    async () => {
+      const store = await openStore({ url: cluster.url, prefix: `scripts-${crypto.randomUUID()}:` });
+      store.tasks.shareEvents({ session: true, global: false });
+      await store.tasks.create(task("home", { session_id: "s-home" }));
+      await store.tasks.create(task("kid", { parent_id: "home", spawn_key: "k", session_id: "s-away" }));
+      const masters = await masterPorts(cluster);
+      const scripts = async () => {
+        const stats = await Promise.all(masters.map((port) => cluster.cli(port, "INFO", "commandstats")));
+        return stats.reduce((n, text) => n + Number(/^cmdstat_evalsha:calls=(\d+)/m.exec(text)?.[1] ?? 0), 0);
+      };
+      const steps = async (id: string, n: number) => {
+        const before = await scripts();
+        for (let i = 0; i < n; i++) {
+          await store.tasks.step(id, { event: { kind: "update", payload: { message: "m" } } });
+        }
+        return await scripts() - before;
+      };
+      assertEquals(await steps("home", 10), 10, "the session's channel lives in the tree's slot");
+      assertEquals(await steps("kid", 10), 20, "a child in another session: one relayed append per event");
+      store.tasks.shareEvents({ session: true, global: true });
+      assertEquals(await steps("home", 10), 20, "the global channel: one relayed append per event");
+      const count = async (channel: string) => (await store.events.range(channel, 0)).length;
+      assertEquals([await count("session:s-home"), await count("session:s-away"), await count("global")], [20, 10, 10]);
+      await store.close();
+    },
+  );
+  await t.step("cluster: task trees (by session) and queue partitions spread over every master", async () => {
     const prefix = `spread-${crypto.randomUUID()}:`;
     const store = await openStore({ url: cluster.url, prefix });
     for (let i = 0; i < 48; i++) {
-      await store.tasks.create(task(`root-${i}`, { session_id: `s${i % 3}` }));
+      await store.tasks.create(task(`root-${i}`, { session_id: `s${i}` }));
       await store.tasks.create(
-        task(`child-${i}`, { parent_id: `root-${i}`, spawn_key: "child-0", session_id: `s${i % 3}` }),
+        task(`child-${i}`, { parent_id: `root-${i}`, spawn_key: "child-0", session_id: `s${i}` }),
       );
       await store.tasks.step(`child-${i}`, { to: "done", event: { kind: "done", payload: { result: {} } } });
       await store.queue.push(`root-${i}`);
@@ -477,7 +505,7 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
     assertEquals(all.total, 96);
     assertEquals(all.tasks.map((x) => x.task_id).slice(0, 4), ["root-0", "child-0", "root-1", "child-1"]);
     assertEquals((await store.tasks.list({ status: "done", limit: 200 })).total, 48);
-    assertEquals((await store.tasks.list({ session_id: "s1", limit: 200 })).total, 32);
+    assertEquals((await store.tasks.list({ session_id: "s1", limit: 200 })).total, 2);
     assertEquals(kinds(await store.events.range("task:root-5", 0)), ["subtask_spawned", "subtask_done"]);
     assertEquals((await store.events.range("global", 0)).length, 48);
     // One consumer takes the jobs of every partition.

@@ -43,6 +43,7 @@ export interface TaskRunnerOptions {
    * once, apart from the lane it would otherwise share (`TASK_KIND_CONCURRENCY`).
    */
   readonly kindConcurrency?: Readonly<Record<string, number>>;
+  /** Makes the ids of tasks, runs and sessions. Default: random UUIDs, root tasks' from the store (`newRootId`). */
   readonly newId?: () => string;
   readonly log?: (line: string) => void;
   /** Logs store outages once each (share the server's); default: one of its own on `log`. */
@@ -175,11 +176,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     kinds: kinds.names,
     async submit(request) {
       kinds.validate(request.kind, request.input);
-      const taskId = newId();
+      const sessionId = request.session_id ?? newId();
+      const taskId = options.newId?.() ?? tasks.newRootId(sessionId);
       await tasks.create({
         task_id: taskId,
         kind: request.kind,
-        session_id: request.session_id ?? newId(),
+        session_id: sessionId,
         metadata: request.metadata ?? { message: `${request.kind} task` },
         input: request.input ?? {},
       });

@@ -6,12 +6,13 @@
  * before clusters. On Redis Cluster there are {@link CLUSTER_PARTITIONS}: partition `b` has a tag
  * whose slot lies in the b-th sixteenth of the slot range, so the partitions spread evenly over
  * masters that own contiguous slot ranges (as `redis-cli --cluster create` assigns them). A
- * root task's partition comes from its id (a hash of it); its descendants live in their
- * root's partition, so a tree stays in one slot and each of its scripts (a step with its
- * events, a cascade cancel, a removal) stays one atomic script. A partition also holds its own
- * indexes (by status, by session, the retention queue) and its own share of every work queue
- * lane. Channels other than a task's (`session:…`, `global`, `control`) live in a slot of their
- * own, by name.
+ * root task's partition is its session's (a hash of the session id), and its descendants live
+ * in their root's partition, so a tree stays in one slot with its session's channel, and each
+ * of its scripts (a step with its events, a cascade cancel, a removal) stays one atomic script.
+ * Root ids are chosen to hash to the same partition, so a task is found in one step. A
+ * partition also holds its own indexes (by status, by session, the retention queue) and its
+ * own share of every work queue lane. The `global` and `control` channels live in a slot of
+ * their own, by name.
  *
  * @module
  */
@@ -51,14 +52,36 @@ export class TaskLayout {
     return `${this.#prefix}{${this.#tags[b]}}:`;
   }
 
-  /** The partition of a root task (or of a queued task, always a root). */
+  /**
+   * The partition an id hashes to: where a root task with this id is looked for first (and
+   * where its queue entry goes).
+   */
   rootPartition(taskId: string): number {
     return this.partitions === 1 ? 0 : partitionOf(taskId, this.partitions);
   }
 
-  /** The key prefix of a channel that is not a task's: its own slot on a cluster. */
+  /** The partition of a session: its root tasks (with their trees) and its channel live there. */
+  sessionPartition(sessionId: string): number {
+    return this.partitions === 1 ? 0 : partitionOf(sessionId, this.partitions);
+  }
+
+  /** A new random id for a root task of `sessionId` that hashes to the session's partition. */
+  newRootId(sessionId: string): string {
+    const home = this.sessionPartition(sessionId);
+    for (;;) { // 16 tries on average on a cluster, one on a single Redis
+      const id = crypto.randomUUID();
+      if (this.rootPartition(id) === home) return id;
+    }
+  }
+
+  /**
+   * The key prefix of a channel that is not a task's: a session's in the session's partition,
+   * any other in its own slot on a cluster.
+   */
   channelKeys(channel: string): string {
-    return this.partitions === 1 ? this.keys(0) : `${this.#prefix}{c:${channel}}:`;
+    if (this.partitions === 1) return this.keys(0);
+    if (channel.startsWith("session:")) return this.keys(this.sessionPartition(channel.slice(8)));
+    return `${this.#prefix}{c:${channel}}:`;
   }
 }
 

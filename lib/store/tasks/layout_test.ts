@@ -20,5 +20,20 @@ Deno.test("TaskLayout: one partition keeps the {t} tag; a cluster's partitions s
   assertEquals(slots.map((slot) => Math.floor(slot / (16384 / CLUSTER_PARTITIONS))), [...slots.keys()]);
   const used = new Set(Array.from({ length: 200 }, () => cluster.rootPartition(crypto.randomUUID())));
   assertEquals(used.size, CLUSTER_PARTITIONS);
-  assertEquals(cluster.channelKeys("session:s1"), "p:{c:session:s1}:");
+  assertEquals(cluster.channelKeys("control"), "p:{c:control}:");
+});
+
+Deno.test("TaskLayout: a session's root ids and channel land in the session's partition", () => {
+  const cluster = new TaskLayout("p:", CLUSTER_PARTITIONS);
+  const homes = new Set<number>();
+  for (const session of ["s1", "s2", "a-much-longer-session-id", "ünïcode"]) {
+    const home = cluster.sessionPartition(session);
+    homes.add(home);
+    for (let i = 0; i < 20; i++) assertEquals(cluster.rootPartition(cluster.newRootId(session)), home);
+    assertEquals(cluster.channelKeys(`session:${session}`), cluster.keys(home));
+  }
+  assertEquals(homes.size > 1, true, "sessions spread");
+  assertEquals(cluster.channelKeys("global"), "p:{c:global}:");
+  const single = new TaskLayout("p:", 1);
+  assertEquals([single.sessionPartition("s1"), single.channelKeys("session:s1")], [0, "p:{t}:"]);
 });

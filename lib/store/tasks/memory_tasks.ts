@@ -202,6 +202,7 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
     shareEvents(channels) {
       shared = { ...channels };
     },
+    newRootId: () => crypto.randomUUID(),
   };
   return store;
 }

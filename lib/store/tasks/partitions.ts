@@ -8,8 +8,8 @@ const REMEMBERED = 100_000;
 
 /**
  * Runs the task, event and queue scripts in the right partition (`layout.ts`): finds the
- * partition of a task (its root's), and on a cluster appends the session and global events that
- * the writing scripts return instead of writing them (`task_scripts.ts`).
+ * partition of a task (its root's), and on a cluster appends the events for channels outside the
+ * tree's slot that the writing scripts return instead of writing them (`task_scripts.ts`).
  *
  * A task's partition: remembered once known (the process created it, or found it); else its own
  * id's partition (every root is there), else the other partitions are asked at once (a child

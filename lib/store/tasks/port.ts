@@ -113,6 +113,11 @@ export interface TaskStore {
    * global stream is off skips writing it; every process on one store should say the same.
    */
   shareEvents(channels: SharedChannels): void;
+  /**
+   * A new unique id for a root task of `sessionId`. Any unique id works; this one the store finds
+   * at once (on Redis Cluster it hashes to the session's partition).
+   */
+  newRootId(sessionId: string): string;
 }
 
 /** The shared channels a task's events are copied to, besides its own. */

@@ -47,9 +47,11 @@ export function createScriptedTaskStore(
   const tasks: TaskStore = {
     async create(task: NewTask) {
       const b = task.parent_id === undefined
-        ? layout.rootPartition(task.task_id)
+        ? layout.sessionPartition(task.session_id)
         : await partitions.partitionOf(task.parent_id);
       if (b === undefined) return false; // no such parent
+      // A child in another session than its tree's: its session's events are relayed.
+      const sessionAway = layout.sessionPartition(task.session_id) !== b;
       // A cluster numbers tasks with one counter (in its own slot), so listings merge in creation order.
       const seq = cluster ? String(await partitions.at(`${options.prefix ?? ""}{t}:`, SEQ_LUA, [])) : "";
       const reply = await write(b, CREATE_LUA, [
@@ -61,6 +63,7 @@ export function createScriptedTaskStore(
         task.parent_id ?? "",
         task.spawn_key ?? "",
         seq,
+        sessionAway ? "1" : "",
       ]);
       if (Number(reply) !== 1) return false;
       partitions.remember(task.task_id, b);
@@ -137,6 +140,7 @@ export function createScriptedTaskStore(
     retain(ms) {
       retentionMs = Math.max(0, Math.round(ms));
     },
+    newRootId: (sessionId) => layout.newRootId(sessionId),
     shareEvents(channels) {
       shared = [channels.session && "session", channels.global && "global"].filter(Boolean).join(",");
     },

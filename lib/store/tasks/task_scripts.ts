@@ -2,10 +2,10 @@
  * The task scripts for Redis (and Upstash, which runs the same Lua); the event and queue
  * scripts are in `event_scripts.ts` and `queue_scripts.ts`, under the same rules. Every key of
  * a script is `<prefix>{<tag>}:…` with the tag of one partition (`layout.ts`: `{t}` on one
- * Redis; on a cluster the partition of the task tree's root), so each script touches one slot
- * (ARGV[1] is that key prefix; KEYS[1] names a key of the slot). On a cluster the writing
- * scripts run with `RELAY = true` and return `{result, events}`: the session and global
- * channels' events, which the caller appends in their own slots.
+ * Redis; on a cluster the partition of the task tree's root, its session's), so each script
+ * touches one slot (ARGV[1] is that key prefix; KEYS[1] names a key of the slot). On a cluster
+ * the writing scripts run with `RELAY = true` and return `{result, events}`: the events of
+ * channels outside that slot (global; another session's), which the caller appends there.
  *
  * Keys: `task:<id>` hash, `task:<id>:updates` list, `task:<id>:children` list (spawn order),
  * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence; each entry is also
@@ -77,8 +77,8 @@ local TO_SESSION = string.find(ARGV[5], 'session', 1, true) ~= nil
 local TO_GLOBAL = string.find(ARGV[5], 'global', 1, true) ~= nil
 local FINAL = { done = true, failed = true, cancelled = true }
 local SUB = { spawned = true, done = true, failed = true, input_required = true }
--- On a cluster (RELAY true) the channels outside the tree's slot (session, global) are not written
--- here: the script returns them, and the caller appends them with a call in their own slot.
+-- On a cluster (RELAY true) the channels outside the tree's slot (global; a session other than the
+-- tree's) are not written here: the script returns them, and the caller appends them in their slot.
 local RELAY = false
 local OUT = {}
 local function finish(result)
@@ -87,9 +87,9 @@ local function finish(result)
 end
 -- stored on the channel's stream, and published to its followers (see follow.ts)
 -- A shared channel (cap > 0: session, global) goes the retention after its last event; a task's with its task.
-local function emit(channel, kind, data, cap)
+local function emit(channel, kind, data, cap, away)
   local ttl = (cap > 0 and TTL > 0) and TTL or 0
-  if RELAY and string.sub(channel, 1, 5) ~= 'task:' then
+  if RELAY and away then
     OUT[#OUT + 1] = { channel, kind, data, tostring(cap), tostring(ttl) }
     return
   end
@@ -109,17 +109,17 @@ local function with_id(id, payload)
   return '{"task_id":' .. cjson.encode(id) .. ',' .. string.sub(payload, 2)
 end
 local function fan_out(id, kind, payload)
-  local t = redis.call('HMGET', P .. 'task:' .. id, 'session_id', 'parent_id', 'spawn_key')
+  local t = redis.call('HMGET', P .. 'task:' .. id, 'session_id', 'parent_id', 'spawn_key', 'session_away')
   if kind ~= 'spawned' then
     local data = with_id(id, payload)
-    emit('task:' .. id, kind, data, 0)
-    if TO_SESSION then emit('session:' .. t[1], kind, data, CAP) end
-    if TO_GLOBAL then emit('global', kind, data, CAP) end
+    emit('task:' .. id, kind, data, 0, false)
+    if TO_SESSION then emit('session:' .. t[1], kind, data, CAP, t[4] == '1') end
+    if TO_GLOBAL then emit('global', kind, data, CAP, true) end
   end
   if t[2] and SUB[kind] then
     local sub = '{"subtask_id":' .. cjson.encode(id) .. ',"spawn_key":' .. cjson.encode(t[3] or '')
     if payload == '{}' then sub = sub .. '}' else sub = sub .. ',' .. string.sub(payload, 2) end
-    emit('task:' .. t[2], 'subtask_' .. kind, with_id(t[2], sub), 0)
+    emit('task:' .. t[2], 'subtask_' .. kind, with_id(t[2], sub), 0, false)
   end
 end
 local function set_status(id, to)
@@ -139,7 +139,8 @@ end
 
 /**
  * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, kind, session_id, metadata JSON, input JSON,
- * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter). Returns 1, or 0 when
+ * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter), '1' when a child's
+ * session lives in another partition than its tree (its session events are relayed) or ''. Returns 1, or 0 when
  * the id exists or the parent does not.
  */
 export const CREATE_LUA = PRELUDE + `
@@ -154,6 +155,7 @@ redis.call('HSET', k, 'task_id', id, 'kind', ARGV[7], 'session_id', session, 'st
   'metadata', ARGV[9], 'input', ARGV[10], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
 if parent ~= '' then
   redis.call('HSET', k, 'parent_id', parent, 'spawn_key', ARGV[12])
+  if ARGV[14] == '1' then redis.call('HSET', k, 'session_away', '1') end
   redis.call('RPUSH', P .. 'task:' .. parent .. ':children', id)
 end
 redis.call('ZADD', P .. 'idx:all', seq, id)
