@@ -1,17 +1,22 @@
 /**
- * Does throughput scale with shards? The same work on one redis-server and on a Redis Cluster of
- * 3 masters (+ 3 replicas), interleaved round by round (1, 3, 1, 3, …):
+ * Does throughput scale with shards? The same work on one redis-server (+ 1 replica) and on a
+ * Redis Cluster of 3 masters (+ 3 replicas), interleaved round by round (1, 3, 3, 1, …):
  * - tasks: a runner in this process (`--concurrency` at once) runs `--tasks` demo trees (a root
  *   with one child, 2 updates and 3 tokens each) submitted at once, until all are `done`;
  * - fan-out: `--channels` session channels with 5 followers each; `--events` appends spread
  *   over them, 64 in flight, until every follower has every event.
- * Prints per round the rate and the CPU of this process and of each redis-server (how the load
- * spreads over the masters), and the Redis-bound ceiling: the rate at which the busiest master
+ * Prints per round the rate, the scripts the masters ran per unit, the CPU of this process and
+ * of each redis-server (how the load spreads over the masters), and the Redis-bound ceiling: the rate at which the busiest master
  * would use a whole core. Then the median ratios cluster / one Redis over the rounds, best
  * beside them. On a machine where this one process saturates a core first (2 cores here) the
  * rates measure the client; the ceilings say what the shards add once Redis is the limit.
  *
- * `deno run -A bench/shards_bench.ts [--rounds 5] [--tasks 300] [--concurrency 64] [--channels 200] [--events 20000]`
+ * With `--redis-cpu 0.15` every redis-server is capped at that share of one core (a cgroup each;
+ * needs root): Redis is then the limit, as on a machine with a core per shard, and the rates
+ * themselves say whether throughput scales with the masters.
+ *
+ * `deno run -A bench/shards_bench.ts [--rounds 5] [--tasks 300] [--concurrency 64] [--channels 200] [--events 20000]
+ * [--redis-cpu 0.15]`
  *
  * @module
  */
@@ -21,7 +26,8 @@ import { createTaskRunner, demoTask, FINAL_STATUSES, taskChannel, type TaskStatu
 import { startRedis } from "../tests/redis_server.ts";
 import { startRedisCluster } from "../tests/redis_cluster.ts";
 import { cpuSeconds } from "./process_cpu.ts";
-import { commandStats, scriptTotals } from "./redis_info.ts";
+import { limitCpu } from "./cpu_limit.ts";
+import { commandStats, redisInfo, scriptTotals } from "./redis_info.ts";
 import { masterPorts } from "../tests/store_backends.ts";
 
 const { values } = parseArgs({
@@ -31,6 +37,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "64" },
     channels: { type: "string", default: "200" },
     events: { type: "string", default: "20000" },
+    "redis-cpu": { type: "string" },
   },
 });
 const TASKS = Number(values.tasks), CHANNELS = Number(values.channels), EVENTS = Number(values.events);
@@ -155,11 +162,23 @@ const line = (o: Outcome, unit: string) =>
   `Redis-bound ceiling ${o.ceiling.toFixed(0)} ${unit}/s`;
 
 await using single = await startRedis();
+// A replica for the one Redis too: the cluster's masters each feed one, so both sides pay for replication.
+await using replica = await startRedis({ replicaOf: single.port });
+for (let i = 0; !/master_link_status:up/.test(await redisInfo(replica.port, "replication")); i++) {
+  if (i > 200) throw new Error("the replica of the one Redis did not sync within 10 s");
+  await sleep(50);
+}
 await using cluster = await startRedisCluster();
 const masterPids = (await cluster.nodes()).filter((node) => node.flags.includes("master"))
   .map((node) => cluster.pid(node.port));
 const backends: Backend[] = [
-  { name: "1 Redis", url: single.url, pids: [single.pid], masters: [single.pid], masterPorts: [single.port] },
+  {
+    name: "1 Redis",
+    url: single.url,
+    pids: [single.pid, replica.pid],
+    masters: [single.pid],
+    masterPorts: [single.port],
+  },
   {
     name: "cluster, 3 masters",
     url: cluster.url,
@@ -168,6 +187,17 @@ const backends: Backend[] = [
     masterPorts: await masterPorts(cluster),
   },
 ];
+// With --redis-cpu, every redis-server gets that share of a core (a cgroup each): Redis, not this
+// process, is then the limit, as on a machine with a core per shard, and the rates show what the shards add.
+const redisCores = values["redis-cpu"] === undefined ? undefined : Number(values["redis-cpu"]);
+const limits = redisCores === undefined
+  ? []
+  : await Promise.all(backends.flatMap((b) => b.pids).map((pid) => limitCpu(pid, redisCores)));
+await using _limits = {
+  async [Symbol.asyncDispose]() {
+    for (const limit of limits) await limit[Symbol.asyncDispose]();
+  },
+};
 const ratios = {
   tasks: [] as number[],
   fanOut: [] as number[],

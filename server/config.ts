@@ -12,6 +12,8 @@ export interface ServerConfig {
   readonly port: number;
   readonly hostname: string;
   readonly store: StoreConfig;
+  /** `STORE_TLS_CA_FILE`: a PEM file of CA certificates to trust for `rediss://` and `rediss-cluster://`. */
+  readonly storeTlsCaFile?: string;
   readonly rateLimit: RateLimitConfig;
   readonly bodyLimitBytes: number;
   /** Connection ceiling, client timeouts and shutdown deadline of the listener. */
@@ -62,6 +64,7 @@ const Env = z.object({
     }
   }).default("memory:"),
   STORE_PASSWORD: z.string().optional(),
+  STORE_TLS_CA_FILE: z.string().optional(),
   STORE_KEY_PREFIX: z.string().default("storectl:"),
   UPSTASH_REDIS_REST_URL: z.string().url("UPSTASH_REDIS_REST_URL must be a URL").optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
@@ -156,6 +159,7 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       ...(e.UPSTASH_REDIS_REST_URL &&
         { upstash: { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN! } }),
     },
+    ...(e.STORE_TLS_CA_FILE !== undefined && { storeTlsCaFile: e.STORE_TLS_CA_FILE }),
     rateLimit: { routes, limit: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     limits: {

@@ -22,7 +22,14 @@ try {
   runtime.exit(2);
 }
 
-const store = await openStore(config.store).catch((error: Error) => {
+const caFile = config.storeTlsCaFile;
+const tlsCa = caFile === undefined ? undefined : await runtime.fs.readTextFile(caFile).catch((error: Error) => {
+  console.error(
+    `STORE_TLS_CA_FILE '${caFile}' cannot be read (${error.message}); point it at the PEM file of the CA that signed the Redis nodes' certificates`,
+  );
+  return runtime.exit(2);
+});
+const store = await openStore({ ...config.store, tlsCa }).catch((error: Error) => {
   console.error(`storectl server cannot start: ${error.message}`);
   return runtime.exit(1);
 });

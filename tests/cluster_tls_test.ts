@@ -2,7 +2,8 @@
  * Issue 20 item 3: a Redis Cluster over TLS (`rediss-cluster://`; clients, cluster bus and
  * replication all on `--tls-port` with `--tls-cluster yes`, a certificate from the real `openssl`)
  * carries the store: the sliding-window rate limit (a script on its key's master) runs on it,
- * and a client that does not trust the certificate is refused with the reason.
+ * a client that does not trust the certificate is refused with the reason, and a server process
+ * trusts a private CA through `STORE_TLS_CA_FILE`.
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { opensslCertificate } from "./certs.ts";
 import { startRedisCluster } from "./redis_cluster.ts";
 import { missingTools } from "./tools.ts";
 import { createRedisClusterStore } from "../lib/store/redis_cluster.ts";
+import { DENO_SERVER, startServer } from "./server_process.ts";
 
 Deno.test(
   "Redis Cluster over TLS (rediss-cluster://): the rate limit runs on it; an untrusted certificate is refused",
@@ -36,6 +38,39 @@ Deno.test(
         /Cannot connect to Redis Cluster.*over TLS.*certificate/.test((error as Error).message),
         (error as Error).message,
       );
+
+      // A server process trusts the nodes' private CA through STORE_TLS_CA_FILE…
+      const env = { STORE_URL: cluster.url, STORE_TIMEOUT_MS: "500" };
+      {
+        await using server = await startServer(DENO_SERVER, { ...env, STORE_TLS_CA_FILE: certFile });
+        const health = await fetch(`${server.url}/health`);
+        assertEquals([health.status, (await health.json()).store], [200, "redis-cluster"]);
+        const limited = await fetch(`${server.url}/api/RateLimited/sliding`, {
+          headers: { authorization: `Basic ${btoa("alice:x")}` },
+        });
+        await limited.body?.cancel();
+        assertEquals(limited.status, 200);
+      }
+      // …and without it refuses to start, saying which setting is missing.
+      const refused = await new Deno.Command(DENO_SERVER[0], {
+        args: DENO_SERVER.slice(1),
+        env: { ...env, PORT: "0" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(refused.stderr);
+      assertEquals(refused.code, 1, said);
+      assert(/over TLS.*STORE_TLS_CA_FILE/.test(said), said);
+      // A CA file that cannot be read is named.
+      const missing = await new Deno.Command(DENO_SERVER[0], {
+        args: DENO_SERVER.slice(1),
+        env: { ...env, PORT: "0", STORE_TLS_CA_FILE: `${certFile}.nope` },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const why = new TextDecoder().decode(missing.stderr);
+      assertEquals(missing.code, 2, why);
+      assert(why.includes(`STORE_TLS_CA_FILE '${certFile}.nope'`), why);
     } finally {
       await Deno.remove(certFile.replace(/\/cert\.pem$/, ""), { recursive: true }).catch(() => {});
     }

@@ -41,13 +41,20 @@ async function waitForPort(port: number, up: boolean) {
  * `ignore: missingTools("redis-server")`. With `password`, the server requires it and `url` carries it.
  * With `persist`, it writes every command to an append-only file (fsync on each) in a temporary
  * folder, so a `stop()` (SIGKILL) and `start()` is a restart that keeps the data.
+ * With `replicaOf`, it is a replica of the redis-server on that loopback port.
  */
-export async function startRedis(options: { password?: string; persist?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(
+  options: { password?: string; persist?: boolean; replicaOf?: number } = {},
+): Promise<RedisServer> {
   const binary = requireTool("redis-server");
   const port = freePort();
   const auth = options.password ? ["--requirepass", options.password] : [];
   const dir = options.persist ? await Deno.makeTempDir({ prefix: "redis-aof-" }) : undefined;
   const persistence = dir ? ["--dir", dir, "--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
+  // A replica loads its master's data through no file (else a full sync leaves dump.rdb in the working folder).
+  const replica = options.replicaOf
+    ? ["--replicaof", "127.0.0.1", String(options.replicaOf), "--repl-diskless-load", "on-empty-db"]
+    : [];
   let child: Deno.ChildProcess | undefined;
   const server: RedisServer = {
     url: `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ""}127.0.0.1:${port}`,
@@ -58,7 +65,7 @@ export async function startRedis(options: { password?: string; persist?: boolean
     },
     async start() {
       child = new Deno.Command(binary, {
-        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, ...auth],
+        args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, ...auth, ...replica],
         stdout: "null",
         stderr: "null",
       }).spawn();

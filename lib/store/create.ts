@@ -12,6 +12,8 @@ export interface StoreConfig {
   readonly prefix?: string;
   /** Deadline of each store command in milliseconds (`STORE_TIMEOUT_MS`); default 1000. */
   readonly timeoutMs?: number;
+  /** For `rediss://` and `rediss-cluster://`: CA certificates (PEM) to trust besides the system's (`STORE_TLS_CA_FILE`). */
+  readonly tlsCa?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       prefix: config.prefix,
       timeoutMs: config.timeoutMs,
       password: config.password,
+      tlsCa: config.tlsCa,
     });
   }
   if (/^rediss?:\/\//.test(url)) {
@@ -39,6 +42,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
       prefix: config.prefix,
       timeoutMs: config.timeoutMs,
       password: config.password,
+      tlsCa: config.tlsCa,
     });
   }
   throw new Error(

@@ -37,10 +37,17 @@ type WithScript = Redis & {
  */
 export async function createRedisStore(
   url: string,
-  options: { prefix?: string; timeoutMs?: number; password?: string } = {},
+  options: {
+    prefix?: string;
+    timeoutMs?: number;
+    password?: string;
+    /** For `rediss://`: CA certificates (PEM) to trust besides the system's. */
+    tlsCa?: string;
+  } = {},
 ): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const client = new Redis(url, {
+    ...(url.startsWith("rediss://") && options.tlsCa !== undefined && { tls: { ca: options.tlsCa } }),
     // The URL's password wins; STORE_PASSWORD is for URLs without one.
     ...(options.password !== undefined && !passwordIn(url) && { password: options.password }),
     enableOfflineQueue: false,

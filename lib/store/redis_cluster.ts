@@ -97,7 +97,7 @@ export async function createRedisClusterStore(
     const why = reason !== "connection lost"
       ? reason
       : parsed.tls
-      ? "no seed node answered over TLS (is the nodes' certificate trusted?)"
+      ? "no seed node answered over TLS (is the nodes' certificate trusted? STORE_TLS_CA_FILE names a CA to trust)"
       : "no seed node answered";
     const next = /NOAUTH|WRONGPASS/.test(why)
       ? "set its password in STORE_URL or STORE_PASSWORD"

@@ -1,0 +1,36 @@
+/**
+ * Caps a process's CPU with a cgroup (v1 `cpu` controller, `cpu.cfs_quota_us`; needs root), so a
+ * benchmark can make a server, not its load generator, the limit on a machine with few cores.
+ *
+ * @example
+ * ```ts ignore
+ * await using _ = await limitCpu(redisPid, 0.2); // at most a fifth of one core
+ * ```
+ *
+ * @module
+ */
+
+const ROOT = "/sys/fs/cgroup/cpu";
+const PERIOD_US = 100_000;
+
+/** Puts `pid` (all its threads) in a cgroup of its own with `cores` of CPU; undone on dispose. */
+export async function limitCpu(pid: number, cores: number): Promise<AsyncDisposable> {
+  const dir = `${ROOT}/storectl-bench-${pid}`;
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(`${dir}/cpu.cfs_period_us`, String(PERIOD_US));
+    await Deno.writeTextFile(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * PERIOD_US)));
+    await Deno.writeTextFile(`${dir}/cgroup.procs`, String(pid));
+  } catch (error) {
+    throw new Error(
+      `cannot cap the CPU of process ${pid} with a cgroup at ${dir} (${(error as Error).message}); ` +
+        "run as root on a machine with the cgroup v1 cpu controller mounted, or leave out --redis-cpu",
+    );
+  }
+  return {
+    async [Symbol.asyncDispose]() {
+      await Deno.writeTextFile(`${ROOT}/cgroup.procs`, String(pid)).catch(() => {}); // it may have exited
+      await Deno.remove(dir).catch(() => {});
+    },
+  };
+}
