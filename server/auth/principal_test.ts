@@ -3,44 +3,13 @@
  * on a real redis-server; the open routes stay open; tokens are never echoed nor read from URLs.
  */
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { concrete, OPEN_ROUTES, ROUTE_SCOPES, type TestTokens, testTokens } from "../../tests/auth_tokens.ts";
+import { concrete, OPEN_ROUTES, ROUTE_SCOPES, testTokens } from "../../tests/auth_tokens.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
+import { authApp } from "../../tests/auth_app.ts";
 import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
-import { createApp } from "../mod.ts";
-import { createTokenSet, parseTokens } from "./tokens.ts";
-
-export async function authApp(store: Store, tokens: TestTokens) {
-  const runner = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
-  const app = createApp({
-    store,
-    tasks: runner,
-    log: () => {},
-    auth: { tokens: createTokenSet(parseTokens(tokens.file, "test")) },
-  });
-  const call = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
-    const res = await app.request(path, {
-      method,
-      headers: { ...(body !== undefined && { "content-type": "application/json" }), ...headers },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    // A stream that opened is left at once: only its status counts here.
-    const text = res.headers.get("content-type")?.startsWith("text/event-stream")
-      ? (await res.body?.cancel(), "")
-      : await res.text();
-    const isJson = /json/.test(res.headers.get("content-type") ?? "");
-    return { status: res.status, res, text, body: text && isJson ? JSON.parse(text) : null };
-  };
-  return {
-    app,
-    call,
-    async [Symbol.asyncDispose]() {
-      await runner.close();
-      await store.close();
-    },
-  };
-}
+import { callerOf, createApp } from "../mod.ts";
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -149,4 +118,25 @@ Deno.test("running open (no tokens), every route answers without a token, as bef
     assert(![401, 403].includes(res.status), `${method} ${pattern}: ${res.status}`);
   }
   await runner.close();
+});
+
+Deno.test("a route added outside the OpenAPI registry (no scope to read) needs admin: closed, not open", async () => {
+  const tokens = await testTokens();
+  await using api = authApp(createMemoryStore(), tokens);
+  api.app.get("/added-later", (c) => c.text("here"));
+  const as = (token?: string) =>
+    api.call("GET", "/added-later", token ? { authorization: `Bearer ${token}` } : {}).then((r) => r.status);
+  assertEquals([await as(), await as(tokens.allBut.admin), await as(tokens.admin)], [401, 403, 200]);
+});
+
+Deno.test("callerOf() gives routes the token's principal; undefined when running open", async () => {
+  const tokens = await testTokens();
+  await using api = authApp(createMemoryStore(), tokens);
+  api.app.get("/whoami", (c) => c.json(callerOf(c) ?? null));
+  // Not in the OpenAPI registry: it needs admin (above), which the admin token has.
+  const seen = await api.call("GET", "/whoami", { authorization: `Bearer ${tokens.admin}` });
+  assertEquals(seen.body, { name: "admin", tenant: "acme", scopes: ["admin"] });
+  const open = createApp({ store: createMemoryStore(), log: () => {} });
+  open.get("/whoami", (c) => c.json(callerOf(c) ?? null));
+  assertEquals(await (await open.request("/whoami")).json(), null);
 });
