@@ -74,7 +74,7 @@ export const AUTH_SCENARIOS: readonly TaskScenario[] = [
     name: "every route × (no token, unknown token, token without the scope, with it) over HTTP; open routes open",
     tools: [],
     async run(command) {
-      const tokens = await testTokens();
+      const tokens = testTokens();
       const path = await tokensFile(tokens.file);
       try {
         await using server = await startServer(command, { SERVICE_TOKENS_FILE: path, HOST: "0.0.0.0" });
@@ -115,7 +115,7 @@ export const AUTH_SCENARIOS: readonly TaskScenario[] = [
     name: "a stream ticket issued by one server process opens the stream once on another (same Redis)",
     tools: ["redis-server"],
     async run(command) {
-      const tokens = await testTokens();
+      const tokens = testTokens();
       const path = await tokensFile(tokens.file);
       await using redis = await startRedis();
       try {

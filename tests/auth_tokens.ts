@@ -50,20 +50,20 @@ export interface TestTokens {
 }
 
 /** Makes fresh random tokens and their file. */
-export async function testTokens(): Promise<TestTokens> {
+export function testTokens(): TestTokens {
   const token = (role: string) => `${role}-${crypto.randomUUID()}`;
   const entries: { name: string; tenant: string; scopes: Scope[]; sha256: string; token: string }[] = [];
-  const add = async (name: string, scopes: Scope[]) => {
+  const add = (name: string, scopes: Scope[]) => {
     const value = token(name);
-    entries.push({ name, tenant: "acme", scopes, sha256: await sha256Hex(value), token: value });
+    entries.push({ name, tenant: "acme", scopes, sha256: sha256Hex(value), token: value });
     return value;
   };
-  const admin = await add("admin", ["admin"]);
+  const admin = add("admin", ["admin"]);
   const only = {} as Record<Scope, string>;
   const allBut = {} as Record<Scope, string>;
   for (const scope of SCOPES) {
-    only[scope] = await add(`only-${scope}`, [scope]);
-    allBut[scope] = await add(`all-but-${scope}`, SCOPES.filter((s) => s !== scope && s !== "admin"));
+    only[scope] = add(`only-${scope}`, [scope]);
+    allBut[scope] = add(`all-but-${scope}`, SCOPES.filter((s) => s !== scope && s !== "admin"));
   }
   const file = JSON.stringify(entries.map(({ token: _token, ...entry }) => entry), null, 2);
   return { admin, only, allBut, file };

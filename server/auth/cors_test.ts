@@ -22,7 +22,7 @@ Deno.test("CORS is off by default: no Access-Control-* header, on a preflight or
 });
 
 Deno.test("CORS_ORIGINS: a named origin's preflight is answered without a token; others get no CORS headers", async () => {
-  const tokens = await testTokens();
+  const tokens = testTokens();
   const app = createApp({
     store: createMemoryStore(),
     log: () => {},

@@ -14,7 +14,7 @@ import { callerOf, createApp } from "../mod.ts";
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
-  const tokens = await testTokens();
+  const tokens = testTokens();
   await using api = await authApp(await open(), tokens);
 
   for (const [method, pattern, scope] of ROUTE_SCOPES) {
@@ -121,7 +121,7 @@ Deno.test("running open (no tokens), every route answers without a token, as bef
 });
 
 Deno.test("a route added outside the OpenAPI registry (no scope to read) needs admin: closed, not open", async () => {
-  const tokens = await testTokens();
+  const tokens = testTokens();
   await using api = authApp(createMemoryStore(), tokens);
   api.app.get("/added-later", (c) => c.text("here"));
   const as = (token?: string) =>
@@ -130,7 +130,7 @@ Deno.test("a route added outside the OpenAPI registry (no scope to read) needs a
 });
 
 Deno.test("callerOf() gives routes the token's principal; undefined when running open", async () => {
-  const tokens = await testTokens();
+  const tokens = testTokens();
   await using api = authApp(createMemoryStore(), tokens);
   api.app.get("/whoami", (c) => c.json(callerOf(c) ?? null));
   // Not in the OpenAPI registry: it needs admin (above), which the admin token has.

@@ -64,7 +64,7 @@ interface Payload {
 
 const USED = "used";
 const ABSENT = "absent";
-const key = async (ticket: string) => `ticket ${await sha256Hex(ticket)}`;
+const key = (ticket: string) => `ticket ${sha256Hex(ticket)}`;
 
 /** Tickets kept in `keys` (the store's idempotency port). */
 export function createTickets(
@@ -85,12 +85,12 @@ export function createTickets(
         scopes: principal.scopes,
         expiresAt,
       };
-      const held = await keys.claim(await key(ticket), encode(payload), ttlMs);
+      const held = await keys.claim(key(ticket), encode(payload), ttlMs);
       if (held !== undefined) throw new Error("a fresh ticket collided with a live one"); // 2^-256: never
       return { ticket, expiresAt };
     },
     async redeem(ticket, method, path, query) {
-      const id = await key(ticket);
+      const id = key(ticket);
       const held = await keys.claim(id, ABSENT, 1);
       if (held === undefined) {
         await keys.release(id, ABSENT);

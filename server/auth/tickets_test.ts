@@ -83,7 +83,7 @@ Deno.test(
 );
 
 Deno.test("POST /stream-tickets → a ticket that opens that stream once, as an EventSource would", async () => {
-  const tokens = await testTokens();
+  const tokens = testTokens();
   await using api = await authApp(createMemoryStore(), tokens);
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
   const created = await api.call("POST", "/tasks", auth(tokens.admin), { kind: "demo", input: { steps: 1 } });
@@ -115,7 +115,7 @@ Deno.test("POST /stream-tickets → a ticket that opens that stream once, as an 
 });
 
 Deno.test("POST /stream-tickets refuses what is not a stream (422) and a token without the stream's scope (403)", async () => {
-  const tokens = await testTokens();
+  const tokens = testTokens();
   await using api = await authApp(createMemoryStore(), tokens);
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
   for (const url of ["/tasks", "/tasks/t-1", "https://elsewhere.example/stream", "//elsewhere/stream", "stream"]) {

@@ -7,17 +7,18 @@
  * @example
  * ```ts
  * import { createTokenSet, parseTokens, sha256Hex } from "./tokens.ts";
- * const digest = await sha256Hex("s3cret-token");
+ * const digest = sha256Hex("s3cret-token");
  * const tokens = createTokenSet(
  *   parseTokens(JSON.stringify([{ name: "ci", tenant: "acme", scopes: ["tasks:read"], sha256: digest }]), "tokens.json"),
  * );
- * await tokens.lookup("s3cret-token"); // { name: "ci", tenant: "acme", scopes: ["tasks:read"] }
- * await tokens.lookup("guess"); // undefined
+ * tokens.lookup("s3cret-token"); // { name: "ci", tenant: "acme", scopes: ["tasks:read"] }
+ * tokens.lookup("guess"); // undefined
  * ```
  *
  * @module
  */
 import { type Scope, SCOPES } from "./scopes.ts";
+import { sha256, sha256Words } from "./sha256.ts";
 
 /** Who made a request: the token's name, its tenant and its scopes. */
 export interface Principal {
@@ -35,6 +36,7 @@ export interface TokenEntry extends Principal {
 /** A tenant name: it becomes part of store keys, so letters, digits, `.`, `_` and `-` only. */
 const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
+const encoder = new TextEncoder();
 const HOW = 'the sha256 of a token is e.g. `printf %s "$TOKEN" | sha256sum`';
 
 /**
@@ -102,24 +104,40 @@ export interface TokenSet {
   /** How many tokens there are. */
   readonly size: number;
   /** The principal of `token`, or `undefined` when no entry has its digest. */
-  lookup(token: string): Promise<Principal | undefined>;
+  lookup(token: string): Principal | undefined;
 }
 
 /** Looks tokens up by digest, comparing with every entry in constant time (no early exit). */
 export function createTokenSet(entries: readonly TokenEntry[]): TokenSet {
   const table = entries.map((e) => ({
-    digest: fromHex(e.sha256),
+    words: toWords(fromHex(e.sha256)),
     principal: Object.freeze({ name: e.name, tenant: e.tenant, scopes: Object.freeze([...e.scopes]) }),
   }));
+  let scratch = new Uint8Array(256);
   return {
     size: table.length,
-    async lookup(token) {
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+    lookup(token) {
+      // UTF-8 into a reused buffer: no allocation per request for a token of usual size.
+      if (token.length * 3 > scratch.length) scratch = new Uint8Array(token.length * 3);
+      const { written } = encoder.encodeInto(token, scratch);
+      const digest = sha256Words(scratch, written);
       let found: Principal | undefined;
-      for (const entry of table) if (equalBytes(digest, entry.digest)) found = entry.principal;
+      for (const entry of table) {
+        let diff = 0;
+        for (let i = 0; i < 8; i++) diff |= digest[i] ^ entry.words[i];
+        if (diff === 0) found = entry.principal;
+      }
       return found;
     },
   };
+}
+
+function toWords(bytes: Uint8Array): Int32Array {
+  const words = new Int32Array(8);
+  for (let i = 0; i < 8; i++) {
+    words[i] = (bytes[i * 4] << 24) | (bytes[i * 4 + 1] << 16) | (bytes[i * 4 + 2] << 8) | bytes[i * 4 + 3];
+  }
+  return words;
 }
 
 /** Compares two byte arrays in time that depends on their length only. */
@@ -131,9 +149,8 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** The SHA-256 of `text` as 64 lowercase hex digits (what `sha256sum` prints). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+export function sha256Hex(text: string): string {
+  return [...sha256(encoder.encode(text))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function fromHex(hex: string): Uint8Array {

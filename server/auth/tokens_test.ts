@@ -48,16 +48,16 @@ Deno.test("parseTokens() names each bad entry with the reason", () => {
   assertMatch(message, /entry 6: must be an object/);
 });
 
-Deno.test("createTokenSet().lookup() finds a token by its digest, and nothing for any other", async () => {
+Deno.test("createTokenSet().lookup() finds a token by its digest, and nothing for any other", () => {
   const tokens = createTokenSet([
-    { name: "ci", tenant: "acme", scopes: ["tasks:read"], sha256: await sha256Hex("token-1") },
-    { name: "ops", tenant: "beta", scopes: ["admin"], sha256: await sha256Hex("token-2") },
+    { name: "ci", tenant: "acme", scopes: ["tasks:read"], sha256: sha256Hex("token-1") },
+    { name: "ops", tenant: "beta", scopes: ["admin"], sha256: sha256Hex("token-2") },
   ]);
   assertEquals(tokens.size, 2);
-  assertEquals(await tokens.lookup("token-1"), { name: "ci", tenant: "acme", scopes: ["tasks:read"] });
-  assertEquals((await tokens.lookup("token-2"))?.name, "ops");
-  for (const other of ["token-3", "", "token-1 ", await sha256Hex("token-1")]) {
-    assertEquals(await tokens.lookup(other), undefined, other);
+  assertEquals(tokens.lookup("token-1"), { name: "ci", tenant: "acme", scopes: ["tasks:read"] });
+  assertEquals((tokens.lookup("token-2"))?.name, "ops");
+  for (const other of ["token-3", "", "token-1 ", sha256Hex("token-1")]) {
+    assertEquals(tokens.lookup(other), undefined, other);
   }
 });
 
@@ -68,6 +68,6 @@ Deno.test("equalBytes() compares whole arrays", () => {
   assertEquals(equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2, 3])), false);
 });
 
-Deno.test("sha256Hex() is what sha256sum prints", async () => {
-  assertEquals(await sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+Deno.test("sha256Hex() is what sha256sum prints", () => {
+  assertEquals(sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 });
