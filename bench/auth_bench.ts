@@ -12,7 +12,7 @@
  * work), and Deno on Redis (CPU: server + redis-server). Also, in process: one token lookup.
  *
  * Run: `deno run -A bench/auth_bench.ts` (needs wrk, redis-server, node). `BENCH_SECONDS`
- * (default 3) per run, `BENCH_PAIRS` (default 5) pairs per figure.
+ * (default 3) per run, `BENCH_PAIRS` (default 5) pairs per figure; `BENCH_ONLY=deno|node|redis` one figure.
  *
  * @module
  */
@@ -27,6 +27,8 @@ import { redisPid } from "./redis_info.ts";
 const root = new URL("..", import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 3);
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 5);
+/** `node`, `deno` or `redis`: run only that figure. */
+const ONLY = Deno.env.get("BENCH_ONLY");
 const SCRIPT = new URL("./wrk_bearer.lua", import.meta.url).pathname;
 
 const tokens = testTokens();
@@ -113,14 +115,20 @@ try {
     } µs`,
   );
 
-  await figure("Deno, memory store: GET /tasks/{id}, auth on vs off", deno, { STORE_URL: "memory:" });
-  await figure("Node bundle, memory store: GET /tasks/{id}, auth on vs off", node, { STORE_URL: "memory:" });
-  await figure(
-    "Deno, Redis store: GET /tasks/{id}, auth on vs off (CPU: server + redis-server)",
-    deno,
-    { STORE_URL: redis.url, STORE_KEY_PREFIX: `auth-bench-${crypto.randomUUID()}:` },
-    redisCpu,
-  );
+  if (!ONLY || ONLY === "deno") {
+    await figure("Deno, memory store: GET /tasks/{id}, auth on vs off", deno, { STORE_URL: "memory:" });
+  }
+  if (!ONLY || ONLY === "node") {
+    await figure("Node bundle, memory store: GET /tasks/{id}, auth on vs off", node, { STORE_URL: "memory:" });
+  }
+  if (!ONLY || ONLY === "redis") {
+    await figure(
+      "Deno, Redis store: GET /tasks/{id}, auth on vs off (CPU: server + redis-server)",
+      deno,
+      { STORE_URL: redis.url, STORE_KEY_PREFIX: `auth-bench-${crypto.randomUUID()}:` },
+      redisCpu,
+    );
+  }
 } finally {
   await Deno.remove(dir, { recursive: true });
   await Deno.remove(file);
