@@ -11,8 +11,8 @@ const TAGS: readonly { name: string; description: string; holds: (path: string) 
   },
   {
     name: "streams",
-    description: "Server-Sent Events of a task, a session, or everything",
-    holds: (path) => path.endsWith("/stream"),
+    description: "Server-Sent Events of a task, a session, or everything; tickets for browsers' EventSource",
+    holds: (path) => path.endsWith("/stream") || path === "/stream-tickets",
   },
   {
     name: "pipelines",
