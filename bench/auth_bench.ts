@@ -42,7 +42,7 @@ await bundleAll(dir);
 Deno.env.delete("NODE_EXTRA_CA_CERTS"); // it makes node read a CA file at start; no server here needs it
 const deno = [Deno.execPath(), "run", "-A", `${root}server/main.ts`];
 const node = ["node", `${dir}/server.mjs`];
-const on = { SERVICE_TOKENS_FILE: file };
+const on: Record<string, string> = Deno.env.get("BENCH_AA") ? {} : { SERVICE_TOKENS_FILE: file };
 
 const lines: string[] = [];
 const say = (line: string) => {
@@ -71,7 +71,13 @@ function describe(label: string, loads: readonly Load[]) {
   say(
     `  ${label}: ${fixed(med(loads, (l) => l.rps), 0)} req/s, p50 ${fixed(med(loads, (l) => l.p50Ms))} ms, p99 ${
       fixed(med(loads, (l) => l.p99Ms))
-    } ms, CPU ${fixed(med(loads, (l) => l.cpuUs), 1)} µs/req (wrk ${fixed(med(loads, (l) => l.clientCpuUs), 1)})` +
+    } ms, CPU ${fixed(med(loads, (l) => l.cpuUs), 1)} µs/req${
+      loads[0].cpuUsByPid.length > 1
+        ? ` (server ${fixed(med(loads, (l) => l.cpuUsByPid[0]), 1)}, redis ${
+          fixed(med(loads, (l) => l.cpuUsByPid[1]), 1)
+        })`
+        : ""
+    } (wrk ${fixed(med(loads, (l) => l.clientCpuUs), 1)})` +
       (bad ? `, ⚠ ${bad} non-2xx or errors` : ""),
   );
   if (med(loads, (l) => l.clientCpuUs) >= med(loads, (l) => l.cpuUs)) say(`  ⚠ wrk used more CPU than ${label}`);
