@@ -12,7 +12,8 @@
  * work), and Deno on Redis (CPU: server + redis-server). Also, in process: one token lookup.
  *
  * Run: `deno run -A bench/auth_bench.ts` (needs wrk, redis-server, node). `BENCH_SECONDS`
- * (default 3) per run, `BENCH_PAIRS` (default 5) pairs per figure; `BENCH_ONLY=deno|node|redis` one figure.
+ * (default 3) per run, `BENCH_PAIRS` (default 5) pairs per figure; `BENCH_ONLY=deno|node|redis` one figure (and
+ * the in-process ones), `inprocess` only those.
  *
  * @module
  */
@@ -21,7 +22,9 @@ import { testTokens } from "../tests/auth_tokens.ts";
 import { startRedis } from "../tests/redis_server.ts";
 import { type ServerProcess, startServer } from "../tests/server_process.ts";
 import { createTokenSet, parseTokens } from "../server/auth/tokens.ts";
-import { interleave, type Load, load, median, type Pairs, ratio } from "./load.ts";
+import { createMemoryStore } from "../lib/store/mod.ts";
+import { createApp } from "../server/mod.ts";
+import { interleave, type Load, load, median, type Pairs, ratio, rounds } from "./load.ts";
 import { redisPid } from "./redis_info.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -120,6 +123,38 @@ try {
       fixed((performance.now() - start) * 1000 / n, 2)
     } µs`,
   );
+
+  // In process: the whole app without sockets, so the auth middleware's share is as large as it gets.
+  {
+    const store = createMemoryStore();
+    const apps = {
+      on: createApp({ store, log: () => {}, auth: { tokens: set } }),
+      off: createApp({ store, log: () => {} }),
+    };
+    const created = await (await apps.off.request("/tasks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
+    })).json();
+    const url = `http://localhost/tasks/${created.task_id}`;
+    const headers = { authorization: `Bearer ${token}` };
+    const round = async (app: typeof apps.on) => {
+      const count = 5_000;
+      const begin = performance.now();
+      for (let i = 0; i < count; i++) await (await app.request(url, { headers })).arrayBuffer();
+      return (performance.now() - begin) * 1000 / count;
+    };
+    const [a, b] = await rounds([() => round(apps.on), () => round(apps.off)], 3 * PAIRS);
+    const ratios = a.map((x, i) => x / b[i]);
+    say(`In process, GET /tasks/{id} through app.request (${a.length} interleaved rounds of 5,000):`);
+    say(
+      `  auth on ${fixed(median(a), 1)} µs, auth off ${fixed(median(b), 1)} µs (fastest ${fixed(Math.min(...a), 1)} / ${
+        fixed(Math.min(...b), 1)
+      })`,
+    );
+    say(`  → on ÷ off: ${fixed(median(ratios))}× (fastest to fastest ${fixed(Math.min(...a) / Math.min(...b))}×)`);
+    await store.close();
+  }
 
   if (!ONLY || ONLY === "deno") {
     await figure("Deno, memory store: GET /tasks/{id}, auth on vs off", deno, { STORE_URL: "memory:" });

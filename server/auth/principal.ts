@@ -77,11 +77,13 @@ export function routeKey(c: Context): string | undefined {
 export function authenticate(options: AuthOptions): MiddlewareHandler {
   const { tokens, tickets } = options;
   if (!tokens) return (_c, next) => next();
-  return async (c, next) => {
+  // Not async: a request with a token goes through without a promise of its own (this runs on every request).
+  return (c, next) => {
     if (OPEN_PATHS.some((p) => p.test(c.req.path))) return next();
     const key = routeKey(c);
+    const scopes = options.scopes();
     // A route outside the OpenAPI registry (no declaration to read) needs admin: closed, not open.
-    const need = key === undefined ? undefined : options.scopes().has(key) ? options.scopes().get(key)! : "admin";
+    const need = key === undefined ? undefined : scopes.has(key) ? scopes.get(key)! : "admin";
     if (need === null) return next();
     // Most requests have no query: no URL to parse then.
     const query = c.req.url.includes("?") ? new URL(c.req.url).searchParams : undefined;
@@ -93,32 +95,33 @@ export function authenticate(options: AuthOptions): MiddlewareHandler {
         "invalid_request",
       );
     }
-    const principal = await identify(c, query, tokens, tickets);
-    if (need !== undefined && !grants(principal.scopes, need)) {
-      throw new Forbidden(
-        `The token '${principal.name}' lacks the scope '${need}' that ${c.req.method} ${c.req.path} needs ` +
-          `(it has ${principal.scopes.join(", ")}); use a token with '${need}' or 'admin'`,
-        need,
-      );
+    const header = c.req.header("authorization");
+    const ticket = header === undefined ? query?.get("ticket") : undefined;
+    if (ticket !== undefined && ticket !== null) {
+      return tickets.redeem(ticket, c.req.method, c.req.path, query!).then((redeemed) => {
+        if ("refused" in redeemed) throw new Unauthorized(redeemed.refused, "invalid_token");
+        return admit(c, redeemed.principal, need, next);
+      });
     }
-    c.set(PRINCIPAL as never, principal as never);
-    return next();
+    return admit(c, fromHeader(header, tokens), need, next);
   };
 }
 
-async function identify(
-  c: Context,
-  query: URLSearchParams | undefined,
-  tokens: TokenSet,
-  tickets: Tickets,
-): Promise<Principal> {
-  const header = c.req.header("authorization");
-  const ticket = query?.get("ticket");
-  if (header === undefined && query && ticket !== null && ticket !== undefined) {
-    const redeemed = await tickets.redeem(ticket, c.req.method, c.req.path, query);
-    if ("refused" in redeemed) throw new Unauthorized(redeemed.refused, "invalid_token");
-    return redeemed.principal;
+/** Lets `principal` through to the route when it holds `need`. */
+function admit(c: Context, principal: Principal, need: Need | undefined, next: () => Promise<void>): Promise<void> {
+  if (need && !grants(principal.scopes, need)) {
+    throw new Forbidden(
+      `The token '${principal.name}' lacks the scope '${need}' that ${c.req.method} ${c.req.path} needs ` +
+        `(it has ${principal.scopes.join(", ")}); use a token with '${need}' or 'admin'`,
+      need,
+    );
   }
+  c.set(PRINCIPAL as never, principal as never);
+  return next();
+}
+
+/** The principal of an `Authorization: Bearer` header; a 401 for none, another scheme or an unknown token. */
+function fromHeader(header: string | undefined, tokens: TokenSet): Principal {
   if (header === undefined) {
     throw new Unauthorized(
       "This route needs a token: send Authorization: Bearer <token> with a token of the server's " +
