@@ -39,6 +39,10 @@ export interface LoadOptions {
   readonly pids: readonly number[];
   /** Requests each identity sends in a row (`WRK_REPEAT`); 1 when absent. */
   readonly repeat?: number;
+  /** Another wrk script (it prints the same BENCH line); `wrk_identities.lua` when absent. */
+  readonly script?: string;
+  /** Variables for the script. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 let runs = 0;
@@ -51,10 +55,10 @@ export async function load(options: LoadOptions): Promise<Load> {
     `-c${options.connections ?? 50}`,
     `-d${options.seconds}s`,
     "-s",
-    SCRIPT,
+    options.script ?? SCRIPT,
     options.url,
   ];
-  const env: Record<string, string> = { WRK_TAG: `${Date.now().toString(36)}${runs++}` };
+  const env: Record<string, string> = { ...options.env, WRK_TAG: `${Date.now().toString(36)}${runs++}` };
   if (options.threadRate) env.WRK_THREAD_RATE = String(options.threadRate);
   if (options.repeat) env.WRK_REPEAT = String(options.repeat);
   const before = await Promise.all(options.pids.map(cpuSeconds));

@@ -23,7 +23,29 @@ export interface ServerConfig {
   /** The model that writes `answer` tasks' answers (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`); none: extractive. */
   readonly llm?: LlmConfig;
   readonly pipelines: { readonly sourceDir?: string; readonly engine: "compact" | "minisearch" };
+  /** Access control (issue 21). */
+  readonly auth: AccessConfig;
 }
+
+/** Who may call the service, and from which browser origins. */
+export interface AccessConfig {
+  /** `SERVICE_TOKENS_FILE`: the JSON file of token digests; none: the service runs open. */
+  readonly tokensFile?: string;
+  /** `ALLOW_ANONYMOUS`: run open on an address other than loopback. */
+  readonly allowAnonymous: boolean;
+  /** `CORS_ORIGINS`: the origins browsers may call from; empty: no CORS. */
+  readonly corsOrigins: readonly string[];
+}
+
+/** Whether `host` is this machine only: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** An origin as browsers send it: scheme, host and port, nothing else. */
+const isOrigin = (v: string) =>
+  URL.canParse(v) && /^https?:$/.test(new URL(v).protocol) && new URL(v).origin === v.replace(/\/$/, "");
 
 /** Task settings (issue 10): the API's defaults and the runner's. */
 export interface TaskServerConfig extends TaskApiConfig {
@@ -122,10 +144,36 @@ const Env = z.object({
   PIPELINE_SOURCE_DIR: z.string().refine((v) => !v.includes("\0"), "PIPELINE_SOURCE_DIR must be a folder path")
     .optional(),
   SEARCH_ENGINE: z.enum(["compact", "minisearch"], "SEARCH_ENGINE must be compact or minisearch").default("compact"),
+  // Access control (issue 21)
+  SERVICE_TOKENS_FILE: z.string().refine((v) => !v.includes("\0"), "SERVICE_TOKENS_FILE must be a file path")
+    .optional(),
+  ALLOW_ANONYMOUS: bool("ALLOW_ANONYMOUS").default(false),
+  CORS_ORIGINS: z.string().default("").transform((v, ctx) => {
+    const origins = v.split(",").map((o) => o.trim()).filter(Boolean);
+    const bad = origins.filter((o) => !isOrigin(o));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `CORS_ORIGINS must name each origin as scheme://host[:port], e.g. https://app.example.com; not ${
+          bad.map((o) => `'${o}'`).join(", ")
+        }${bad.includes("*") ? " (any origin is not offered: name each origin)" : ""}`,
+      });
+      return z.NEVER;
+    }
+    return origins.map((o) => o.replace(/\/$/, ""));
+  }),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 }).refine((e) => !e.LLM_BASE_URL || e.LLM_MODEL, {
   message: "LLM_MODEL is required when LLM_BASE_URL is set: name the model to ask, e.g. LLM_MODEL=llama3.1",
+}).superRefine((e, ctx) => {
+  if (isLoopback(e.HOST) || e.SERVICE_TOKENS_FILE || e.ALLOW_ANONYMOUS) return;
+  ctx.addIssue({
+    code: "custom",
+    message: `HOST=${e.HOST} is not a loopback address and no SERVICE_TOKENS_FILE is set: anyone who can reach ` +
+      "it could read and change every task. Set SERVICE_TOKENS_FILE (tokens), or ALLOW_ANONYMOUS=true to run open " +
+      "on purpose",
+  });
 }).refine((e) => e.LLM_BASE_URL || (!e.LLM_MODEL && !e.LLM_API_KEY), {
   message: "LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL: set it, or unset them for extractive answers",
 });
@@ -187,5 +235,10 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     ...(e.LLM_BASE_URL &&
       { llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL!, ...(e.LLM_API_KEY && { apiKey: e.LLM_API_KEY }) } }),
     pipelines: { engine: e.SEARCH_ENGINE, ...(e.PIPELINE_SOURCE_DIR && { sourceDir: e.PIPELINE_SOURCE_DIR }) },
+    auth: {
+      ...(e.SERVICE_TOKENS_FILE && { tokensFile: e.SERVICE_TOKENS_FILE }),
+      allowAnonymous: e.ALLOW_ANONYMOUS,
+      corsOrigins: e.CORS_ORIGINS,
+    },
   };
 }

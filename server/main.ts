@@ -12,6 +12,7 @@ import { createPipelineSource, createSearchIndex, remoteEngine } from "../lib/pi
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
 import { createApp, taskDefinitions } from "./mod.ts";
+import { createTokenSet, parseTokens, type TokenSet } from "./auth/tokens.ts";
 
 const runtime: Runtime = await loadRuntime();
 let config: ServerConfig;
@@ -20,6 +21,22 @@ try {
 } catch (error) {
   console.error((error as Error).message);
   runtime.exit(2);
+}
+
+const tokensFile = config.auth.tokensFile;
+let tokens: TokenSet | undefined;
+if (tokensFile) {
+  try {
+    const text = await runtime.fs.readTextFile(tokensFile).catch((error: Error) => {
+      throw new Error(
+        `SERVICE_TOKENS_FILE '${tokensFile}' cannot be read (${error.message}); point it at the tokens file`,
+      );
+    });
+    tokens = createTokenSet(parseTokens(text, tokensFile));
+  } catch (error) {
+    console.error((error as Error).message);
+    runtime.exit(2);
+  }
 }
 
 const caFile = config.storeTlsCaFile;
@@ -70,6 +87,7 @@ const app = createApp({
   taskApi: config.tasks,
   streams: config.streams,
   pipelines: { source, search },
+  auth: { tokens, corsOrigins: config.auth.corsOrigins },
 });
 const log: ServeLog = (level, line) =>
   level === "debug" ? debugLine?.(line) : console.error(`storectl server: ${line}`);
@@ -82,7 +100,13 @@ const listener = await runtime.serve({ hostname, port, fetch: app.fetch, limits,
     return runtime.exit(1);
   },
 );
-console.log(`storectl server listening on ${listener.url} (store: ${store.kind}; search index: ${search.engine})`);
+// The access mode sits before the parenthesis, which tests and scripts read to its end.
+const access = tokens
+  ? `[${tokens.size} token${tokens.size === 1 ? "" : "s"}]`
+  : "[open: no SERVICE_TOKENS_FILE, every route answers anyone who can reach it]";
+console.log(
+  `storectl server listening on ${listener.url} ${access} (store: ${store.kind}; search index: ${search.engine})`,
+);
 // Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
   await listener.close();

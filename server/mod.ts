@@ -28,10 +28,28 @@ import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig, streamRoutes } f
 import { docsRoutes } from "./docs/mod.ts";
 import { createSearchIndex, type PipelineSource, pipelineTasks, type SearchIndex } from "../lib/pipelines/mod.ts";
 import { pipelineRoutes } from "./routes/pipelines.ts";
+import { cors } from "hono/cors";
+import { authenticate } from "./auth/principal.ts";
+import { type Need, OPEN, routeScopes } from "./auth/scopes.ts";
+import { createTickets } from "./auth/tickets.ts";
+import { ticketRoutes } from "./auth/ticket_route.ts";
+import type { TokenSet } from "./auth/tokens.ts";
 
 export { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 export { DEFAULT_TASK_API, type TaskApiConfig } from "./routes/tasks.ts";
 export { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
+export { callerOf, type Principal } from "./auth/principal.ts";
+export { createTokenSet, parseTokens, type TokenSet } from "./auth/tokens.ts";
+
+/** Access control (issue 21): tokens, browser origins, stream tickets. */
+export interface AuthConfig {
+  /** The tokens of `SERVICE_TOKENS_FILE`; none: the service runs open (for local use). */
+  readonly tokens?: TokenSet;
+  /** `CORS_ORIGINS`: origins browsers may call from; none: no CORS headers at all. */
+  readonly corsOrigins?: readonly string[];
+  /** How long a stream ticket lives. Default 60 s. */
+  readonly ticketTtlMs?: number;
+}
 
 /** What the app is built from; entries build the real ones, tests their own. */
 export interface ServerDeps {
@@ -64,6 +82,8 @@ export interface ServerDeps {
   readonly streams?: StreamConfig;
   /** Pipelines: the source folder (`PIPELINE_SOURCE_DIR`) and this process's search index (default: one over `store`). */
   readonly pipelines?: { readonly source?: PipelineSource; readonly search?: SearchIndex };
+  /** Tokens, CORS origins and stream tickets; default: open, no CORS. */
+  readonly auth?: AuthConfig;
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -102,6 +122,19 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   };
   const app = new OpenAPIHono({ defaultHook });
 
+  const origins = deps.auth?.corsOrigins ?? [];
+  if (origins.length > 0) {
+    // First, so that a preflight (which carries no token) is answered before anything asks for one.
+    app.use(
+      "*",
+      cors({
+        origin: [...origins],
+        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        exposeHeaders: ["Location", "Idempotent-Replayed", "Retry-After", "WWW-Authenticate"],
+        maxAge: 600,
+      }),
+    );
+  }
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
   app.use(
     "*",
@@ -114,12 +147,18 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   app.use("*", rateLimitedRoutes(deps.store, rateLimit, outage));
   // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
   app.use("*", refuseUnbuildableMethods(() => app.routes));
+  // What each route needs, read back from the routes' own `security` (once every route is in).
+  let scopes: Map<string, Need> | undefined;
+  const scopeTable = () => scopes ??= routeScopes(app.openAPIRegistry.definitions as never);
+  const tickets = createTickets(deps.store.idempotency, { ttlMs: deps.auth?.ticketTtlMs });
+  app.use("*", authenticate({ tokens: deps.auth?.tokens, tickets, scopes: scopeTable }));
   app.use("*", jsonBody());
 
   app.openapi(
     createRoute({
       method: "get",
       path: "/",
+      security: OPEN,
       responses: { 200: { content: { "application/json": { schema: Root } }, description: "Service information" } },
     }),
     (c) => c.json({ name: "storectl", version: deps.version ?? VERSION, docs: "/docs" }, 200),
@@ -129,6 +168,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     createRoute({
       method: "get",
       path: "/health",
+      security: OPEN,
       responses: {
         200: { content: { "application/json": { schema: Health } }, description: "The store answers" },
         503: { content: { "application/json": { schema: Health } }, description: "The store does not answer" },
@@ -181,6 +221,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   const serves = (scope: ChannelScope) => streams.enabled && streams.scopes.includes(scope);
   deps.store.tasks.shareEvents({ session: serves("SESSION"), global: serves("GLOBAL") });
   app.route("/", streamRoutes(deps.store.events, deps.store.tasks, streams, defaultHook));
+  app.route("/", ticketRoutes(tickets, scopeTable, defaultHook));
 
   serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes);
   app.route("/", docsRoutes("/openapi.json"));

@@ -1,5 +1,6 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
+import { BEARER } from "./auth/scopes.ts";
 
 /** The document's tags, in the order `/docs` shows them, and the paths each one holds. */
 const TAGS: readonly { name: string; description: string; holds: (path: string) => boolean }[] = [
@@ -10,8 +11,8 @@ const TAGS: readonly { name: string; description: string; holds: (path: string) 
   },
   {
     name: "streams",
-    description: "Server-Sent Events of a task, a session, or everything",
-    holds: (path) => path.endsWith("/stream"),
+    description: "Server-Sent Events of a task, a session, or everything; tickets for browsers' EventSource",
+    holds: (path) => path.endsWith("/stream") || path === "/stream-tickets",
   },
   {
     name: "pipelines",
@@ -25,6 +26,23 @@ const TAGS: readonly { name: string; description: string; holds: (path: string) 
   },
   { name: "service", description: "The service itself and its store's health", holds: () => true },
 ];
+
+/** An operation of the document, as far as this file changes it. */
+interface Operation {
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses?: Record<string, unknown>;
+}
+
+const AuthProblem = { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } };
+/** What every operation that needs a token may answer besides its own responses. */
+const AUTH_PROBLEMS = {
+  401: {
+    description: "No token, an unknown one, or a token in the URL (`WWW-Authenticate: Bearer`)",
+    content: AuthProblem,
+  },
+  403: { description: "The token lacks the operation's scope (named in `detail`)", content: AuthProblem },
+};
 
 const TooMany = z.object({ status: z.literal(429), traceId: z.string() }).openapi("RateLimited");
 
@@ -45,6 +63,17 @@ export function serveOpenApi<E extends Env>(
   info: { title: string; version: string },
   rateLimited: readonly string[],
 ): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", BEARER, {
+    type: "http",
+    scheme: "bearer",
+    description: "A token of the server's SERVICE_TOKENS_FILE, with the scope each operation lists (admin implies " +
+      "all). Without SERVICE_TOKENS_FILE the server runs open and asks for none.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "basic", {
+    type: "http",
+    scheme: "basic",
+    description: "The rate-limited route's caller identity (the spec's own): the user name counts, nothing is checked",
+  });
   for (const path of rateLimited) {
     for (const method of ["get", "post"] as const) {
       app.openAPIRegistry.registerPath({
@@ -53,6 +82,7 @@ export function serveOpenApi<E extends Env>(
         summary: "A route limited per caller over a sliding window",
         description: "The caller is the part before the first `:` of the Basic Authorization value; the path matches " +
           "in any letter case.",
+        security: [{ basic: [] }],
         request: { headers: z.object({ authorization: z.string().openapi({ example: "Basic YWxpY2U6c2VjcmV0" }) }) },
         responses: {
           200: { description: "Counted: within the limit (empty body)" },
@@ -66,8 +96,11 @@ export function serveOpenApi<E extends Env>(
     const document = app.getOpenAPI31Document({ openapi: "3.1.0", info });
     for (const [path, operations] of Object.entries(document.paths ?? {})) {
       const tag = TAGS.find((t) => t.holds(path))!.name;
-      for (const operation of Object.values(operations as Record<string, { tags?: string[] }>)) {
+      for (const operation of Object.values(operations as Record<string, Operation>)) {
         operation.tags = [tag];
+        if (operation.security?.some((s) => BEARER in s)) {
+          operation.responses = { ...AUTH_PROBLEMS, ...operation.responses };
+        }
       }
     }
     return c.json({ ...document, tags: TAGS.map(({ name, description }) => ({ name, description })) });

@@ -12,6 +12,7 @@ import type { DocumentStore, IdempotencyStore, TaskStore } from "../../lib/store
 import type { TaskRunner } from "../../lib/tasks/mod.ts";
 import { Conflict } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
+import { needs } from "../auth/scopes.ts";
 import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
 
 /** The most hits `GET /pipelines/search` returns. */
@@ -107,6 +108,7 @@ export function pipelineRoutes<E extends Env>(
     createRoute({
       method: "post",
       path: "/pipelines/run",
+      security: needs("pipelines:write"),
       summary: "Prepare and ingest inline documents",
       request: body(RunInput),
       responses: submitted,
@@ -117,6 +119,7 @@ export function pipelineRoutes<E extends Env>(
     createRoute({
       method: "post",
       path: "/pipelines/documents",
+      security: needs("pipelines:write"),
       summary: "Add (or replace) one document",
       request: body(DocumentInput),
       responses: submitted,
@@ -133,6 +136,7 @@ export function pipelineRoutes<E extends Env>(
       createRoute({
         method: "post",
         path,
+        security: needs("pipelines:write"),
         summary,
         request: body(PrepareInput, false),
         responses: { ...submitted, 409: problemResponse("No source folder is configured") },
@@ -144,6 +148,7 @@ export function pipelineRoutes<E extends Env>(
     createRoute({
       method: "post",
       path: "/pipelines/ingest",
+      security: needs("pipelines:write"),
       summary: "Stage 2: move the staged documents into the index",
       request: { headers: IdempotencyHeaders },
       responses: { 200: submitted[200], 201: submitted[201], 409: submitted[409], 422: submitted[422] },
@@ -154,6 +159,7 @@ export function pipelineRoutes<E extends Env>(
     createRoute({
       method: "post",
       path: "/pipelines/clear",
+      security: needs("pipelines:write"),
       summary: "Remove every document, chunk and staged document",
       responses: { 200: json(z.object({ cleared_chunks: z.number().int() }), "What was removed") },
     }),
@@ -163,6 +169,7 @@ export function pipelineRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/pipelines/status",
+      security: needs("pipelines:read"),
       summary: "Pipeline status",
       responses: { 200: json(Status, "Counts and the last pipeline task") },
     }),
@@ -172,6 +179,7 @@ export function pipelineRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/pipelines/search",
+      security: needs("pipelines:read"),
       summary: "The chunks that best match a query (BM25, prefix and fuzzy matching)",
       request: { query: SearchQuery },
       responses: {

@@ -9,6 +9,7 @@ import {
   taskChannel,
   type TaskStatus,
 } from "../../lib/tasks/mod.ts";
+import { needs } from "../auth/scopes.ts";
 import { NotFound } from "../errors.ts";
 import { createEventStreams } from "../sse.ts";
 import { feedStream, streamChecks, type StreamPlan, type StreamState } from "./stream_feed.ts";
@@ -139,6 +140,7 @@ export function streamRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/tasks/{task_id}/stream",
+      security: needs("tasks:read"),
       summary: "Stream a task's events (SSE)",
       description:
         "Past events first (unless replay=false), then live ones; ends after the task's done, failed or cancelled. " +
@@ -178,6 +180,7 @@ export function streamRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/sessions/{session_id}/stream",
+      security: needs("tasks:read"),
       summary: "Stream the events of every task of a session (SSE; scope SESSION)",
       request: {
         params: z.object({ session_id: z.string().min(1).openapi({ param: { name: "session_id", in: "path" } }) }),
@@ -200,6 +203,7 @@ export function streamRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/stream",
+      security: needs("tasks:read"),
       summary: "Stream every task event (SSE; scope GLOBAL)",
       request: { query: StreamQuery, headers: LastEventId },
       responses: sse("text/event-stream of all task events; it does not end by itself"),

@@ -4,6 +4,7 @@ import type { IdempotencyStore, TaskStore } from "../../lib/store/mod.ts";
 import { TASK_STATUSES, type TaskRecord, type TaskRunner, type TaskStatus } from "../../lib/tasks/mod.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
+import { needs } from "../auth/scopes.ts";
 import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
 
 /** Task API settings; the defaults are the issue's. */
@@ -112,6 +113,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "post",
       path: "/tasks",
+      security: needs("tasks:write"),
       summary: "Submit a task",
       request: {
         headers: IdempotencyHeaders,
@@ -160,6 +162,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/tasks",
+      security: needs("tasks:read"),
       summary: "List tasks, oldest first",
       request: {
         query: z.object({
@@ -195,6 +198,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/tasks/{task_id}",
+      security: needs("tasks:read"),
       summary: "Read a task with its result and updates",
       request: { params: TaskParams },
       responses: { 200: json(Task, "The task"), 404: problemResponse("No such task") },
@@ -211,6 +215,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "delete",
       path: "/tasks/{task_id}",
+      security: needs("tasks:write"),
       summary: "Delete a task, its descendants and their events (cancelling them first)",
       request: { params: TaskParams },
       responses: { 204: { description: "Deleted" }, 404: problemResponse("No such task") },
@@ -226,6 +231,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "post",
       path: "/tasks/{task_id}/cancel",
+      security: needs("tasks:write"),
       summary: "Cancel a task, and with cascade its descendants",
       description: "`cascade` comes from the query or the JSON body; without it the server's CASCADE_CANCEL applies.",
       request: {
@@ -261,6 +267,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/tasks/{task_id}/children",
+      security: needs("tasks:read"),
       summary: "Direct children in spawn order",
       request: { params: TaskParams },
       responses: {
@@ -287,6 +294,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "get",
       path: "/tasks/{task_id}/tree",
+      security: needs("tasks:read"),
       summary: "The task and all its descendants",
       request: { params: TaskParams },
       responses: { 200: json(Tree, "The tree"), 404: problemResponse("No such task") },
@@ -311,6 +319,7 @@ export function taskRoutes<E extends Env>(
     createRoute({
       method: "post",
       path: "/tasks/{task_id}/input",
+      security: needs("tasks:write"),
       summary: "Answer an input_required task",
       request: {
         params: TaskParams,

@@ -1,0 +1,65 @@
+/**
+ * Which scope each operation needs. A route declares it once, in its `createRoute`
+ * (`security: needs("tasks:read")`, or `security: OPEN`); `/openapi.json` shows that declaration
+ * and {@link routeScopes} reads the same one back for the middleware, so the two cannot disagree.
+ *
+ * @example
+ * ```ts
+ * import { grants, needs } from "./scopes.ts";
+ * needs("tasks:write"); // [{ bearer: ["tasks:write"] }]
+ * grants(["admin"], "pipelines:write"); // true: admin implies every scope
+ * ```
+ *
+ * @module
+ */
+
+/** Every scope a token can hold. */
+export const SCOPES = ["tasks:read", "tasks:write", "pipelines:read", "pipelines:write", "admin"] as const;
+
+/** One of {@link SCOPES}. */
+export type Scope = typeof SCOPES[number];
+
+/** The name of the security scheme in `/openapi.json`. */
+export const BEARER = "bearer";
+
+/** A route's `security`: a bearer token with `scope`. */
+export const needs = (scope: Scope): { [BEARER]: Scope[] }[] => [{ [BEARER]: [scope] }];
+
+/** A route's `security` when it needs no token (`/`, `/health`). */
+export const OPEN: [] = [];
+
+/** Paths served outside the OpenAPI registry that stay open: the document and its viewer. */
+export const OPEN_PATHS: readonly RegExp[] = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/];
+
+/** Whether a caller holding `held` may do what needs `needed`; `admin` implies every scope. */
+export function grants(held: readonly Scope[], needed: Scope): boolean {
+  return held.includes(needed) || held.includes("admin");
+}
+
+/** What a route needs: a scope, or nothing (`null`, an open route). */
+export type Need = Scope | null;
+
+/** A route of the OpenAPI registry as `@hono/zod-openapi` keeps it. */
+interface Definition {
+  readonly type: string;
+  readonly route?: { method: string; path: string; security?: Record<string, string[]>[] };
+}
+
+/**
+ * The need of every registered operation, by `"GET /tasks/:task_id"` (Hono's path syntax). A
+ * route that declares no `security` needs `admin`: forgetting the declaration closes a route
+ * rather than opening it (and `scopes_test.ts` fails).
+ */
+export function routeScopes(definitions: readonly Definition[]): Map<string, Need> {
+  const table = new Map<string, Need>();
+  for (const { type, route } of definitions) {
+    if (type !== "route" || !route) continue;
+    const key = `${route.method.toUpperCase()} ${route.path.replace(/\{(\w+)\}/g, ":$1")}`;
+    const security = route.security;
+    if (security === undefined) table.set(key, "admin");
+    else if (security.length === 0) table.set(key, null);
+    else if (!security.some((s) => BEARER in s)) table.set(key, null); // another scheme (Basic): not ours
+    else table.set(key, (security.find((s) => BEARER in s)![BEARER][0] as Scope | undefined) ?? "admin");
+  }
+  return table;
+}

@@ -1,0 +1,70 @@
+/**
+ * Tokens for the access-control tests (issue 21): one per scope, one holding every scope but
+ * one, and an admin — as a `SERVICE_TOKENS_FILE` text (digests only) and the tokens themselves;
+ * and the table of what each route needs, written out by hand so that a route whose declaration
+ * changes, or a new route, fails the tests until the table says so too.
+ *
+ * @module
+ */
+import { type Scope, SCOPES } from "../server/auth/scopes.ts";
+import { sha256Hex } from "../server/auth/tokens.ts";
+
+/** Every operation but the open ones, with the scope it needs (Hono path syntax). */
+export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, scope: Scope])[] = [
+  ["POST", "/tasks", "tasks:write"],
+  ["GET", "/tasks", "tasks:read"],
+  ["GET", "/tasks/:task_id", "tasks:read"],
+  ["DELETE", "/tasks/:task_id", "tasks:write"],
+  ["POST", "/tasks/:task_id/cancel", "tasks:write"],
+  ["GET", "/tasks/:task_id/children", "tasks:read"],
+  ["GET", "/tasks/:task_id/tree", "tasks:read"],
+  ["POST", "/tasks/:task_id/input", "tasks:write"],
+  ["POST", "/pipelines/run", "pipelines:write"],
+  ["POST", "/pipelines/documents", "pipelines:write"],
+  ["POST", "/pipelines/prepare", "pipelines:write"],
+  ["POST", "/pipelines/full", "pipelines:write"],
+  ["POST", "/pipelines/ingest", "pipelines:write"],
+  ["POST", "/pipelines/clear", "pipelines:write"],
+  ["GET", "/pipelines/status", "pipelines:read"],
+  ["GET", "/pipelines/search", "pipelines:read"],
+  ["GET", "/tasks/:task_id/stream", "tasks:read"],
+  ["GET", "/sessions/:session_id/stream", "tasks:read"],
+  ["GET", "/stream", "tasks:read"],
+  ["POST", "/stream-tickets", "tasks:read"],
+];
+
+/** The routes that need no token (besides `/docs/*` and the Basic rate-limited route). */
+export const OPEN_ROUTES: readonly string[] = ["GET /", "GET /health", "GET /openapi.json", "GET /docs"];
+
+/** A concrete path of a route pattern. */
+export const concrete = (path: string): string =>
+  path.replace(":task_id", "t-nonexistent").replace(":session_id", "s-auth");
+
+/** The tokens by role; `only[scope]` holds just that scope, `allBut[scope]` every other one but admin. */
+export interface TestTokens {
+  readonly admin: string;
+  readonly only: Record<Scope, string>;
+  readonly allBut: Record<Scope, string>;
+  /** The JSON of a `SERVICE_TOKENS_FILE` for them (tenant `acme`). */
+  readonly file: string;
+}
+
+/** Makes fresh random tokens and their file. */
+export function testTokens(): TestTokens {
+  const token = (role: string) => `${role}-${crypto.randomUUID()}`;
+  const entries: { name: string; tenant: string; scopes: Scope[]; sha256: string; token: string }[] = [];
+  const add = (name: string, scopes: Scope[]) => {
+    const value = token(name);
+    entries.push({ name, tenant: "acme", scopes, sha256: sha256Hex(value), token: value });
+    return value;
+  };
+  const admin = add("admin", ["admin"]);
+  const only = {} as Record<Scope, string>;
+  const allBut = {} as Record<Scope, string>;
+  for (const scope of SCOPES) {
+    only[scope] = add(`only-${scope}`, [scope]);
+    allBut[scope] = add(`all-but-${scope}`, SCOPES.filter((s) => s !== scope && s !== "admin"));
+  }
+  const file = JSON.stringify(entries.map(({ token: _token, ...entry }) => entry), null, 2);
+  return { admin, only, allBut, file };
+}
