@@ -62,7 +62,10 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     assert(base.forTenant(long) !== base, "64 characters are allowed");
     assert(base.forTenant("acme.eu_1-prod") !== base);
     for (const bad of ["", "x".repeat(65), "a:b", "{t}", "a}", "a b", "é", "a/b", "a*"]) {
-      assertThrows(() => base.forTenant(bad), new RegExp(`'${bad.replace(/[{}*]/g, "\\$&")}'.*A-Za-z0-9`));
+      assertThrows(
+        () => base.forTenant(bad),
+        new RegExp(`'${bad.replace(/[{}*]/g, "\\$&")}' is not a valid tenant name: use 1-64 characters`),
+      );
     }
     await a.ping();
     assertEquals((await a.hitSlidingWindow("k", 1, 60_000)).allowed, true);
@@ -83,7 +86,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       assertEquals(await other.tasks.step("t1", { to: "done" }), { ok: false }, "no such task there");
     }
     assertEquals(await b.tasks.create({ ...task("t1", { session_id: "s" }), metadata: { message: "B's" } }), true);
-    assertEquals(await a.tasks.create(task("t1")), false, "still a duplicate in A");
+    assertEquals(await a.tasks.create(task("t1", { session_id: "s" })), false, "still a duplicate in A");
     assertEquals(await b.tasks.step("t1", { to: "done" }), { ok: true });
     assertEquals([(await a.tasks.get("t1"))?.status, (await b.tasks.get("t1"))?.status], ["in_progress", "done"]);
     assertEquals((await b.tasks.get("t1"))?.metadata, { message: "B's" });
@@ -109,6 +112,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     assertEquals(await b.events.append("global", "note", { from: "B" }), 1, "B's global starts at 1");
     assertEquals(await a.events.last("global"), 1);
     // Followers in B (and the base) of the channels A writes to: they get B's (the base's) event, never A's.
+    for (const store of [b, base]) await store.tasks.create(task("t1", { session_id: "s" }));
     const followers = [b, base].flatMap((store) =>
       ["task:t1", "session:s", "global"].map(async (channel) => {
         const after = await store.events.last(channel);
@@ -121,7 +125,6 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     await a.events.append("global", "note", { from: "A" });
     for (const store of [b, base]) {
       const from = store === b ? "B" : "base";
-      await store.tasks.create(task("t1", { session_id: "s" }));
       await store.tasks.step("t1", { event: { kind: "update", payload: { message: from } } });
     }
     for (const { store, channel, follower } of started) {
@@ -144,7 +147,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       await Promise.all(["r", "c", "g"].map(async (id) => (await store.tasks.get(id))?.status));
     assertEquals(await statuses(a), ["cancelled", "cancelled", "cancelled"]);
     assertEquals(await statuses(b), ["in_progress", "in_progress", "in_progress"]);
-    assertEquals(await b.events.range("task:c", 0), []);
+    assertEquals(kinds(await b.events.range("task:c", 0)), ["subtask_spawned"], "no `cancelled` in B");
     assertEquals(await base.tasks.cancel("r", true), { found: false, cancelled: [] });
     assertEquals(await b.tasks.remove("r"), ["r", "c", "g"]);
     assertEquals((await a.tasks.get("g"))?.status, "cancelled", "B's removal leaves A's tree");
@@ -295,11 +298,12 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
       (await Promise.all(cluster.ports.map((port) => cluster.cli(port, "CLIENT", "LIST")))).map((list) =>
         list.split("\n").filter((line) => /\bssub=[1-9]/.test(line)).length
       );
-    await until("every master has a subscriber", async () => (await subscribers()).filter((n) => n > 0).length > 0);
-    await sleep(100);
+    await until(
+      "each master holding a followed channel has a subscriber",
+      async () => (await subscribers()).filter((n) => n > 0).length === masters.length,
+    );
     const perShard = await subscribers();
     assert(perShard.every((n) => n <= 1), `subscriber connections per node: ${perShard}`);
-    assert(perShard.filter((n) => n > 0).length <= masters.length, `${perShard}`);
     for (const [i, view] of views.entries()) {
       for (const channel of [`session:s${i}`, `session:x${i}`, "global"]) {
         await view.events.append(channel, "note", { tenant: `t${i}` });

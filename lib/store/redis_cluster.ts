@@ -8,6 +8,8 @@ import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 import type { Subscriber } from "./tasks/follow.ts";
+import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
+import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
 
 /** The pause before ioredis retries a command refused with TRYAGAIN or CLUSTERDOWN, or on a closed connection. */
 const RETRY_DELAY_MS = 100;
@@ -132,12 +134,22 @@ export async function createRedisClusterStore(
     evalsha: (sha, keys, args) => call(() => client.evalsha(sha, keys.length, ...keys, ...args)),
     eval: (lua, keys, args) => call(() => client.eval(lua, keys.length, ...keys, ...args)),
   };
-  const ports = createScriptedTaskPorts(scripts, {
-    prefix,
-    cluster: true,
-    follow: { kind: "subscribe", subscriber: () => shardedSubscriber(client, call) },
-  });
-  return {
+  // One set of sharded subscribers (one connection per shard) for the base and every tenant view.
+  const subscriber = sharedSubscriber(() => shardedSubscriber(client, call));
+  const portsAt = (prefix: string): TenantPorts => {
+    const ports = createScriptedTaskPorts(scripts, {
+      prefix,
+      cluster: true,
+      follow: { kind: "subscribe", subscriber },
+    });
+    return {
+      ...ports,
+      documents: createScriptedDocumentStore(scripts, { prefix, cluster: true }),
+      idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
+    };
+  };
+  const ports = portsAt(prefix);
+  return withTenants({
     kind: "redis-cluster",
     async ping() {
       // PING answers on a cluster that serves no slot: its state says whether commands would run.
@@ -154,13 +166,13 @@ export async function createRedisClusterStore(
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
-    documents: createScriptedDocumentStore(scripts, { prefix, cluster: true }),
-    idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
+    documents: ports.documents,
+    idempotency: ports.idempotency,
     async close() {
       await ports.close();
       await client.quit().catch(() => client.disconnect());
     },
-  };
+  }, (tenant) => portsAt(tenantPrefix(prefix, tenant)));
 }
 
 /**
