@@ -380,3 +380,31 @@ Deno.test(
     await base.close();
   },
 );
+
+Deno.test("tenants on Redis: after the shared subscriber connection drops, every view's follower catches up", {
+  ignore: missingTools("redis-server", "redis-cli"),
+}, async () => {
+  await using redis = await startRedis();
+  const base = await openStore({ url: redis.url, prefix: `drop-${crypto.randomUUID()}:` });
+  const views = ["A", "B", "C"].map((tenant) => base.forTenant(tenant));
+  const controller = new AbortController();
+  const iterators = views.map((view) =>
+    view.events.followBatches("global", 0, controller.signal)[Symbol.asyncIterator]()
+  );
+  const firsts = iterators.map((iterator) => iterator.next());
+  await until(
+    "3 channels subscribed",
+    async () => (await redisCli(redis.port, "PUBSUB", "CHANNELS")).trim().split("\n").filter(Boolean).length === 3,
+  );
+  // Kill the pub/sub connection and write at once: the messages are lost, only the reconnect's catch-up reads them.
+  await redisCli(redis.port, "CLIENT", "KILL", "TYPE", "pubsub");
+  for (const [i, view] of views.entries()) await view.events.append("global", "note", { tenant: i });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("a view's follower did not catch up within 10 s")), 10_000);
+  });
+  const batches = await Promise.race([Promise.all(firsts), late]).finally(() => clearTimeout(timer));
+  assertEquals(batches.map((r) => r.value?.map((e: StoredEvent) => e.data.tenant)), [[0], [1], [2]]);
+  controller.abort();
+  await base.close();
+});
