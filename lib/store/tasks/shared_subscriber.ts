@@ -15,8 +15,8 @@ import type { Subscriber } from "./follow.ts";
  */
 export function sharedSubscriber(open: () => Subscriber): () => Subscriber {
   let connection: Subscriber | undefined;
-  /** The pools (their subscribers) subscribed to each channel. */
-  const owners = new Map<string, Set<Shared>>();
+  /** Per channel: the pools (their subscribers) following it, and the connection's subscription. */
+  const owners = new Map<string, { readonly pools: Set<Shared>; subscribed?: Promise<void> }>();
   const open_ = new Set<Shared>();
 
   interface Shared {
@@ -29,7 +29,9 @@ export function sharedSubscriber(open: () => Subscriber): () => Subscriber {
     if (connection) return connection;
     const opened = connection = open();
     opened.onMessage((channel, message) => {
-      for (const shared of owners.get(channel) ?? []) for (const handler of shared.message) handler(channel, message);
+      for (const shared of owners.get(channel)?.pools ?? []) {
+        for (const handler of shared.message) handler(channel, message);
+      }
     });
     opened.onReconnect(() => {
       for (const shared of open_) for (const handler of shared.reconnect) handler();
@@ -39,9 +41,9 @@ export function sharedSubscriber(open: () => Subscriber): () => Subscriber {
 
   const release = async (shared: Shared, channel: string) => {
     if (!shared.channels.delete(channel)) return;
-    const set = owners.get(channel);
-    set?.delete(shared);
-    if (set?.size !== 0) return;
+    const entry = owners.get(channel);
+    entry?.pools.delete(shared);
+    if (entry?.pools.size !== 0) return;
     owners.delete(channel);
     await connection?.unsubscribe(channel);
   };
@@ -52,12 +54,18 @@ export function sharedSubscriber(open: () => Subscriber): () => Subscriber {
     return {
       async subscribe(channel) {
         shared.channels.add(channel);
-        const set = owners.get(channel) ?? new Set();
-        owners.set(channel, set);
-        const first = set.size === 0;
-        set.add(shared);
-        // Subscribed again when it is the first: an unsubscribe of the last owner may be on its way.
-        if (first || connection === undefined) await underlying().subscribe(channel);
+        let entry = owners.get(channel);
+        if (!entry) owners.set(channel, entry = { pools: new Set() });
+        entry.pools.add(shared);
+        // Every pool waits for the one subscription (a pool reads its position only once subscribed).
+        if (!entry.subscribed) {
+          const attempt = entry.subscribed = underlying().subscribe(channel);
+          const failed = entry;
+          attempt.catch(() => {
+            if (failed.subscribed === attempt) failed.subscribed = undefined; // the next subscribe tries again
+          });
+        }
+        await entry.subscribed;
       },
       unsubscribe: (channel) => release(shared, channel),
       onMessage: (handler) => void shared.message.push(handler),

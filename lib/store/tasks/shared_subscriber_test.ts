@@ -57,3 +57,33 @@ Deno.test("sharedSubscriber: pools share one connection; messages go to the pool
   assertEquals(connection.log.slice(6), ["open 2", "sub x"], "and opened again when a pool subscribes");
   c.close();
 });
+
+Deno.test("sharedSubscriber: a second pool of a channel waits for the one subscription; a failed one is tried again", async () => {
+  let settle: { resolve(): void; reject(e: Error): void } | undefined;
+  const subscribes: string[] = [];
+  const open = sharedSubscriber(() => ({
+    subscribe: (channel) => {
+      subscribes.push(channel);
+      return new Promise<void>((resolve, reject) => settle = { resolve, reject });
+    },
+    unsubscribe: () => Promise.resolve(),
+    onMessage: () => {},
+    onReconnect: () => {},
+    close: () => {},
+  }));
+  const [a, b] = [open(), open()];
+  const order: string[] = [];
+  const first = a.subscribe("x").then(() => order.push("a"), (e) => order.push(`a ${e.message}`));
+  const second = b.subscribe("x").then(() => order.push("b"), (e) => order.push(`b ${e.message}`));
+  await new Promise((r) => setTimeout(r, 10));
+  assertEquals([subscribes, order], [["x"], []], "one SUBSCRIBE, and b waits for it");
+  settle!.reject(new Error("down"));
+  await Promise.all([first, second]);
+  assertEquals(order, ["a down", "b down"]);
+  const again = a.subscribe("x");
+  settle!.resolve();
+  await again;
+  assertEquals(subscribes, ["x", "x"], "subscribed again after the failure");
+  a.close();
+  b.close();
+});
