@@ -317,7 +317,7 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
   });
 }
 
-testOnEveryStore("tenant isolation contract", contract, { cluster: clusterSteps });
+testOnEveryStore("tenant isolation contract", contract, { cluster: clusterSteps, tenantView: false });
 
 /** How many clients redis-server has, the asking one excluded. */
 async function clientCount(port: number): Promise<number> {
