@@ -30,7 +30,8 @@ type WithScript = Redis & {
  * side); the reconnect limits that to the commands sent within one deadline.
  *
  * Followers of event channels use one more connection, however many channels they follow: a
- * pub/sub subscriber that gets each event as it is stored (`tasks/follow.ts`).
+ * pub/sub subscriber that gets each event as it is stored (`tasks/follow.ts`). Tenant views
+ * (`forTenant`, `tenant.ts`) run on these two connections too: no connection per tenant.
  *
  * @example
  * ```ts

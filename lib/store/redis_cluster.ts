@@ -27,7 +27,8 @@ type WithScript = Cluster & {
  * Event notifications use sharded pub/sub (`SPUBLISH` inside the scripts, `SSUBSCRIBE` here,
  * Redis 7.0): a notification goes only to the shard that holds its channel's slot, and the
  * process keeps one subscriber connection per shard it follows channels on (ioredis'
- * `shardedSubscribers`), so connections stay bounded by the number of masters.
+ * `shardedSubscribers`), so connections stay bounded by the number of masters, tenant views
+ * (`forTenant`) included.
  *
  * The password comes from the URL, else `password` (`STORE_PASSWORD`). A call either answers or
  * fails with a `StoreUnavailableError` (in our words) within `timeoutMs` (`STORE_TIMEOUT_MS`):
