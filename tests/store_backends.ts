@@ -1,7 +1,9 @@
 /**
  * Runs a store contract on every backend, each a real part: memory, Redis over TCP (a
  * redis-server of its own), Upstash REST (a stand-in forwarding to a redis-server) and Redis
- * Cluster (3 masters + 3 replicas). One `Deno.test` per backend, named `<name>: <backend>`.
+ * Cluster (3 masters + 3 replicas). One `Deno.test` per backend, named `<name>: <backend>`; the
+ * contract runs twice there: on the store, then (step "… in a tenant view") on a `forTenant` view of
+ * a fresh store each time, whose `close()` closes its base.
  *
  * @example
  * ```ts ignore
@@ -22,17 +24,32 @@ export type OpenStore = (prefix: string) => Promise<Store>;
 /** A contract: steps of `t` against stores that `open` makes. */
 export type StoreContract = (t: Deno.TestContext, open: OpenStore) => Promise<void>;
 
-/** `cluster`: steps that only mean something on a cluster, run after the contract on the same cluster. */
+/** The stores `open` makes, each seen through a tenant view (closing the view closes its store). */
+export function inTenantView(open: OpenStore, tenant = "tenant-1"): OpenStore {
+  return async (prefix) => {
+    const base = await open(prefix);
+    return { ...base.forTenant(tenant), close: () => base.close() };
+  };
+}
+
+/**
+ * `cluster`: steps that only mean something on a cluster, run after the contract on the same cluster.
+ * `tenantView: false`: not again in a tenant view (a contract about views themselves).
+ */
 export function testOnEveryStore(
   name: string,
   contract: StoreContract,
-  options: { cluster?: (t: Deno.TestContext, cluster: RedisCluster) => Promise<void> } = {},
+  options: { cluster?: (t: Deno.TestContext, cluster: RedisCluster) => Promise<void>; tenantView?: boolean } = {},
 ): void {
-  Deno.test(`${name}: memory`, (t) => contract(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
+  const both = async (t: Deno.TestContext, open: OpenStore) => {
+    await contract(t, open);
+    if (options.tenantView !== false) await t.step(`${name} in a tenant view`, (t) => contract(t, inTenantView(open)));
+  };
+  Deno.test(`${name}: memory`, (t) => both(t, (prefix) => Promise.resolve(createMemoryStore({ prefix }))));
 
   Deno.test(`${name}: Redis over TCP (real redis-server)`, { ignore: missingTools("redis-server") }, async (t) => {
     await using redis = await startRedis();
-    await contract(t, (prefix) => openStore({ url: redis.url, prefix }));
+    await both(t, (prefix) => openStore({ url: redis.url, prefix }));
   });
 
   Deno.test(
@@ -41,7 +58,7 @@ export function testOnEveryStore(
     async (t) => {
       await using redis = await startRedis();
       await using upstash = await startUpstashStandIn(redis.url);
-      await contract(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
+      await both(t, (prefix) => openStore({ upstash: { url: upstash.url, token: upstash.token }, prefix }));
     },
   );
 
@@ -50,7 +67,7 @@ export function testOnEveryStore(
     { ignore: missingTools("redis-server", "redis-cli") },
     async (t) => {
       await using cluster = await startRedisCluster();
-      await contract(t, (prefix) => openStore({ url: cluster.url, prefix }));
+      await both(t, (prefix) => openStore({ url: cluster.url, prefix }));
       await options.cluster?.(t, cluster);
     },
   );

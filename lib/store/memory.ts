@@ -3,6 +3,7 @@ import type { Store } from "./store.ts";
 import { createMemoryTaskPorts } from "./tasks/memory.ts";
 import { createMemoryDocumentStore } from "./documents/memory.ts";
 import { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
+import { type TenantPorts, withTenants } from "./tenant.ts";
 
 /**
  * The embedded in-process store, the default: nothing to install or run, and exact.
@@ -16,16 +17,22 @@ import { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
 export function createMemoryStore(options: { now?: () => number; prefix?: string } = {}): Store {
   const log = new SlidingWindowLog(options.now ?? Date.now);
   const prefix = options.prefix ?? "";
-  const ports = createMemoryTaskPorts({ now: options.now });
-  return {
+  // The base's ports, and a separate set per tenant on the same clock.
+  const open = (): TenantPorts => ({
+    ...createMemoryTaskPorts({ now: options.now }),
+    documents: createMemoryDocumentStore({ now: options.now }),
+    idempotency: createMemoryIdempotencyStore({ now: options.now }),
+  });
+  const ports = open();
+  return withTenants({
     kind: "memory",
     ping: () => Promise.resolve(),
     hitSlidingWindow: (key, limit, windowMs) => Promise.resolve(log.hit(prefix + key, limit, windowMs)),
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
-    documents: createMemoryDocumentStore({ now: options.now }),
-    idempotency: createMemoryIdempotencyStore({ now: options.now }),
+    documents: ports.documents,
+    idempotency: ports.idempotency,
     close: () => ports.close(),
-  };
+  }, open);
 }

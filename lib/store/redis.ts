@@ -5,6 +5,8 @@ import type { ScriptHost } from "./script_host.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
+import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
+import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -28,7 +30,8 @@ type WithScript = Redis & {
  * side); the reconnect limits that to the commands sent within one deadline.
  *
  * Followers of event channels use one more connection, however many channels they follow: a
- * pub/sub subscriber that gets each event as it is stored (`tasks/follow.ts`).
+ * pub/sub subscriber that gets each event as it is stored (`tasks/follow.ts`). Tenant views
+ * (`forTenant`, `tenant.ts`) run on these two connections too: no connection per tenant.
  *
  * @example
  * ```ts
@@ -107,33 +110,37 @@ export async function createRedisStore(
     evalsha: (sha, keys, args) => call(() => client.evalsha(sha, keys.length, ...keys, ...args)),
     eval: (lua, keys, args) => call(() => client.eval(lua, keys.length, ...keys, ...args)),
   };
-  const ports = createScriptedTaskPorts(scripts, {
-    prefix,
-    follow: {
-      kind: "subscribe",
-      subscriber: () => {
-        // No ready check: its INFO fails on a connection that SUBSCRIBE, sent while connecting, put in subscriber mode.
-        const sub = client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, enableReadyCheck: false });
-        sub.on("error", () => {}); // it reconnects by itself; the command connection reports outages
-        let connected = false;
-        return {
-          // Failures in our words, as the commands' (a stalled server fails a SUBSCRIBE after timeoutMs too).
-          subscribe: async (channel) => void await call(() => sub.subscribe(channel)),
-          unsubscribe: async (channel) => void await call(() => sub.unsubscribe(channel)),
-          onMessage: (handler) => void sub.on("message", handler),
-          onReconnect(handler) {
-            sub.on("ready", () => {
-              if (!connected) return void (connected = true);
-              // ioredis subscribes again right after this event; a PING sent after that and answered says it is done.
-              setTimeout(() => sub.ping().then(handler, handler), 0);
-            });
-          },
-          close: () => sub.disconnect(),
-        };
+  // One pub/sub connection for the followers of the base and of every tenant view.
+  const subscriber = sharedSubscriber(() => {
+    // No ready check: its INFO fails on a connection that SUBSCRIBE, sent while connecting, put in subscriber mode.
+    const sub = client.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, enableReadyCheck: false });
+    sub.on("error", () => {}); // it reconnects by itself; the command connection reports outages
+    let connected = false;
+    return {
+      // Failures in our words, as the commands' (a stalled server fails a SUBSCRIBE after timeoutMs too).
+      subscribe: async (channel) => void await call(() => sub.subscribe(channel)),
+      unsubscribe: async (channel) => void await call(() => sub.unsubscribe(channel)),
+      onMessage: (handler) => void sub.on("message", handler),
+      onReconnect(handler) {
+        sub.on("ready", () => {
+          if (!connected) return void (connected = true);
+          // ioredis subscribes again right after this event; a PING sent after that and answered says it is done.
+          setTimeout(() => sub.ping().then(handler, handler), 0);
+        });
       },
-    },
+      close: () => sub.disconnect(),
+    };
   });
-  return {
+  const portsAt = (prefix: string): TenantPorts => {
+    const ports = createScriptedTaskPorts(scripts, { prefix, follow: { kind: "subscribe", subscriber } });
+    return {
+      ...ports,
+      documents: createScriptedDocumentStore(scripts, { prefix }),
+      idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
+    };
+  };
+  const ports = portsAt(prefix);
+  return withTenants({
     kind: "redis",
     async ping() {
       await call(() => client.ping());
@@ -145,13 +152,13 @@ export async function createRedisStore(
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
-    documents: createScriptedDocumentStore(scripts, { prefix }),
-    idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
+    documents: ports.documents,
+    idempotency: ports.idempotency,
     async close() {
       await ports.close();
       await client.quit().catch(() => client.disconnect());
     },
-  };
+  }, (tenant) => portsAt(tenantPrefix(prefix, tenant)));
 }
 
 const SOCKET_ERRORS: Record<string, string> = {

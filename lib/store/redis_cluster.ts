@@ -8,6 +8,8 @@ import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 import type { Subscriber } from "./tasks/follow.ts";
+import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
+import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
 
 /** The pause before ioredis retries a command refused with TRYAGAIN or CLUSTERDOWN, or on a closed connection. */
 const RETRY_DELAY_MS = 100;
@@ -25,7 +27,8 @@ type WithScript = Cluster & {
  * Event notifications use sharded pub/sub (`SPUBLISH` inside the scripts, `SSUBSCRIBE` here,
  * Redis 7.0): a notification goes only to the shard that holds its channel's slot, and the
  * process keeps one subscriber connection per shard it follows channels on (ioredis'
- * `shardedSubscribers`), so connections stay bounded by the number of masters.
+ * `shardedSubscribers`), so connections stay bounded by the number of masters, tenant views
+ * (`forTenant`) included.
  *
  * The password comes from the URL, else `password` (`STORE_PASSWORD`). A call either answers or
  * fails with a `StoreUnavailableError` (in our words) within `timeoutMs` (`STORE_TIMEOUT_MS`):
@@ -132,12 +135,22 @@ export async function createRedisClusterStore(
     evalsha: (sha, keys, args) => call(() => client.evalsha(sha, keys.length, ...keys, ...args)),
     eval: (lua, keys, args) => call(() => client.eval(lua, keys.length, ...keys, ...args)),
   };
-  const ports = createScriptedTaskPorts(scripts, {
-    prefix,
-    cluster: true,
-    follow: { kind: "subscribe", subscriber: () => shardedSubscriber(client, call) },
-  });
-  return {
+  // One set of sharded subscribers (one connection per shard) for the base and every tenant view.
+  const subscriber = sharedSubscriber(() => shardedSubscriber(client, call));
+  const portsAt = (prefix: string): TenantPorts => {
+    const ports = createScriptedTaskPorts(scripts, {
+      prefix,
+      cluster: true,
+      follow: { kind: "subscribe", subscriber },
+    });
+    return {
+      ...ports,
+      documents: createScriptedDocumentStore(scripts, { prefix, cluster: true }),
+      idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
+    };
+  };
+  const ports = portsAt(prefix);
+  return withTenants({
     kind: "redis-cluster",
     async ping() {
       // PING answers on a cluster that serves no slot: its state says whether commands would run.
@@ -154,13 +167,13 @@ export async function createRedisClusterStore(
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
-    documents: createScriptedDocumentStore(scripts, { prefix, cluster: true }),
-    idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
+    documents: ports.documents,
+    idempotency: ports.idempotency,
     async close() {
       await ports.close();
       await client.quit().catch(() => client.disconnect());
     },
-  };
+  }, (tenant) => portsAt(tenantPrefix(prefix, tenant)));
 }
 
 /**

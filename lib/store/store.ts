@@ -28,7 +28,14 @@ export interface Store {
   readonly documents: DocumentStore;
   /** `Idempotency-Key`s of creating requests and their tasks (`lib/store/idempotency/port.ts`). */
   readonly idempotency: IdempotencyStore;
-  /** Releases connections. */
+  /**
+   * The tenant's view of this store: its own tasks, events, queue, documents and idempotency
+   * keys, on this store's connections (`tenant.ts`); `kind`, `ping` and `hitSlidingWindow` are
+   * this store's. The same tenant gives the same view; a view's `forTenant` is its base's
+   * (tenants do not nest). Throws on a name that is not 1-64 characters of `A-Za-z0-9._-`.
+   */
+  forTenant(tenant: string): Store;
+  /** Releases connections (a tenant view's does nothing: its base's closes it). */
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import type { ScriptHost } from "./script_host.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
+import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
 
 /**
  * Redis over Upstash's REST API, for edge runtimes without TCP. The script runs with EVALSHA,
@@ -62,8 +63,13 @@ export function createUpstashStore(
     evalsha: (sha, keys, args) => call(() => raw.evalsha(sha, keys, args)),
     eval: (lua, keys, args) => call(() => raw.eval(lua, keys, args)),
   };
-  const ports = createScriptedTaskPorts(host, { prefix, follow: { kind: "poll", intervalMs: options.pollMs ?? 250 } });
-  return {
+  const portsAt = (prefix: string): TenantPorts => ({
+    ...createScriptedTaskPorts(host, { prefix, follow: { kind: "poll", intervalMs: options.pollMs ?? 250 } }),
+    documents: createScriptedDocumentStore(host, { prefix }),
+    idempotency: createScriptedIdempotencyStore(host, { prefix }),
+  });
+  const ports = portsAt(prefix);
+  return withTenants({
     kind: "upstash",
     async ping() {
       await call(() => redis.ping());
@@ -77,10 +83,10 @@ export function createUpstashStore(
     tasks: ports.tasks,
     events: ports.events,
     queue: ports.queue,
-    documents: createScriptedDocumentStore(host, { prefix }),
-    idempotency: createScriptedIdempotencyStore(host, { prefix }),
+    documents: ports.documents,
+    idempotency: ports.idempotency,
     close: () => ports.close(),
-  };
+  }, (tenant) => portsAt(tenantPrefix(prefix, tenant)));
 }
 
 /** The URL's host (and port), for messages: never its path, query or credentials. */
