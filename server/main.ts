@@ -6,7 +6,7 @@
  * @module
  */
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
-import { openStore, storeOutage } from "../lib/store/mod.ts";
+import { openStore, type Store, storeOutage } from "../lib/store/mod.ts";
 import { createTaskRunner } from "../lib/tasks/mod.ts";
 import { createPipelineSource, createSearchIndex, remoteEngine } from "../lib/pipelines/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
@@ -61,22 +61,29 @@ if (sourceDir && (await runtime.fs.info(sourceDir).catch(() => undefined))?.kind
   runtime.exit(2);
 }
 const source = sourceDir ? createPipelineSource(runtime.fs, sourceDir) : undefined;
-// This process's derived index, caught up now and followed after; built in a worker thread where
-// the runtime has one (Deno), so indexing runs beside the requests instead of between them.
-const search = createSearchIndex(store, {
-  engine: config.pipelines.engine,
-  worker: runtime.startSearchWorker && (() => remoteEngine(runtime.startSearchWorker!())),
-});
-search.start();
-const tasks = createTaskRunner({
-  store,
-  definitions: taskDefinitions({ store, retriever: search, source, llm: config.llm, fetch }),
-  concurrency: config.tasks.concurrency,
-  lanes: { pipelines: config.tasks.pipelineConcurrency },
-  kindConcurrency: config.tasks.kindConcurrency,
-  leaseMs: config.tasks.leaseMs,
-  outage,
-});
+// A store's (or a tenant view's) derived index, caught up now and followed after, and its task
+// runner. The index is built in a worker thread where the runtime has one (Deno), so indexing
+// runs beside the requests instead of between them.
+const workersOver = (over: Store) => {
+  const search = createSearchIndex(over, {
+    engine: config.pipelines.engine,
+    worker: runtime.startSearchWorker && (() => remoteEngine(runtime.startSearchWorker!())),
+  });
+  search.start();
+  const tasks = createTaskRunner({
+    store: over,
+    definitions: taskDefinitions({ store: over, retriever: search, source, llm: config.llm, fetch }),
+    concurrency: config.tasks.concurrency,
+    lanes: { pipelines: config.tasks.pipelineConcurrency },
+    kindConcurrency: config.tasks.kindConcurrency,
+    leaseMs: config.tasks.leaseMs,
+    outage,
+  });
+  return { search, tasks };
+};
+const { search, tasks } = workersOver(store);
+// Every tenant of the tokens file runs its queued tasks here from the start, whichever process queued them.
+const tenants = new Map((tokens?.tenants ?? []).map((tenant) => [tenant, workersOver(store.forTenant(tenant))]));
 const app = createApp({
   store,
   rateLimit: config.rateLimit,
@@ -88,6 +95,7 @@ const app = createApp({
   streams: config.streams,
   pipelines: { source, search },
   auth: { tokens, corsOrigins: config.auth.corsOrigins },
+  tenants,
 });
 const log: ServeLog = (level, line) =>
   level === "debug" ? debugLine?.(line) : console.error(`storectl server: ${line}`);
@@ -110,8 +118,10 @@ console.log(
 // Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
   await listener.close();
-  search.close();
-  await tasks.close();
+  for (const workers of [{ search, tasks }, ...tenants.values()]) {
+    workers.search.close();
+    await workers.tasks.close();
+  }
   await store.close();
   runtime.exit(0);
 });

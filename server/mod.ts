@@ -29,7 +29,8 @@ import { docsRoutes } from "./docs/mod.ts";
 import { createSearchIndex, type PipelineSource, pipelineTasks, type SearchIndex } from "../lib/pipelines/mod.ts";
 import { pipelineRoutes } from "./routes/pipelines.ts";
 import { cors } from "hono/cors";
-import { authenticate } from "./auth/principal.ts";
+import { authenticate, callerOf } from "./auth/principal.ts";
+import type { Scope, ScopeOf } from "./scope.ts";
 import { type Need, OPEN, routeScopes } from "./auth/scopes.ts";
 import { createTickets } from "./auth/tickets.ts";
 import { ticketRoutes } from "./auth/ticket_route.ts";
@@ -84,6 +85,12 @@ export interface ServerDeps {
   readonly pipelines?: { readonly source?: PipelineSource; readonly search?: SearchIndex };
   /** Tokens, CORS origins and stream tickets; default: open, no CORS. */
   readonly auth?: AuthConfig;
+  /**
+   * Each tenant's runner and search index over its view of `store`, made by the entry so that
+   * every tenant's queued tasks run from the start; a tenant not here gets them on its first
+   * request.
+   */
+  readonly tenants?: ReadonlyMap<string, { readonly tasks: TaskRunner; readonly search: SearchIndex }>;
 }
 
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
@@ -186,41 +193,52 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
     },
   );
 
-  let runner = deps.tasks;
-  let search = deps.pipelines?.search;
-  const searchIndex = () => search ??= createSearchIndex(deps.store);
-  const taskRunner = () =>
-    runner ??= createTaskRunner({
-      store: deps.store,
-      definitions: taskDefinitions({
-        store: deps.store,
-        retriever: deps.retriever ?? { search: (query, k) => searchIndex().search(query, k) },
-        source: deps.pipelines?.source,
-        llm: deps.llm,
-        fetch: deps.fetch,
-      }),
-      log,
-    });
+  // A scope per tenant (its store view, runner and search index); running open, the store's own.
+  const scopeOver = (store: Store, given: { tasks?: TaskRunner; search?: SearchIndex } = {}): Scope => {
+    let runner = given.tasks;
+    let search = given.search;
+    const searchIndex = () => search ??= createSearchIndex(store);
+    const retriever = deps.retriever ?? { search: (query: string, k: number) => searchIndex().search(query, k) };
+    return {
+      store,
+      search: searchIndex,
+      runner: () =>
+        runner ??= createTaskRunner({
+          store,
+          definitions: taskDefinitions({
+            store,
+            retriever,
+            source: deps.pipelines?.source,
+            llm: deps.llm,
+            fetch: deps.fetch,
+          }),
+          log,
+        }),
+    };
+  };
+  const open = scopeOver(deps.store, { tasks: deps.tasks, search: deps.pipelines?.search });
+  const tenants = new Map<string, Scope>();
+  const scopeOf: ScopeOf = (c) => {
+    const tenant = callerOf(c)?.tenant;
+    if (tenant === undefined) return open;
+    let scope = tenants.get(tenant);
+    if (!scope) tenants.set(tenant, scope = scopeOver(deps.store.forTenant(tenant), deps.tenants?.get(tenant)));
+    return scope;
+  };
   const taskApi = deps.taskApi ?? DEFAULT_TASK_API;
-  const keys = deps.store.idempotency;
-  app.route("/", taskRoutes({ runner: taskRunner, tasks: deps.store.tasks, keys, config: taskApi }, defaultHook));
+  app.route("/", taskRoutes({ scopeOf, config: taskApi }, defaultHook));
   app.route(
     "/",
-    pipelineRoutes({
-      runner: taskRunner,
-      documents: deps.store.documents,
-      tasks: deps.store.tasks,
-      keys,
-      idempotencyTtlMs: taskApi.idempotencyTtlMs,
-      search: searchIndex,
-      source: deps.pipelines?.source,
-    }, defaultHook),
+    pipelineRoutes(
+      { scopeOf, idempotencyTtlMs: taskApi.idempotencyTtlMs, source: deps.pipelines?.source },
+      defaultHook,
+    ),
   );
   const streams = deps.streams ?? DEFAULT_STREAMS;
-  // A shared channel no stream of this service reads is not written at all.
+  // A shared channel no stream of this service reads is not written at all (tenant views follow the store).
   const serves = (scope: ChannelScope) => streams.enabled && streams.scopes.includes(scope);
   deps.store.tasks.shareEvents({ session: serves("SESSION"), global: serves("GLOBAL") });
-  app.route("/", streamRoutes(deps.store.events, deps.store.tasks, streams, defaultHook));
+  app.route("/", streamRoutes(scopeOf, streams, defaultHook));
   app.route("/", ticketRoutes(tickets, scopeTable, defaultHook));
 
   serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes);

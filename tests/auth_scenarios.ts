@@ -7,6 +7,7 @@
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { concrete, ROUTE_SCOPES, testTokens } from "./auth_tokens.ts";
+import { until as waitUntil } from "./until.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
 import { sseEvents } from "./sse.ts";
@@ -105,6 +106,93 @@ export const AUTH_SCENARIOS: readonly TaskScenario[] = [
         }
         for (const route of ["/", "/health", "/openapi.json", "/docs"]) {
           assertEquals(await status("GET", route), 200, route);
+        }
+      } finally {
+        await Deno.remove(path);
+      }
+    },
+  },
+  {
+    name:
+      "tenants: another tenant's task is a 404 on every route; listings, streams, search and keys show only one's own (memory and Redis)",
+    tools: ["redis-server"],
+    async run(command) {
+      const tokens = testTokens();
+      const path = await tokensFile(tokens.file);
+      await using redis = await startRedis();
+      try {
+        const stores: Record<string, string>[] = [
+          {},
+          { STORE_URL: redis.url, STORE_KEY_PREFIX: `tenants-${crypto.randomUUID()}:` },
+        ];
+        for (const store of stores) {
+          await using server = await startServer(command, {
+            SERVICE_TOKENS_FILE: path,
+            CHANNEL_SCOPES: "TASK,SESSION,GLOBAL",
+            ...store,
+          });
+          const call = (token: string, method: string, route: string, body?: unknown, headers = {}) =>
+            fetch(`${server.url}${route}`, {
+              method,
+              headers: {
+                authorization: `Bearer ${token}`,
+                ...(body !== undefined && { "content-type": "application/json" }),
+                ...headers,
+              },
+              ...(body !== undefined && { body: JSON.stringify(body) }),
+            });
+          // Both tenants follow a session of the same name, and globex the global stream, before anything runs.
+          const acmeSession = await call(tokens.admin, "GET", "/sessions/shared/stream");
+          const globexSession = await call(tokens.stranger, "GET", "/sessions/shared/stream");
+          const globexGlobal = await call(tokens.stranger, "GET", "/stream");
+          const submit = (token: string, message: string) =>
+            call(token, "POST", "/tasks", {
+              kind: "demo",
+              session_id: "shared",
+              input: { steps: 1, delay_ms: 0, tokens: [message] },
+            }, { "idempotency-key": "same-key" }).then((r) => r.json());
+          const acme = await submit(tokens.admin, "acme");
+          const globex = await submit(tokens.stranger, "globex");
+          assert(acme.task_id !== globex.task_id, "the same Idempotency-Key in two tenants makes two tasks");
+
+          // Every route naming acme's task answers globex as if there were no such task.
+          for (const [method, pattern] of ROUTE_SCOPES.filter(([, p]) => p.includes(":task_id"))) {
+            const body = method === "POST" ? { input: "x" } : undefined;
+            const res = await call(tokens.stranger, method, pattern.replace(":task_id", acme.task_id), body);
+            await res.body?.cancel();
+            assertEquals(res.status, 404, `${method} ${pattern} with another tenant's task`);
+          }
+          const read = async (token: string) =>
+            await call(token, "GET", `/tasks/${acme.task_id}`).then((r) => r.status);
+          assertEquals(await read(tokens.admin), 200, "acme's task is still there");
+          const listed = async (token: string) =>
+            (await call(token, "GET", "/tasks?limit=100").then((r) => r.json())).tasks.map((t: { task_id: string }) =>
+              t.task_id
+            );
+          assertEquals(await listed(tokens.stranger), [globex.task_id]);
+          assertEquals(await listed(tokens.admin), [acme.task_id]);
+
+          // Each session stream carries its own tenant's task only; so does the global stream.
+          const until = (id: string) => (f: { event?: string; data?: { task_id?: string } }) =>
+            f.event === "done" && f.data?.task_id === id;
+          const seen = async (res: Response, id: string) =>
+            new Set((await sseEvents(res.body!, until(id))).map((f) => f.data?.task_id));
+          assertEquals(await seen(acmeSession, acme.task_id), new Set([acme.task_id]));
+          assertEquals(await seen(globexSession, globex.task_id), new Set([globex.task_id]));
+          assertEquals(await seen(globexGlobal, globex.task_id), new Set([globex.task_id]));
+
+          // A document acme adds is found by acme's search only.
+          const doc = { title: "Lighthouses", content: "Keepers of the lighthouse at Fresnel point.", source: "a.md" };
+          await call(tokens.admin, "POST", "/pipelines/documents", doc).then((r) => r.body?.cancel());
+          const hits = async (token: string) =>
+            (await call(token, "GET", "/pipelines/search?q=lighthouse").then((r) => r.json())).hits.length;
+          await waitUntil("acme's search finds its document", async () => await hits(tokens.admin) === 1);
+          assertEquals(await hits(tokens.stranger), 0);
+          assertEquals(
+            (await call(tokens.stranger, "GET", "/pipelines/status").then((r) => r.json())).documents,
+            0,
+            "globex has no documents",
+          );
         }
       } finally {
         await Deno.remove(path);

@@ -45,7 +45,9 @@ export interface TestTokens {
   readonly admin: string;
   readonly only: Record<Scope, string>;
   readonly allBut: Record<Scope, string>;
-  /** The JSON of a `SERVICE_TOKENS_FILE` for them (tenant `acme`). */
+  /** An admin of another tenant, `globex`. */
+  readonly stranger: string;
+  /** The JSON of a `SERVICE_TOKENS_FILE` for them (tenant `acme`, the stranger `globex`). */
   readonly file: string;
 }
 
@@ -53,9 +55,9 @@ export interface TestTokens {
 export function testTokens(): TestTokens {
   const token = (role: string) => `${role}-${crypto.randomUUID()}`;
   const entries: { name: string; tenant: string; scopes: Scope[]; sha256: string; token: string }[] = [];
-  const add = (name: string, scopes: Scope[]) => {
+  const add = (name: string, scopes: Scope[], tenant = "acme") => {
     const value = token(name);
-    entries.push({ name, tenant: "acme", scopes, sha256: sha256Hex(value), token: value });
+    entries.push({ name, tenant, scopes, sha256: sha256Hex(value), token: value });
     return value;
   };
   const admin = add("admin", ["admin"]);
@@ -65,6 +67,7 @@ export function testTokens(): TestTokens {
     only[scope] = add(`only-${scope}`, [scope]);
     allBut[scope] = add(`all-but-${scope}`, SCOPES.filter((s) => s !== scope && s !== "admin"));
   }
+  const stranger = add("stranger", ["admin"], "globex");
   const file = JSON.stringify(entries.map(({ token: _token, ...entry }) => entry), null, 2);
-  return { admin, only, allBut, file };
+  return { admin, only, allBut, stranger, file };
 }

@@ -103,6 +103,8 @@ export function parseTokens(text: string, file: string): TokenEntry[] {
 export interface TokenSet {
   /** How many tokens there are. */
   readonly size: number;
+  /** The tenants the tokens name, each once. */
+  readonly tenants: readonly string[];
   /** The principal of `token`, or `undefined` when no entry has its digest. */
   lookup(token: string): Principal | undefined;
 }
@@ -119,6 +121,7 @@ export function createTokenSet(entries: readonly TokenEntry[]): TokenSet {
   }));
   return {
     size: table.length,
+    tenants: [...new Set(entries.map((e) => e.tenant))],
     lookup(token) {
       const digest = sha256(encoder.encode(token));
       let found: Principal | undefined;

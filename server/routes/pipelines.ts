@@ -1,15 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
-import {
-  DocumentInput,
-  PIPELINE_KINDS,
-  type PipelineSource,
-  PrepareInput,
-  RunInput,
-  type SearchIndex,
-} from "../../lib/pipelines/mod.ts";
-import type { DocumentStore, IdempotencyStore, TaskStore } from "../../lib/store/mod.ts";
-import type { TaskRunner } from "../../lib/tasks/mod.ts";
+import { DocumentInput, PIPELINE_KINDS, type PipelineSource, PrepareInput, RunInput } from "../../lib/pipelines/mod.ts";
+import type { ScopeOf } from "../scope.ts";
 import { Conflict } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { needs } from "../auth/scopes.ts";
@@ -59,15 +51,11 @@ const body = <T extends z.ZodType>(schema: T, required = true) => ({
 
 /** What the pipeline routes work with. */
 export interface PipelineRouteDeps {
-  readonly runner: () => TaskRunner;
-  readonly documents: DocumentStore;
-  /** Tasks and `Idempotency-Key`s, for submits retried with the same key. */
-  readonly tasks: TaskStore;
-  readonly keys: IdempotencyStore;
+  /** A request's tenant's documents, search index, runner, tasks and `Idempotency-Key`s. */
+  readonly scopeOf: ScopeOf;
   /** How long an `Idempotency-Key` is remembered; default a day. */
   readonly idempotencyTtlMs?: number;
-  readonly search: () => SearchIndex;
-  /** The source folder (`PIPELINE_SOURCE_DIR`); prepare and full answer 409 without one. */
+  /** The source folder (`PIPELINE_SOURCE_DIR`), one for every tenant; prepare and full answer 409 without one. */
   readonly source?: PipelineSource;
 }
 
@@ -82,17 +70,17 @@ export function pipelineRoutes<E extends Env>(
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
   const app = new OpenAPIHono<E>({ defaultHook });
-  const createOnce = idempotent({
-    keys: deps.keys,
-    tasks: deps.tasks,
-    ttlMs: deps.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
-  });
+  const { scopeOf } = deps;
+  const ttlMs = deps.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
   /** Queues a task of `kind` (once per Idempotency-Key); `check` runs first, inside the key's claim. */
-  const submit = (c: Context, kind: string, input: unknown, check?: () => Promise<unknown>) =>
-    createOnce(c.req.header("idempotency-key"), `POST ${c.req.path}`, input, async () => {
+  const submit = (c: Context, kind: string, input: unknown, check?: () => Promise<unknown>) => {
+    const { store, runner } = scopeOf(c);
+    const createOnce = idempotent({ keys: store.idempotency, tasks: store.tasks, ttlMs });
+    return createOnce(c.req.header("idempotency-key"), `POST ${c.req.path}`, input, async () => {
       await check?.();
-      return await deps.runner().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
+      return await runner().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
     });
+  };
   /** Checks the path before queueing, so an escape is a 422 now (a PipelineInputError) rather than a failed task later. */
   const fromSource = (c: Context, kind: string, input: z.output<typeof PrepareInput>) => {
     const source = deps.source;
@@ -163,7 +151,7 @@ export function pipelineRoutes<E extends Env>(
       summary: "Remove every document, chunk and staged document",
       responses: { 200: json(z.object({ cleared_chunks: z.number().int() }), "What was removed") },
     }),
-    async (c) => c.json({ cleared_chunks: await deps.documents.clear() }, 200),
+    async (c) => c.json({ cleared_chunks: await scopeOf(c).store.documents.clear() }, 200),
   );
   app.openapi(
     createRoute({
@@ -173,7 +161,7 @@ export function pipelineRoutes<E extends Env>(
       summary: "Pipeline status",
       responses: { 200: json(Status, "Counts and the last pipeline task") },
     }),
-    async (c) => c.json(await deps.documents.status(), 200),
+    async (c) => c.json(await scopeOf(c).store.documents.status(), 200),
   );
   app.openapi(
     createRoute({
@@ -189,7 +177,7 @@ export function pipelineRoutes<E extends Env>(
     }),
     async (c) => {
       const { q, k = 5 } = c.req.valid("query");
-      return c.json({ query: q, k, hits: await deps.search().search(q, k) }, 200);
+      return c.json({ query: q, k, hits: await scopeOf(c).search().search(q, k) }, 200);
     },
   );
   return app;

@@ -1,6 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { EventLog, TaskStore } from "../../lib/store/mod.ts";
+import type { EventLog, Store } from "../../lib/store/mod.ts";
+import type { ScopeOf } from "../scope.ts";
 import {
   EVENT_KINDS,
   FINAL_STATUSES,
@@ -100,8 +101,7 @@ const sse = (description: string) => ({
  * that breaks.
  */
 export function streamRoutes<E extends Env>(
-  events: EventLog,
-  tasks: TaskStore,
+  scopeOf: ScopeOf,
   config: StreamConfig,
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
@@ -115,11 +115,18 @@ export function streamRoutes<E extends Env>(
   const available = (scope: ChannelScope) => config.enabled && config.scopes.includes(scope);
 
   const eventStreams = createEventStreams(config);
-  const check = streamChecks(events, tasks, config.heartbeatMs / 3);
-  const stream = (plan: StreamPlan) => {
+  // The checks of quiet streams, once per channel of each tenant's store.
+  const checks = new WeakMap<Store, ReturnType<typeof streamChecks>>();
+  const checkOf = (store: Store) => {
+    let check = checks.get(store);
+    if (!check) checks.set(store, check = streamChecks(store.events, store.tasks, config.heartbeatMs / 3));
+    return check;
+  };
+  const stream = (store: Store, plan: StreamPlan) => {
     const state: StreamState = { lastRead: plan.readAfter };
+    const check = checkOf(store);
     return eventStreams.respond(
-      (out) => feedStream(events, out, plan, state),
+      (out) => feedStream(store.events, out, plan, state),
       { "x-accel-buffering": "no" },
       () => check(plan, state),
     );
@@ -130,7 +137,12 @@ export function streamRoutes<E extends Env>(
    * from now. A Last-Event-ID past the channel's end means the store lost its events (a Redis
    * restarted empty numbers them from 1 again): the stream follows the channel from its start.
    */
-  const shared = async (channel: string, lastEventId: string | undefined, replay: boolean | undefined) => {
+  const shared = async (
+    events: EventLog,
+    channel: string,
+    lastEventId: string | undefined,
+    replay: boolean | undefined,
+  ) => {
     const last = await events.last(channel); // before answering: a store that does not answer is a 503
     const after = lastEventId !== undefined ? Number(lastEventId) : replay === false ? last : 0;
     return after > last ? 0 : after;
@@ -161,18 +173,19 @@ export function streamRoutes<E extends Env>(
       const { replay, events: filter } = c.req.valid("query");
       const lastEventId = c.req.valid("header")["last-event-id"];
       const channel = taskChannel(task_id);
+      const { store } = scopeOf(c);
       // The channel's end before the task's state: a task not final yet ends with an event after it.
-      const last = await events.last(channel);
-      const record = await tasks.get(task_id);
+      const last = await store.events.last(channel);
+      const record = await store.tasks.get(task_id);
       if (!record) throw new NotFound(`No task '${task_id}'; GET /tasks lists the tasks there are`);
       const sendAfter = lastEventId !== undefined ? Number(lastEventId) : replay === false ? last : 0;
       if (FINAL_STATUSES.has(record.status as TaskStatus)) {
-        const until = await events.last(channel); // its final event is at or below this
+        const until = await store.events.last(channel); // its final event is at or below this
         if (sendAfter >= until) return c.body(null, 204); // 204 tells an EventSource not to reconnect
-        return stream({ channel, sendAfter, readAfter: sendAfter, filter, taskId: task_id, until });
+        return stream(store, { channel, sendAfter, readAfter: sendAfter, filter, taskId: task_id, until });
       }
       // Resumed past the channel's end (a client ahead of the store): read from the end, send after its id.
-      return stream({ channel, sendAfter, readAfter: Math.min(sendAfter, last), filter, taskId: task_id });
+      return stream(store, { channel, sendAfter, readAfter: Math.min(sendAfter, last), filter, taskId: task_id });
     },
   );
 
@@ -194,8 +207,9 @@ export function streamRoutes<E extends Env>(
       const { session_id } = c.req.valid("param");
       const { replay, events: filter } = c.req.valid("query");
       const channel = sessionChannel(session_id);
-      const after = await shared(channel, c.req.valid("header")["last-event-id"], replay);
-      return stream({ channel, sendAfter: after, readAfter: after, filter });
+      const { store } = scopeOf(c);
+      const after = await shared(store.events, channel, c.req.valid("header")["last-event-id"], replay);
+      return stream(store, { channel, sendAfter: after, readAfter: after, filter });
     },
   );
 
@@ -211,8 +225,9 @@ export function streamRoutes<E extends Env>(
     async (c) => {
       if (!available("GLOBAL")) throw off("GLOBAL");
       const { replay, events: filter } = c.req.valid("query");
-      const after = await shared(GLOBAL_CHANNEL, c.req.valid("header")["last-event-id"], replay);
-      return stream({ channel: GLOBAL_CHANNEL, sendAfter: after, readAfter: after, filter });
+      const { store } = scopeOf(c);
+      const after = await shared(store.events, GLOBAL_CHANNEL, c.req.valid("header")["last-event-id"], replay);
+      return stream(store, { channel: GLOBAL_CHANNEL, sendAfter: after, readAfter: after, filter });
     },
   );
 

@@ -1,11 +1,11 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { IdempotencyStore, TaskStore } from "../../lib/store/mod.ts";
-import { TASK_STATUSES, type TaskRecord, type TaskRunner, type TaskStatus } from "../../lib/tasks/mod.ts";
+import { TASK_STATUSES, type TaskRecord, type TaskStatus } from "../../lib/tasks/mod.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { needs } from "../auth/scopes.ts";
 import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
+import type { ScopeOf } from "../scope.ts";
 
 /** Task API settings; the defaults are the issue's. */
 export interface TaskApiConfig {
@@ -83,10 +83,8 @@ const summary = (r: TaskRecord) => ({
 
 /** What the task routes work with. */
 export interface TaskRouteDeps {
-  readonly runner: () => TaskRunner;
-  readonly tasks: TaskStore;
-  /** Where `Idempotency-Key`s are kept (the store's, so that they hold across processes). */
-  readonly keys: IdempotencyStore;
+  /** A request's tenant's tasks, runner and `Idempotency-Key`s (the store's, so that they hold across processes). */
+  readonly scopeOf: ScopeOf;
   readonly config: TaskApiConfig;
 }
 
@@ -100,14 +98,11 @@ export function taskRoutes<E extends Env>(
   deps: TaskRouteDeps,
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
-  const { runner, tasks, config } = deps;
+  const { scopeOf, config } = deps;
   const app = new OpenAPIHono<E>({ defaultHook });
+  // Another tenant's task is as unknown as one that never was: no existence leak.
   const notFound = (id: string) => new NotFound(`No task '${id}'; GET /tasks lists the tasks there are`);
-  const createOnce = idempotent({
-    keys: deps.keys,
-    tasks,
-    ttlMs: config.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
-  });
+  const ttlMs = config.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
 
   app.openapi(
     createRoute({
@@ -151,6 +146,8 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const body = c.req.valid("json");
       const key = c.req.valid("header")["idempotency-key"];
+      const { store, runner } = scopeOf(c);
+      const createOnce = idempotent({ keys: store.idempotency, tasks: store.tasks, ttlMs });
       const created = await createOnce(key, "POST /tasks", body, () => runner().submit(body));
       return created.replayed
         ? c.json(publicTask(created.record), 200, createdHeaders(created))
@@ -183,6 +180,7 @@ export function taskRoutes<E extends Env>(
       },
     }),
     async (c) => {
+      const { tasks } = scopeOf(c).store;
       const q = c.req.valid("query");
       const page = await tasks.list({
         status: q.status as TaskStatus | undefined,
@@ -204,6 +202,7 @@ export function taskRoutes<E extends Env>(
       responses: { 200: json(Task, "The task"), 404: problemResponse("No such task") },
     }),
     async (c) => {
+      const { tasks } = scopeOf(c).store;
       const { task_id } = c.req.valid("param");
       const record = await tasks.get(task_id);
       if (!record) throw notFound(task_id);
@@ -221,6 +220,7 @@ export function taskRoutes<E extends Env>(
       responses: { 204: { description: "Deleted" }, 404: problemResponse("No such task") },
     }),
     async (c) => {
+      const { runner } = scopeOf(c);
       const { task_id } = c.req.valid("param");
       if (!await runner().remove(task_id)) throw notFound(task_id);
       return c.body(null, 204);
@@ -253,6 +253,7 @@ export function taskRoutes<E extends Env>(
       },
     }),
     async (c) => {
+      const { runner } = scopeOf(c);
       const { task_id } = c.req.valid("param");
       const fromQuery = c.req.valid("query").cascade;
       const fromBody = (c.req.valid("json") as { cascade?: boolean } | undefined)?.cascade;
@@ -276,6 +277,7 @@ export function taskRoutes<E extends Env>(
       },
     }),
     async (c) => {
+      const { tasks } = scopeOf(c).store;
       const { task_id } = c.req.valid("param");
       if (!await tasks.get(task_id)) throw notFound(task_id);
       const children = (await tasks.children(task_id)).map((r) => ({
@@ -300,6 +302,7 @@ export function taskRoutes<E extends Env>(
       responses: { 200: json(Tree, "The tree"), 404: problemResponse("No such task") },
     }),
     async (c) => {
+      const { tasks } = scopeOf(c).store;
       const { task_id } = c.req.valid("param");
       const root = await tasks.get(task_id);
       if (!root) throw notFound(task_id);
@@ -343,6 +346,7 @@ export function taskRoutes<E extends Env>(
       },
     }),
     async (c) => {
+      const { runner, store: { tasks } } = scopeOf(c);
       const { task_id } = c.req.valid("param");
       const outcome = await runner().input(task_id, c.req.valid("json").input);
       if (!outcome.ok && outcome.status === undefined) throw notFound(task_id);
