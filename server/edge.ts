@@ -1,10 +1,13 @@
 /**
  * The edge entry (Cloudflare Workers and similar): `export default { fetch }`, backed by the
  * Upstash REST store from the `UPSTASH_REDIS_REST_URL` and `UPSTASH_REDIS_REST_TOKEN` bindings.
+ * An edge deployment is public: it needs a `SERVICE_TOKENS` binding (the tokens file's JSON:
+ * digests, no secret), or `ALLOW_ANONYMOUS=true` to run open on purpose.
  *
  * @module
  */
 import { openStore } from "../lib/store/mod.ts";
+import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { createApp } from "./mod.ts";
 
 type Bindings = Record<string, string | undefined>;
@@ -16,8 +19,16 @@ export default {
     app ??= (async () => {
       const url = env.UPSTASH_REDIS_REST_URL, token = env.UPSTASH_REDIS_REST_TOKEN;
       if (!url || !token) throw new Error("Set the UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN bindings");
+      if (!env.SERVICE_TOKENS && env.ALLOW_ANONYMOUS !== "true") {
+        throw new Error(
+          "An edge deployment answers anyone: set the SERVICE_TOKENS binding (the tokens file's JSON), " +
+            "or ALLOW_ANONYMOUS=true to run open on purpose",
+        );
+      }
+      const tokens = env.SERVICE_TOKENS ? createTokenSet(parseTokens(env.SERVICE_TOKENS, "SERVICE_TOKENS")) : undefined;
       return createApp({
         store: await openStore({ upstash: { url, token }, prefix: env.STORE_KEY_PREFIX ?? "storectl:" }),
+        auth: { tokens },
       });
     })();
     return app.then((a) => a.fetch(request, env), (error) => {

@@ -3,6 +3,7 @@ import edge from "../server/edge.ts";
 import { startRedis } from "./redis_server.ts";
 import { missingTools } from "./tools.ts";
 import { startUpstashStandIn } from "./upstash_standin.ts";
+import { sha256Hex } from "../server/auth/tokens.ts";
 
 Deno.test(
   "edge entry: fetch() serves the app on the Upstash REST store",
@@ -10,7 +11,11 @@ Deno.test(
   async () => {
     await using redis = await startRedis();
     await using upstash = await startUpstashStandIn(redis.url);
-    const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
+    const env = {
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      ALLOW_ANONYMOUS: "true",
+    };
     const health = await edge.fetch(new Request("http://edge.test/health"), env);
     assertEquals(await health.json(), { status: "healthy", store: "upstash" });
     const auth = { authorization: `Basic ${btoa("edge-user:x")}` };
@@ -30,3 +35,30 @@ Deno.test("edge entry: missing bindings are reported by name", async () => {
   await fresh.fetch(new Request("http://edge.test/health"), {}).catch((e: Error) => message = e.message);
   assertMatch(message, /UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN/);
 });
+
+Deno.test(
+  "edge entry: with a SERVICE_TOKENS binding the task routes need a token; with neither it nor ALLOW_ANONYMOUS it refuses, saying why",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    await using upstash = await startUpstashStandIn(redis.url);
+    const store = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
+    const fresh = async () => (await import(`../server/edge.ts?fresh=${crypto.randomUUID()}`)).default;
+
+    const open = await fresh();
+    let message = "";
+    await open.fetch(new Request("http://edge.test/tasks"), store).catch((e: Error) => message = e.message);
+    assertMatch(message, /SERVICE_TOKENS.*ALLOW_ANONYMOUS=true/);
+
+    const token = `edge-${crypto.randomUUID()}`;
+    const tokens = JSON.stringify([{ name: "edge", tenant: "acme", scopes: ["tasks:read"], sha256: sha256Hex(token) }]);
+    const guarded = await fresh();
+    const env = { ...store, SERVICE_TOKENS: tokens };
+    assertEquals((await guarded.fetch(new Request("http://edge.test/tasks"), env)).status, 401);
+    const listed = await guarded.fetch(
+      new Request("http://edge.test/tasks", { headers: { authorization: `Bearer ${token}` } }),
+      env,
+    );
+    assertEquals([listed.status, (await listed.json()).tasks], [200, []]);
+  },
+);
