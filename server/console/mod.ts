@@ -30,6 +30,7 @@ export function consoleShell(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>storectl console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${CONSOLE_BASE}/assets/${entry.css}">
 <script type="module" src="${CONSOLE_BASE}/assets/${entry.js}"></script>
 </head>

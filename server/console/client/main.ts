@@ -4,7 +4,7 @@
  * @module
  */
 import { render } from "preact";
-import { html } from "htm/preact";
+import { html } from "./html.ts";
 import { App } from "./app.ts";
 
 render(html`<${App} />`, document.getElementById("app")!);

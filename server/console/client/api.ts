@@ -1,0 +1,85 @@
+/**
+ * The service's API as the console calls it: same origin, JSON in and out, problems as errors
+ * that say what the service said.
+ *
+ * @module
+ */
+
+/** A failed call: the status and the problem's `detail` (or the status text). */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** Calls `method path` with an optional JSON body; resolves to the parsed JSON (or null for 204). */
+export async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: { ...(body !== undefined && { "content-type": "application/json" }), ...headers },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  if (res.status === 204) return null as T;
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new ApiError(res.status, `${method} ${path}: ${res.status} ${json?.detail ?? res.statusText}`);
+  return json as T;
+}
+
+/** Whether the stream at `path` is on: it answers 200 (a scope that is off is a 404). */
+export async function streamIsOn(path: string): Promise<boolean> {
+  const abort = new AbortController();
+  try {
+    const res = await fetch(`${path}${path.includes("?") ? "&" : "?"}replay=false`, { signal: abort.signal });
+    return res.ok;
+  } catch {
+    return false;
+  } finally {
+    abort.abort();
+  }
+}
+
+/** A task as `GET /tasks/{id}` shows it. */
+export interface Task {
+  readonly task_id: string;
+  readonly session_id: string;
+  readonly kind: string;
+  readonly status: string;
+  readonly metadata: Record<string, unknown>;
+  readonly input?: unknown;
+  readonly result?: Record<string, unknown>;
+  readonly error?: string;
+  readonly prompt?: string;
+  readonly parent_id?: string;
+  readonly spawn_key?: string;
+  readonly updates: readonly { message: string; update_type: string }[];
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** A row of `GET /tasks`. */
+export type Summary = Pick<Task, "task_id" | "session_id" | "kind" | "status" | "metadata">;
+
+/** A page of `GET /tasks`. */
+export interface TaskPage {
+  readonly tasks: readonly Summary[];
+  readonly total: number;
+  readonly next_cursor?: string;
+}
+
+/** `GET /tasks/{id}/tree`. */
+export interface TreeNode {
+  readonly task: Task;
+  readonly children: readonly TreeNode[];
+}
+
+/** Every status a task can have. */
+export const STATUSES = ["in_progress", "input_required", "done", "failed", "cancelled"] as const;
+
+/** A fresh idempotency key: one per form fill, so a double submit makes one task. */
+export const newKey = (): string => crypto.randomUUID();
