@@ -1,0 +1,203 @@
+/**
+ * The console in a real browser (issue 22): Debian's chromium, headless, against a real server
+ * process. Starts a demo task from the page and watches its tokens arrive (a double click makes
+ * one task), follows a session's list live, resumes a dropped stream (through a proxy that cuts
+ * it) without a duplicate line, answers a task's question, cancels a tree and sees the count,
+ * deletes after the confirmation; screenshots at 1280 and 375 px (light and dark) go to `test-artifacts/`; axe-core
+ * finds no serious or critical violation in either scheme.
+ *
+ * @module
+ */
+import type { Page } from "puppeteer-core";
+import axeSource from "axe-core/axe.min.js" with { type: "text" };
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { ARTIFACTS, launchBrowser } from "./browser.ts";
+import { DENO_SERVER, startServer } from "./server_process.ts";
+import { startTcpProxy } from "./tcp_proxy.ts";
+import { missingTools } from "./tools.ts";
+
+// Functions that run in the page see its globals; these tell the type check (which has no DOM) about them.
+// deno-lint-ignore no-explicit-any
+declare const document: any;
+declare const innerWidth: number;
+
+const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? "").catch(() => "");
+
+/** Waits until `selector`'s text matches `pattern`, saying what it was when it did not. */
+async function waitForText(page: Page, selector: string, pattern: RegExp, timeout = 20_000): Promise<string> {
+  try {
+    await page.waitForFunction(
+      (s: string, source: string) => new RegExp(source).test(document.querySelector(s)?.textContent ?? ""),
+      { timeout },
+      selector,
+      pattern.source,
+    );
+  } catch (error) {
+    throw new Error(`${selector} never matched ${pattern}; it reads ${JSON.stringify(await text(page, selector))}`, {
+      cause: error,
+    });
+  }
+  return await text(page, selector);
+}
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!await page.evaluate(() => "axe" in globalThis)) await page.addScriptTag({ content: axeSource });
+  // deno-lint-ignore no-explicit-any
+  const violations: any[] = await page.evaluate(async () => (await (globalThis as any).axe.run()).violations);
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n: { target: string[] }) => n.target).join(", ")}`);
+}
+
+/** Screenshots at 1280 and 375 px, light and dark, each checked by axe-core. */
+async function shootAndCheck(page: Page, name: string): Promise<void> {
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 900 });
+      await page.screenshot({ path: `${ARTIFACTS}console-${name}-${width}-${scheme}.png`, fullPage: true });
+      // At 375 px nothing may be wider than the screen.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert(overflow <= 0, `${name} at ${width} px (${scheme}) is ${overflow} px wider than the window`);
+    }
+    assertEquals(await axeViolations(page), [], `${name} (${scheme}): axe-core found serious violations`);
+  }
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
+  await page.setViewport({ width: 1280, height: 900 });
+}
+
+Deno.test({
+  name: "the console in chromium: start a task and watch its tokens, answer input, cancel a tree, delete",
+  ignore: missingTools("chromium"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn" });
+    await using browser = await launchBrowser();
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    const api = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { "content-type": "application/json", ...init.headers },
+      });
+      return { status: res.status, body: res.status === 204 ? null : await res.json() };
+    };
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${server.url}/console`);
+
+    await t.step("the list says how it stays current: polling, as the global stream is off by default", async () => {
+      await waitForText(page, "#list-mode", /Polling every 3 s/);
+      await waitForText(page, "main", /No tasks\./);
+      await shootAndCheck(page, "list-empty");
+    });
+
+    let taskId = "";
+    await t.step("start a demo task from the page (a double click makes one) and watch its tokens", async () => {
+      await page.click("details.card summary");
+      await page.$eval("details.card input", (e) => void ((e as { value: string }).value = ""));
+      await page.type("details.card input", "alpha beta gamma");
+      await page.$eval("details.card form", (form) => {
+        const button = form.querySelector("button[type=submit]") as { click(): void };
+        button.click();
+        button.click();
+      });
+      await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
+      taskId = decodeURIComponent(await page.evaluate(() => location.hash.slice("#/tasks/".length)));
+      assertEquals(await waitForText(page, "#tokens", /alpha beta gamma/), "alpha beta gamma");
+      await waitForText(page, "#task-status", /^done$/);
+      assertEquals(await waitForText(page, "#answer", /./), "alpha beta gamma");
+      await waitForText(page, "#log", /token.*alpha/);
+      const list = await api("/tasks");
+      assertEquals(list.body.total, 1, `one task, not two: ${JSON.stringify(list.body)}`);
+      await shootAndCheck(page, "task-done");
+    });
+
+    await t.step("the list shows it, linked", async () => {
+      await page.goto(`${server.url}/console#/`);
+      await waitForText(page, "main", /Tasks 1–1 of 1/);
+      assert(await page.$(`a[href="#/tasks/${encodeURIComponent(taskId)}"]`), "no link to the task");
+    });
+
+    await t.step("a session's list follows the session stream and shows a new task without a reload", async () => {
+      const session = (await api(`/tasks/${taskId}`)).body.session_id;
+      await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(taskId)}`);
+      await (await page.waitForSelector(`a[href="#/?session=${encodeURIComponent(session)}"]`))!.click();
+      await waitForText(page, "#list-mode", /Live: following the session stream/);
+      await waitForText(page, "main", /Tasks 1–1 of 1/);
+      await api("/tasks", {
+        method: "POST",
+        body: JSON.stringify({ kind: "demo", session_id: session, input: { steps: 1 } }),
+      });
+      await waitForText(page, "main", /Tasks 1–2 of 2/);
+    });
+
+    await t.step("a dropped stream resumes with Last-Event-ID: shown as reconnected, no event twice", async () => {
+      await using proxy = startTcpProxy(Number(new URL(server.url).port));
+      const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `);
+      const created = await api("/tasks", {
+        method: "POST",
+        body: JSON.stringify({ kind: "demo", input: { steps: 20, delay_ms: 150, tokens } }),
+      });
+      await page.goto(`http://127.0.0.1:${proxy.port}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
+      await waitForText(page, "#log", /step 3 of 20/);
+      proxy.dropAll();
+      await waitForText(page, "#connection", /reconnected|ended/);
+      await waitForText(page, "#task-status", /^done$/);
+      const log = await page.$$eval("#log li", (items) => items.map((li) => li.textContent ?? ""));
+      assert(log.some((line) => /reconnected.*resumed after event \d+/.test(line)), log.join("\n"));
+      const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
+      assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), "every event once, in order");
+      assertEquals(await text(page, "#tokens"), tokens.join(""));
+    });
+
+    await t.step("answer a task's question in its input box", async () => {
+      const created = await api("/tasks", {
+        method: "POST",
+        body: JSON.stringify({ kind: "demo", input: { steps: 1, tokens: ["q"], ask: "Which colour?" } }),
+      });
+      await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
+      await page.waitForSelector("#answer-input", { timeout: 20_000 });
+      assertMatch(await text(page, "form.input label"), /Which colour\?/);
+      await shootAndCheck(page, "task-input");
+      await page.type("#answer-input", "teal");
+      await page.click("form.input button[type=submit]");
+      await waitForText(page, "#task-status", /^done$/);
+      assertEquals((await api(`/tasks/${created.body.task_id}`)).body.result.input, "teal");
+    });
+
+    await t.step("cancel a tree: the page says how many tasks it moved", async () => {
+      const created = await api("/tasks", {
+        method: "POST",
+        body: JSON.stringify({ kind: "demo", input: { steps: 100, delay_ms: 200, children: 2, depth: 2 } }),
+      });
+      await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
+      // The root, 2 children and 4 grandchildren, all running.
+      await page.waitForFunction(
+        () => document.querySelectorAll(".tree [role=treeitem] .s-in_progress").length === 7,
+        { timeout: 20_000 },
+      );
+      await shootAndCheck(page, "task-tree");
+      await page.click("#cancel");
+      assertEquals(await waitForText(page, "[role=status]", /Cancelled/), "Cancelled 7 tasks.");
+      await waitForText(page, "#task-status", /^cancelled$/);
+      await waitForText(page, "#connection", /ended/);
+    });
+
+    await t.step("delete after the confirmation: back to the list, the task gone", async () => {
+      let asked = "";
+      page.once("dialog", (dialog) => {
+        asked = dialog.message();
+        void dialog.accept();
+      });
+      await page.click("#delete");
+      await page.waitForFunction(() => location.hash === "#/");
+      assertMatch(asked, /Delete task .* cannot be undone/);
+      await waitForText(page, "main", /Tasks 1–4 of 4/);
+    });
+
+    assertEquals(pageErrors, []);
+  },
+});
