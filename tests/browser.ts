@@ -12,7 +12,7 @@
  *
  * @module
  */
-import puppeteer, { type Browser } from "puppeteer-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { requireTool } from "./tools.ts";
 
 /** Where browser tests write screenshots (gitignored). */
@@ -27,4 +27,10 @@ export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
   });
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+}
+
+/** A new page of `browser`, closed on dispose. */
+export async function openPage(browser: Browser): Promise<Page & AsyncDisposable> {
+  const page = await browser.newPage();
+  return Object.assign(page, { [Symbol.asyncDispose]: () => page.close() });
 }

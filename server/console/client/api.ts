@@ -12,6 +12,27 @@ export class ApiError extends Error {
   }
 }
 
+// The token lives in this tab's sessionStorage: gone when the tab closes, never in a URL or a cookie.
+const TOKEN_KEY = "storectl.console.token";
+
+/** The token signed in with, or "" (running open, or not signed in). */
+export const token = (): string => sessionStorage.getItem(TOKEN_KEY) ?? "";
+
+/** Keeps `value` as the token for this tab ("" signs out). */
+export function setToken(value: string): void {
+  if (value) sessionStorage.setItem(TOKEN_KEY, value);
+  else sessionStorage.removeItem(TOKEN_KEY);
+}
+
+let unauthorized: () => void = () => {};
+/** What to do when the service answers 401 (ask to sign in). */
+export function onUnauthorized(handler: () => void): void {
+  unauthorized = handler;
+}
+
+/** The token's `Authorization` header, when there is a token. */
+const auth = (): Record<string, string> => token() ? { authorization: `Bearer ${token()}` } : {};
+
 /** Calls `method path` with an optional JSON body; resolves to the parsed JSON (or null for 204). */
 export async function api<T>(
   method: string,
@@ -21,9 +42,10 @@ export async function api<T>(
 ): Promise<T> {
   const res = await fetch(path, {
     method,
-    headers: { ...(body !== undefined && { "content-type": "application/json" }), ...headers },
+    headers: { ...(body !== undefined && { "content-type": "application/json" }), ...auth(), ...headers },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
+  if (res.status === 401) unauthorized();
   if (res.status === 204) return null as T;
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
@@ -35,13 +57,25 @@ export async function api<T>(
 export async function streamIsOn(path: string): Promise<boolean> {
   const abort = new AbortController();
   try {
-    const res = await fetch(`${path}${path.includes("?") ? "&" : "?"}replay=false`, { signal: abort.signal });
+    const res = await fetch(`${path}${path.includes("?") ? "&" : "?"}replay=false`, {
+      signal: abort.signal,
+      headers: auth(),
+    });
     return res.ok;
   } catch {
     return false;
   } finally {
     abort.abort();
   }
+}
+
+/**
+ * The URL to open `path` (a stream) with `EventSource`, which cannot send headers: signed in, the
+ * URL of a one-use stream ticket (`POST /stream-tickets`); running open, the path itself.
+ */
+export async function streamUrl(path: string): Promise<string> {
+  if (!token()) return path;
+  return (await api<{ url: string }>("POST", "/stream-tickets", { url: path })).url;
 }
 
 /** A task as `GET /tasks/{id}` shows it. */

@@ -76,7 +76,7 @@ export function TaskView({ id }: { id: string }): preact.VNode {
         setLines((l) => [...l, { id: lastId, kind: "reconnected", text: `resumed after event ${lastId}`, note: true }]);
       }
       if (state === "ended") soon();
-    });
+    }, { ends: true });
     return () => {
       stop();
       clearTimeout(timer);
