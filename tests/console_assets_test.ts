@@ -1,7 +1,8 @@
 /**
  * The console's asset pipeline (issue 22): the committed `server/console/assets.gen.ts` is what
  * a fresh build of `server/console/client/` gives, the files stay within the size budget, and
- * the service serves the page and its assets offline, open, with immutable caching.
+ * the service serves the page and its assets offline, open, with immutable caching — on Deno,
+ * from the Node bundle and from the edge entry alike.
  *
  * @module
  */
@@ -11,6 +12,12 @@ import { assets, entry } from "../server/console/assets.gen.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp, createTokenSet, parseTokens } from "../server/mod.ts";
 import { testTokens } from "./auth_tokens.ts";
+import { bundleAll } from "../tools/bundle.ts";
+import edge from "../server/edge.ts";
+import { startServer } from "./server_process.ts";
+import { startRedis } from "./redis_server.ts";
+import { startUpstashStandIn } from "./upstash_standin.ts";
+import { missingTools, requireTool } from "./tools.ts";
 
 /** The console's script and stylesheet together, gzipped, may not pass this (issue 22 item 6). */
 export const CONSOLE_GZIP_BUDGET = 60 * 1024;
@@ -74,4 +81,35 @@ Deno.test("GET /console serves the shell and its hashed assets, open even when t
   } finally {
     await store.close();
   }
+});
+
+/** Fetches the shell and each asset it links through `get`, and checks them against the embedded files. */
+async function servesConsole(get: (path: string) => Promise<Response>, where: string): Promise<void> {
+  const page = await get("/console");
+  assertEquals(page.status, 200, `${where}: /console`);
+  const html = await page.text();
+  for (const name of [entry.js, entry.css]) {
+    assert(html.includes(`/console/assets/${name}`), `${where}: the shell does not link ${name}`);
+    const res = await get(`/console/assets/${name}`);
+    assertEquals(res.status, 200, `${where}: ${name}`);
+    assertEquals(await res.text(), assets[name].text, `${where}: ${name} differs from the embedded file`);
+  }
+}
+
+Deno.test("the Node bundle serves the same console", { ignore: missingTools("node") }, async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await bundleAll(dir);
+    await using server = await startServer([requireTool("node"), `${dir}/server.mjs`]);
+    await servesConsole((path) => fetch(`${server.url}${path}`), "Node bundle");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the edge entry serves the same console", { ignore: missingTools("redis-server") }, async () => {
+  await using redis = await startRedis();
+  await using upstash = await startUpstashStandIn(redis.url);
+  const env = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token, ALLOW_ANONYMOUS: "true" };
+  await servesConsole((path) => edge.fetch(new Request(`http://edge.test${path}`), env), "edge entry");
 });
