@@ -196,6 +196,20 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await waitForText(page, "main", /Tasks 1–4 of 4/);
   });
 
+  await t.step("the rate-limited route's panel shows the caller's budget from the RateLimit headers", async () => {
+    await page.goto(`${server.url}/console#/rate-limit`);
+    await page.waitForSelector("#rl-caller");
+    await page.$eval("#rl-caller", (e) => void ((e as { value: string }).value = ""));
+    await page.type("#rl-caller", `browser-${crypto.randomUUID()}`);
+    for (let left = 9; left >= 0; left--) {
+      await page.click("#rl-send");
+      await waitForText(page, "#rl-budget", new RegExp(`Answered 200\\. ${left} of 10 requests left in a 30 s window`));
+    }
+    await page.click("#rl-send");
+    assertMatch(await waitForText(page, "#rl-budget", /Refused \(429\)/), /0 of 10 requests left.*Retry after \d+ s\./);
+    await shootAndCheck(page, "rate-limit");
+  });
+
   assertEquals(pageErrors, []);
 }
 
