@@ -196,6 +196,33 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await waitForText(page, "main", /Tasks 1–4 of 4/);
   });
 
+  await t.step(
+    "pipelines: add a document, see the status, search with highlights, ask and watch the answer",
+    async () => {
+      await page.goto(`${server.url}/console#/pipelines`);
+      await waitForText(page, "#pipeline-status", /Documents0/);
+      await page.type("#doc-title", "Lighthouses");
+      await page.type("#doc-source", "docs/lighthouses.md");
+      await page.type(
+        "#doc-content",
+        "A lighthouse keeper trims the lamp every evening. Lighthouses guide ships along rocky coasts at night.",
+      );
+      await page.click("#doc-add");
+      await waitForText(page, "[role=status]", /Document: task .* done\./);
+      await waitForText(page, "#pipeline-status", /Documents1/);
+      await page.type("#search-input", "lamp");
+      await page.click("form[role=search] button[type=submit]");
+      await page.waitForSelector("#hits mark");
+      assertEquals(await page.$$eval("#hits mark", (marks) => marks.map((m) => m.textContent)), ["lamp"]);
+      assertMatch(await text(page, "#hits"), /docs\/lighthouses\.md/);
+      await page.type("#ask-input", "What does a lighthouse keeper trim?");
+      await page.click("section[aria-labelledby=ask-title] button[type=submit]");
+      await waitForText(page, "#ask-sources", /Lighthouses/);
+      assertMatch(await text(page, "#ask-answer"), /trims the lamp/);
+      await shootAndCheck(page, "pipelines");
+    },
+  );
+
   await t.step("the rate-limited route's panel shows the caller's budget from the RateLimit headers", async () => {
     await page.goto(`${server.url}/console#/rate-limit`);
     await page.waitForSelector("#rl-caller");

@@ -1,6 +1,7 @@
 /**
  * The console's shell: a header, and the view the location hash names (`#/` the task list,
- * `#/?session=<id>` one session's, `#/tasks/<id>` a task, `#/rate-limit` the rate-limited route), or the sign-in form when the service
+ * `#/?session=<id>` one session's, `#/tasks/<id>` a task, `#/pipelines` the pipelines, `#/rate-limit` the rate-limited
+ * route), or the sign-in form when the service
  * asks for a token. On a change of view the view's heading takes the focus, so a screen reader
  * announces it and the keyboard starts there.
  *
@@ -12,6 +13,7 @@ import { TaskList } from "./list.ts";
 import { TaskView } from "./task.ts";
 import { SignIn } from "./sign_in.ts";
 import { RateLimitPanel } from "./rate_limit.ts";
+import { PipelinesPanel } from "./pipelines.ts";
 import { api, onUnauthorized, setToken, token } from "./api.ts";
 
 const route = () => decodeURIComponent(location.hash.replace(/^#/, "")) || "/";
@@ -39,6 +41,8 @@ export function App(): preact.VNode {
   const view = () =>
     path === "/rate-limit"
       ? html`<${RateLimitPanel} />`
+      : path === "/pipelines"
+      ? html`<${PipelinesPanel} />`
       : task
       ? html`<${TaskView} key=${task[1]} id=${task[1]} />`
       : html`<${TaskList} key=${path} session=${new URLSearchParams(path.split("?")[1] ?? "").get("session") ?? ""} />`;
@@ -48,7 +52,7 @@ export function App(): preact.VNode {
       document.getElementById("main")?.focus();
     }}>Skip to content</a>
     <header>
-      <nav aria-label="Console"><a href="#/" class="brand">storectl console</a> <a href="#/rate-limit">Rate limit</a></nav>
+      <nav aria-label="Console"><a href="#/" class="brand">storectl console</a> <a href="#/pipelines">Pipelines</a> <a href="#/rate-limit">Rate limit</a></nav>
       ${access === "in" && html`<button type="button" id="sign-out" onClick=${signOut}>Sign out</button>`}
     </header>
     <main id="main" tabindex="-1">
