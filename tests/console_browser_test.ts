@@ -223,6 +223,27 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     },
   );
 
+  await t.step("start a task of any kind: JSON checked as typed, the service's field errors shown", async () => {
+    await page.goto(`${server.url}/console#/`);
+    const form = "details.card:nth-of-type(2)";
+    await (await page.waitForSelector(`${form} summary`))!.click();
+    const setInput = async (value: string) => {
+      await page.$eval("#task-input", (e) => void ((e as { value: string }).value = ""));
+      await page.type("#task-input", value);
+    };
+    await setInput('{"steps": ');
+    await waitForText(page, "#task-input-errors", /Not JSON/);
+    assert(await page.$eval(`${form} button[type=submit]`, (b) => (b as { disabled: boolean }).disabled));
+    await setInput('{"steps": "three"}');
+    await page.click(`${form} button[type=submit]`);
+    await waitForText(page, "#task-input-errors", /^input\.steps: /);
+    await shootAndCheck(page, "start-task-invalid");
+    await setInput('{"steps": 1, "tokens": ["any ", "kind"]}');
+    await page.click(`${form} button[type=submit]`);
+    await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
+    assertEquals(await waitForText(page, "#answer", /./), "any kind");
+  });
+
   await t.step("the rate-limited route's panel shows the caller's budget from the RateLimit headers", async () => {
     await page.goto(`${server.url}/console#/rate-limit`);
     await page.waitForSelector("#rl-caller");

@@ -7,7 +7,12 @@
 
 /** A failed call: the status and the problem's `detail` (or the status text). */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** A 422's invalid fields (`input.steps`), as the problem lists them. */
+    readonly errors: readonly { field: string; message: string }[] = [],
+  ) {
     super(message);
   }
 }
@@ -49,7 +54,13 @@ export async function api<T>(
   if (res.status === 204) return null as T;
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new ApiError(res.status, `${method} ${path}: ${res.status} ${json?.detail ?? res.statusText}`);
+  if (!res.ok) {
+    throw new ApiError(
+      res.status,
+      `${method} ${path}: ${res.status} ${json?.detail ?? res.statusText}`,
+      Array.isArray(json?.errors) ? json.errors : [],
+    );
+  }
   return json as T;
 }
 

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.ts";
-import { api, newKey, STATUSES, streamIsOn, type Summary, type Task, type TaskPage } from "./api.ts";
+import { api, ApiError, newKey, STATUSES, streamIsOn, type Summary, type Task, type TaskPage } from "./api.ts";
 import { follow } from "./live.ts";
 import { ago, useNow } from "./time.ts";
 
@@ -87,6 +87,7 @@ export function TaskList(props: { session?: string }): preact.VNode {
   return html`
     <h1 tabindex="-1" id="view-title">Tasks</h1>
     <${StartDemo} session=${session} />
+    <${StartTask} session=${session} />
     <form class="filters" role="search" aria-label="Filter tasks" onSubmit=${(e: Event) => e.preventDefault()}>
       <label>Status
         <select value=${status} onChange=${(e: Event) => {
@@ -190,6 +191,73 @@ function StartDemo({ session }: { session: string }): preact.VNode {
         ${field("Question to ask (optional)", ask, setAsk)}
         <button type="submit" disabled=${busy}>Start</button>
         ${error && html`<p role="alert" class="error">${error}</p>`}
+      </form>
+    </details>
+  `;
+}
+
+/** Kinds the service runs out of the box; any other name can be typed. */
+const KINDS = ["demo", "answer", "retrieve", "pipeline_run", "pipeline_document", "pipeline_full"];
+
+/**
+ * Starts a task of any kind with its input as JSON. The JSON is checked as JSON here; the service
+ * checks it against the kind's schema and its 422 names each invalid field, shown under the box.
+ */
+function StartTask({ session }: { session: string }): preact.VNode {
+  const [kind, setKind] = useState("demo");
+  const [input, setInput] = useState('{\n  "steps": 2,\n  "tokens": ["Hello", " world"]\n}');
+  const [key, setKey] = useState(newKey());
+  const [errors, setErrors] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  let parsed: unknown;
+  let syntax = "";
+  try {
+    parsed = input.trim() === "" ? undefined : JSON.parse(input);
+  } catch (e) {
+    syntax = `Not JSON: ${(e as Error).message}`;
+  }
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (syntax) return;
+    setBusy(true);
+    try {
+      const task = await api<Task>("POST", "/tasks", {
+        kind,
+        ...(parsed !== undefined && { input: parsed }),
+        ...(session && { session_id: session }),
+      }, { "idempotency-key": key });
+      setKey(newKey());
+      location.hash = `#/tasks/${encodeURIComponent(task.task_id)}`;
+    } catch (err) {
+      setErrors(
+        err instanceof ApiError && err.errors.length > 0
+          ? err.errors.map((f) => `${f.field}: ${f.message}`)
+          : [(err as Error).message],
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  const shown = syntax ? [syntax] : errors;
+  return html`
+    <details class="card">
+      <summary>Start a task of any kind</summary>
+      <form onSubmit=${submit}>
+        <label>Kind<input id="task-kind" list="task-kinds" required value=${kind} onInput=${(e: Event) => {
+          setKind((e.target as HTMLInputElement).value);
+          setKey(newKey());
+          setErrors([]);
+        }} /></label>
+        <datalist id="task-kinds">${KINDS.map((k) => html`<option value=${k} />`)}</datalist>
+        <label class="wide">Input (JSON)<textarea id="task-input" rows="6" spellcheck="false"
+          aria-invalid=${shown.length > 0 ? "true" : "false"} aria-describedby="task-input-errors"
+          value=${input} onInput=${(e: Event) => {
+            setInput((e.target as HTMLTextAreaElement).value);
+            setKey(newKey());
+            setErrors([]);
+          }}></textarea></label>
+        <ul id="task-input-errors" class="error" aria-live="polite">${shown.map((m) => html`<li>${m}</li>`)}</ul>
+        <button type="submit" disabled=${busy || syntax !== ""}>Start</button>
       </form>
     </details>
   `;
