@@ -16,6 +16,7 @@ import { DENO_SERVER, startServer } from "./server_process.ts";
 import { startTcpProxy } from "./tcp_proxy.ts";
 import { testTokens } from "./auth_tokens.ts";
 import { missingTools } from "./tools.ts";
+import { startRedis } from "./redis_server.ts";
 
 // Functions that run in the page see its globals; these tell the type check (which has no DOM) about them.
 // deno-lint-ignore no-explicit-any
@@ -343,6 +344,47 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
   await Deno.remove(file);
 }
 
+/**
+ * On Redis, the server restarts (killed, then started again on the same port) under an open
+ * task page: the page's stream reconnects by itself, the new process takes the task over, and
+ * the log shows every event id once.
+ */
+async function restartScenario(t: Deno.TestContext, browser: Browser): Promise<void> {
+  await using redis = await startRedis();
+  const env = { LOG_LEVEL: "warn", STORE_URL: redis.url, TASK_LEASE_SECONDS: "2" };
+  const first = await startServer(DENO_SERVER, env);
+  const port = new URL(first.url).port;
+  let second: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    await using page = await openPage(browser);
+    await page.setViewport({ width: 1280, height: 900 });
+    const res = await fetch(`${first.url}/tasks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "demo", input: { steps: 25, delay_ms: 150, tokens: ["after ", "restart"] } }),
+    });
+    const { task_id } = await res.json();
+    await page.goto(`${first.url}/console#/tasks/${encodeURIComponent(task_id)}`);
+    await t.step("the stream drops with the server and resumes from the new one", async () => {
+      await waitForText(page, "#log", /step 3 of 25/);
+      await first.kill();
+      await waitForText(page, "#connection", /dropped/);
+      second = await startServer(DENO_SERVER, { ...env, PORT: port });
+      await waitForText(page, "#connection", /reconnected/);
+      await waitForText(page, "#log", /restarted \(attempt 2\)/);
+      await waitForText(page, "#task-status", /^done$/, 30_000);
+      const log = await page.$$eval("#log li", (items) => items.map((li) => li.textContent ?? ""));
+      assert(log.some((line) => /reconnected.*resumed after event \d+/.test(line)), log.join("\n"));
+      const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
+      assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), `every event once:\n${log.join("\n")}`);
+      assertEquals(await text(page, "#tokens"), "after restart");
+    });
+  } finally {
+    await first.kill();
+    await second?.stop();
+  }
+}
+
 // One browser for the file: starting chromium is most of a browser test's time.
 Deno.test({
   name: "the console in chromium",
@@ -359,5 +401,10 @@ Deno.test({
       "signed in: a token per tab, streams through tickets, only the caller's tenant",
       (t) => signedInScenario(t, browser),
     );
+    await t.step({
+      name: "on Redis: the server restarts under a task page, which resumes without a duplicate",
+      ignore: missingTools("redis-server"),
+      fn: (t) => restartScenario(t, browser),
+    });
   },
 });
