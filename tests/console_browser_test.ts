@@ -245,6 +245,24 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     assertEquals(await waitForText(page, "#answer", /./), "any kind");
   });
 
+  await t.step(
+    "a service that cannot answer (503) gets the page, saying what failed, not a page stuck loading",
+    async () => {
+      await using failing = await openPage(browser);
+      await failing.setRequestInterception(true);
+      failing.on("request", (request) => {
+        if (!new URL(request.url()).pathname.startsWith("/tasks")) return void request.continue();
+        void request.respond({
+          status: 503,
+          contentType: "application/problem+json",
+          body: JSON.stringify({ status: 503, detail: "The store does not answer" }),
+        });
+      });
+      await failing.goto(`${server.url}/console`);
+      await waitForText(failing, "[role=alert]", /503 The store does not answer/);
+    },
+  );
+
   await t.step("the rate-limited route's panel shows the caller's budget from the RateLimit headers", async () => {
     await page.goto(`${server.url}/console#/rate-limit`);
     await page.waitForSelector("#rl-caller");

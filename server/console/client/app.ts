@@ -14,7 +14,7 @@ import { TaskView } from "./task.ts";
 import { SignIn } from "./sign_in.ts";
 import { RateLimitPanel } from "./rate_limit.ts";
 import { PipelinesPanel } from "./pipelines.ts";
-import { api, onUnauthorized, setToken, token } from "./api.ts";
+import { api, ApiError, onUnauthorized, setToken, token } from "./api.ts";
 
 const route = () => decodeURIComponent(location.hash.replace(/^#/, "")) || "/";
 
@@ -30,7 +30,13 @@ export function App(): preact.VNode {
     addEventListener("hashchange", onChange);
     onUnauthorized(() => setAccess("out"));
     // Any 401 (here or later) shows the sign-in form.
-    api("GET", "/tasks?limit=1").then(() => setAccess(token() ? "in" : "open"), () => {});
+    // Another failure (a 503 while the store is away) shows the views, which say what failed.
+    api("GET", "/tasks?limit=1").then(
+      () => setAccess(token() ? "in" : "open"),
+      (e) => {
+        if (!(e instanceof ApiError && e.status === 401)) setAccess(token() ? "in" : "open");
+      },
+    );
     return () => removeEventListener("hashchange", onChange);
   }, []);
   const signOut = () => {
