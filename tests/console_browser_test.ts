@@ -175,10 +175,18 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
     // The root, 2 children and 4 grandchildren, all running.
     await page.waitForFunction(
-      () => document.querySelectorAll(".tree [role=treeitem] .s-in_progress").length === 7,
+      () => document.querySelectorAll(".tree li > .s-in_progress").length === 7,
       { timeout: 20_000 },
     );
     await shootAndCheck(page, "task-tree");
+    // By keyboard: the first sub-tree's disclosure button folds it away and opens it again.
+    const toggle = ".tree > li > ul > li > .toggle";
+    await page.focus(toggle);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll(".tree li > .s-in_progress").length === 5);
+    assertEquals(await page.$eval(toggle, (b) => b.getAttribute("aria-expanded")), "false");
+    await page.keyboard.press(" ");
+    await page.waitForFunction(() => document.querySelectorAll(".tree li > .s-in_progress").length === 7);
     await page.click("#cancel");
     assertEquals(await waitForText(page, "[role=status]", /Cancelled/), "Cancelled 7 tasks.");
     await waitForText(page, "#task-status", /^cancelled$/);

@@ -128,7 +128,7 @@ export function TaskView({ id }: { id: string }): preact.VNode {
       ${tree && html`
         <section aria-labelledby="tree-title">
           <h2 id="tree-title">Tree</h2>
-          <ul class="tree" role="tree" aria-label="Task tree">
+          <ul class="tree" aria-label="Task tree">
             <${Node} node=${tree} level=${1} current=${id} />
           </ul>
         </section>
@@ -218,24 +218,31 @@ function InputBox({ path, prompt, onDone }: { path: string; prompt: string; onDo
   `;
 }
 
-/** A node of the tree: the task's kind, key and status, its children expandable. */
+/**
+ * A node of the tree: the task's kind, key and status, its children behind a disclosure button
+ * (`aria-expanded`). Nested lists rather than an ARIA tree: Tab reaches every button and link,
+ * which an ARIA tree would have to replace with arrow keys.
+ */
 function Node({ node, level, current }: { node: TreeNode; level: number; current: string }): preact.VNode {
   const [open, setOpen] = useState(level < 3);
   const t = node.task;
   const has = node.children.length > 0;
   return html`
-    <li role="treeitem" aria-level=${level} aria-expanded=${has ? open : undefined}>
+    <li>
       ${has
-        ? html`<button type="button" class="toggle" aria-label=${`${open ? "Collapse" : "Expand"} ${
-          t.spawn_key ?? t.kind
-        }`} onClick=${() => setOpen(!open)}>${open ? "▾" : "▸"}</button>`
+        ? html`
+          <button type="button" class="toggle" aria-expanded=${open ? "true" : "false"} aria-label=${`Sub-tasks of ${
+            t.spawn_key ?? t.kind
+          }`}
+            onClick=${() => setOpen(!open)}>${open ? "▾" : "▸"}</button>
+        `
         : html`<span class="toggle" aria-hidden="true">·</span>`}
       ${t.task_id === current
         ? html`<strong>${t.spawn_key ?? t.kind}</strong>`
         : html`<a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.spawn_key ?? t.kind}</a>`}
       ${" "}<span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
       ${has && open &&
-        html`<ul role="group">${
+        html`<ul>${
           node.children.map((c) =>
             html`<${Node} key=${c.task.task_id} node=${c} level=${level + 1} current=${current} />`
           )
