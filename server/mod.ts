@@ -26,6 +26,7 @@ import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.t
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
 import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig, streamRoutes } from "./routes/streams.ts";
 import { docsRoutes } from "./docs/mod.ts";
+import { consoleRoutes } from "./console/mod.ts";
 import { createSearchIndex, type PipelineSource, pipelineTasks, type SearchIndex } from "../lib/pipelines/mod.ts";
 import { pipelineRoutes } from "./routes/pipelines.ts";
 import { cors } from "hono/cors";
@@ -243,6 +244,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
 
   serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes);
   app.route("/", docsRoutes("/openapi.json"));
+  app.route("/", consoleRoutes());
 
   // A path that exists with other methods is a 405 naming them; one that does not, a 404.
   app.notFound(noRoute(() => app.routes));

@@ -17,9 +17,9 @@ Deno.test("GET /openapi.json lists every route, the rate-limited one too, each u
       documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ":$1")}`);
     }
   }
-  // Every route the app serves, but the documents about itself.
+  // Every route the app serves, but the documents about itself and the console (pages, not API).
   const served = app.routes
-    .filter((r) => r.method !== "ALL" && !/^\/(openapi\.json|docs)/.test(r.path))
+    .filter((r) => r.method !== "ALL" && !/^\/(openapi\.json|docs|console)/.test(r.path))
     .map((r) => `${r.method} ${r.path}`);
   for (const route of served) assertEquals(documented.has(route), true, `${route} is not in /openapi.json`);
   const limited = spec.paths["/api/RateLimited/sliding"];

@@ -34,7 +34,13 @@ export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, sco
 ];
 
 /** The routes that need no token (besides `/docs/*` and the Basic rate-limited route). */
-export const OPEN_ROUTES: readonly string[] = ["GET /", "GET /health", "GET /openapi.json", "GET /docs"];
+export const OPEN_ROUTES: readonly string[] = [
+  "GET /",
+  "GET /health",
+  "GET /openapi.json",
+  "GET /docs",
+  "GET /console",
+];
 
 /** A concrete path of a route pattern. */
 export const concrete = (path: string): string =>

@@ -28,8 +28,11 @@ export const needs = (scope: Scope): { [BEARER]: Scope[] }[] => [{ [BEARER]: [sc
 /** A route's `security` when it needs no token (`/`, `/health`). */
 export const OPEN: [] = [];
 
-/** Paths served outside the OpenAPI registry that stay open: the document and its viewer. */
-export const OPEN_PATHS: readonly RegExp[] = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/];
+/**
+ * Paths served outside the OpenAPI registry that stay open: the document, its viewer, and the
+ * console's page and assets (they hold no data; the console's API calls carry the token).
+ */
+export const OPEN_PATHS: readonly RegExp[] = [/^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/console(\/.*)?$/];
 
 /** Whether a caller holding `held` may do what needs `needed`; `admin` implies every scope. */
 export function grants(held: readonly Scope[], needed: Scope): boolean {

@@ -17,7 +17,7 @@ Deno.test("every route the app serves, but the open ones, declares the scope it 
   ]);
   // A new route without `security` shows up here as needing undefined (not registered) or admin.
   assertEquals(needs, expected);
-  for (const route of served.filter(open)) assertEquals(/^GET \/(openapi\.json|docs)/.test(route), true, route);
+  for (const route of served.filter(open)) assertEquals(/^GET \/(openapi\.json|docs|console)/.test(route), true, route);
 });
 
 Deno.test("a registered route without a security declaration needs admin: forgetting it closes the route", () => {

@@ -1,0 +1,264 @@
+/**
+ * The task list: status and session filters, paging with the API's cursor, live updates from
+ * the session or global stream when that scope is on (polling otherwise; the page says which),
+ * and a form that starts a demo task.
+ *
+ * @module
+ */
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { html } from "./html.ts";
+import { api, ApiError, newKey, STATUSES, streamIsOn, type Summary, type Task, type TaskPage } from "./api.ts";
+import { follow } from "./live.ts";
+import { ago, useNow } from "./time.ts";
+
+const PAGE = 20;
+const POLL_MS = 3000;
+
+/** How the list keeps itself current. */
+type Mode = { kind: "stream"; scope: "session" | "global" } | { kind: "poll" } | { kind: "pending" };
+
+/** The list view; `session` filters it from the start. */
+export function TaskList(props: { session?: string }): preact.VNode {
+  const [status, setStatus] = useState("");
+  const [session, setSession] = useState(props.session ?? "");
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [page, setPage] = useState<TaskPage | null>(null);
+  const [error, setError] = useState("");
+  const [loadedAt, setLoadedAt] = useState<string>(new Date().toISOString());
+  const [mode, setMode] = useState<Mode>({ kind: "pending" });
+  const now = useNow();
+  const cursor = cursors[cursors.length - 1];
+
+  const load = useCallback(async () => {
+    const q = new URLSearchParams({ limit: String(PAGE) });
+    if (status) q.set("status", status);
+    if (session) q.set("session_id", session);
+    if (cursor) q.set("cursor", cursor);
+    try {
+      setPage(await api<TaskPage>("GET", `/tasks?${q}`));
+      setLoadedAt(new Date().toISOString());
+      setError("");
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [status, session, cursor]);
+  const latest = useRef(load);
+  latest.current = load;
+  useEffect(() => void load(), [load]);
+
+  // Live: the session's stream when a session is chosen and SESSION is on, else the global one
+  // when GLOBAL is on, else polling. Any event reloads the page (at most every 300 ms).
+  useEffect(() => {
+    let stop = () => {};
+    let cancelled = false;
+    (async () => {
+      const sessionPath = session ? `/sessions/${encodeURIComponent(session)}/stream` : "";
+      const scope = sessionPath && await streamIsOn(sessionPath)
+        ? "session"
+        : await streamIsOn("/stream")
+        ? "global"
+        : undefined;
+      if (cancelled) return;
+      if (!scope) {
+        setMode({ kind: "poll" });
+        const timer = setInterval(() => latest.current(), POLL_MS);
+        stop = () => clearInterval(timer);
+        return;
+      }
+      setMode({ kind: "stream", scope });
+      let timer: number | undefined;
+      const url = `${
+        scope === "session" ? sessionPath : "/stream"
+      }?replay=false&events=update,done,failed,cancelled,input_required`;
+      stop = follow(url, () => {
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          latest.current();
+        }, 300);
+      }, () => {});
+    })();
+    return () => {
+      cancelled = true;
+      stop();
+    };
+  }, [session]);
+
+  const first = cursors.length * PAGE;
+  return html`
+    <h1 tabindex="-1" id="view-title">Tasks</h1>
+    <${StartDemo} session=${session} />
+    <${StartTask} session=${session} />
+    <form class="filters" role="search" aria-label="Filter tasks" onSubmit=${(e: Event) => e.preventDefault()}>
+      <label>Status
+        <select value=${status} onChange=${(e: Event) => {
+          setCursors([]);
+          setStatus((e.target as HTMLSelectElement).value);
+        }}>
+          <option value="">any</option>
+          ${STATUSES.map((s) => html`<option value=${s}>${s.replace("_", " ")}</option>`)}
+        </select>
+      </label>
+      <label>Session
+        <input type="search" value=${session} placeholder="any session" onChange=${(e: Event) => {
+          setCursors([]);
+          setSession((e.target as HTMLInputElement).value.trim());
+        }} />
+      </label>
+    </form>
+    <p class="mode" id="list-mode">
+      ${mode.kind === "stream"
+        ? `Live: following the ${mode.scope} stream.`
+        : mode.kind === "poll"
+        ? `Polling every ${POLL_MS / 1000} s (the ${
+          session ? "session and global streams are" : "global stream is"
+        } off).`
+        : "Connecting…"} Refreshed <time datetime=${loadedAt}>${ago(loadedAt, now)}</time>.
+    </p>
+    ${error && html`<p role="alert" class="error">${error}</p>`}
+    ${page && html`
+      <p aria-live="polite">${page.total === 0
+        ? "No tasks."
+        : `Tasks ${first + 1}–${first + page.tasks.length} of ${page.total}`}</p>
+      <ul class="tasks" aria-label="Tasks">
+        ${page.tasks.map((t: Summary) =>
+          html`
+            <li key=${t.task_id}>
+              <a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.kind} <code>${t.task_id}</code></a>
+              <span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
+              <span class="muted">session ${t.session_id}</span>
+            </li>
+          `
+        )}
+      </ul>
+      <nav class="pager" aria-label="Pages">
+        <button type="button" disabled=${cursors.length === 0} onClick=${() => setCursors(cursors.slice(0, -1))}>
+          Previous
+        </button>
+        <button type="button" disabled=${!page.next_cursor} onClick=${() =>
+          setCursors([...cursors, page.next_cursor!])}>
+          Next
+        </button>
+      </nav>
+    `}
+  `;
+}
+
+/** A small form that starts a `demo` task (its tokens, children and question) and opens it. */
+function StartDemo({ session }: { session: string }): preact.VNode {
+  const [tokens, setTokens] = useState("Hello, world");
+  const [children, setChildren] = useState("0");
+  const [ask, setAsk] = useState("");
+  const [key, setKey] = useState(newKey());
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const input: Record<string, unknown> = {
+        tokens: tokens.split(/(?<=\s)/).filter((t) => t !== ""),
+        children: Number(children),
+        steps: 3,
+        delay_ms: 200,
+      };
+      if (ask.trim()) input.ask = ask.trim();
+      // The same key for the same form fill: a double click creates one task.
+      const task = await api<Task>("POST", "/tasks", {
+        kind: "demo",
+        input,
+        ...(session && { session_id: session }),
+      }, { "idempotency-key": key });
+      setKey(newKey());
+      location.hash = `#/tasks/${encodeURIComponent(task.task_id)}`;
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const field = (label: string, value: string, set: (v: string) => void, attrs: Record<string, unknown> = {}) =>
+    html`<label>${label}<input value=${value} ...${attrs} onInput=${(e: Event) => {
+      set((e.target as HTMLInputElement).value);
+      setKey(newKey());
+    }} /></label>`;
+  return html`
+    <details class="card">
+      <summary>Start a demo task</summary>
+      <form onSubmit=${submit} aria-describedby="demo-help">
+        <p id="demo-help" class="muted">Runs the built-in <code>demo</code> kind: it streams the text as tokens.</p>
+        ${field("Text to stream", tokens, setTokens)}
+        ${field("Children", children, setChildren, { type: "number", min: 0, max: 10 })}
+        ${field("Question to ask (optional)", ask, setAsk)}
+        <button type="submit" disabled=${busy}>Start</button>
+        ${error && html`<p role="alert" class="error">${error}</p>`}
+      </form>
+    </details>
+  `;
+}
+
+/** Kinds the service runs out of the box; any other name can be typed. */
+const KINDS = ["demo", "answer", "retrieve", "pipeline_run", "pipeline_document", "pipeline_full"];
+
+/**
+ * Starts a task of any kind with its input as JSON. The JSON is checked as JSON here; the service
+ * checks it against the kind's schema and its 422 names each invalid field, shown under the box.
+ */
+function StartTask({ session }: { session: string }): preact.VNode {
+  const [kind, setKind] = useState("demo");
+  const [input, setInput] = useState('{\n  "steps": 2,\n  "tokens": ["Hello", " world"]\n}');
+  const [key, setKey] = useState(newKey());
+  const [errors, setErrors] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  let parsed: unknown;
+  let syntax = "";
+  try {
+    parsed = input.trim() === "" ? undefined : JSON.parse(input);
+  } catch (e) {
+    syntax = `Not JSON: ${(e as Error).message}`;
+  }
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (syntax) return;
+    setBusy(true);
+    try {
+      const task = await api<Task>("POST", "/tasks", {
+        kind,
+        ...(parsed !== undefined && { input: parsed }),
+        ...(session && { session_id: session }),
+      }, { "idempotency-key": key });
+      setKey(newKey());
+      location.hash = `#/tasks/${encodeURIComponent(task.task_id)}`;
+    } catch (err) {
+      setErrors(
+        err instanceof ApiError && err.errors.length > 0
+          ? err.errors.map((f) => `${f.field}: ${f.message}`)
+          : [(err as Error).message],
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  const shown = syntax ? [syntax] : errors;
+  return html`
+    <details class="card">
+      <summary>Start a task of any kind</summary>
+      <form onSubmit=${submit}>
+        <label>Kind<input id="task-kind" list="task-kinds" required value=${kind} onInput=${(e: Event) => {
+          setKind((e.target as HTMLInputElement).value);
+          setKey(newKey());
+          setErrors([]);
+        }} /></label>
+        <datalist id="task-kinds">${KINDS.map((k) => html`<option value=${k} />`)}</datalist>
+        <label class="wide">Input (JSON)<textarea id="task-input" rows="6" spellcheck="false"
+          aria-invalid=${shown.length > 0 ? "true" : "false"} aria-describedby="task-input-errors"
+          value=${input} onInput=${(e: Event) => {
+            setInput((e.target as HTMLTextAreaElement).value);
+            setKey(newKey());
+            setErrors([]);
+          }}></textarea></label>
+        <ul id="task-input-errors" class="error" aria-live="polite">${shown.map((m) => html`<li>${m}</li>`)}</ul>
+        <button type="submit" disabled=${busy || syntax !== ""}>Start</button>
+      </form>
+    </details>
+  `;
+}

@@ -1,0 +1,60 @@
+/**
+ * `GET /console`: the web console, an HTML shell over one script and one stylesheet served
+ * from `/console/assets/<name>.<hash>.js|css` (immutable: a new build is a new name). The files
+ * are embedded as text (`assets.gen.ts`, built by `deno task console`), so the page works offline
+ * on every runtime. The routes are open: the page holds no data; its API calls carry the caller's
+ * token.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { consoleRoutes } from "./mod.ts";
+ * const app = new Hono().route("/", consoleRoutes());
+ * const html = await (await app.request("/console")).text(); // <script type="module" src="/console/assets/main.….js">
+ * ```
+ *
+ * @module
+ */
+import { type Context, Hono } from "hono";
+import { assets, entry } from "./assets.gen.ts";
+
+/** Where the console is served. */
+export const CONSOLE_BASE = "/console";
+
+/** The HTML shell: the page's title, its stylesheet and script, a place for the app. */
+export function consoleShell(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>storectl console</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${CONSOLE_BASE}/assets/${entry.css}">
+<script type="module" src="${CONSOLE_BASE}/assets/${entry.js}"></script>
+</head>
+<body>
+<div id="app"><noscript>The console needs JavaScript.</noscript></div>
+</body>
+</html>
+`;
+}
+
+/** The console's page and its assets. */
+export function consoleRoutes(): Hono {
+  const app = new Hono();
+  const page = (c: Context) => c.html(consoleShell(), 200, { "cache-control": "no-cache" });
+  app.get(CONSOLE_BASE, page);
+  // The app routes inside the page by hash (#/tasks/<id>), so one path serves every view.
+  app.get(`${CONSOLE_BASE}/`, page);
+  app.get(`${CONSOLE_BASE}/assets/:file`, (c, next) => {
+    const asset = assets[c.req.param("file")];
+    if (!asset) return next();
+    return c.body(asset.text, 200, {
+      "content-type": asset.type,
+      "cache-control": "public, max-age=31536000, immutable",
+    });
+  });
+  return app;
+}

@@ -1,0 +1,436 @@
+/**
+ * The console in a real browser (issue 22): Debian's chromium, headless, against a real server
+ * process. Starts a demo task from the page and watches its tokens arrive (a double click makes
+ * one task), follows a session's list live, resumes a dropped stream (through a proxy that cuts
+ * it) without a duplicate line, answers a task's question, cancels a tree and sees the count,
+ * deletes after the confirmation; screenshots at 1280 and 375 px (light and dark) go to `test-artifacts/`; axe-core
+ * finds no serious or critical violation in either scheme.
+ *
+ * @module
+ */
+import type { Browser, Page } from "puppeteer-core";
+import axeSource from "axe-core/axe.min.js" with { type: "text" };
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { ARTIFACTS, launchBrowser, openPage } from "./browser.ts";
+import { DENO_SERVER, startServer } from "./server_process.ts";
+import { startTcpProxy } from "./tcp_proxy.ts";
+import { testTokens } from "./auth_tokens.ts";
+import { missingTools } from "./tools.ts";
+import { startRedis } from "./redis_server.ts";
+
+// Functions that run in the page see its globals; these tell the type check (which has no DOM) about them.
+// deno-lint-ignore no-explicit-any
+declare const document: any;
+declare const innerWidth: number;
+declare const sessionStorage: { length: number };
+
+const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? "").catch(() => "");
+
+/** Waits until `selector`'s text matches `pattern`, saying what it was when it did not. */
+async function waitForText(page: Page, selector: string, pattern: RegExp, timeout = 20_000): Promise<string> {
+  try {
+    await page.waitForFunction(
+      (s: string, source: string) => new RegExp(source).test(document.querySelector(s)?.textContent ?? ""),
+      { timeout },
+      selector,
+      pattern.source,
+    );
+  } catch (error) {
+    throw new Error(`${selector} never matched ${pattern}; it reads ${JSON.stringify(await text(page, selector))}`, {
+      cause: error,
+    });
+  }
+  return await text(page, selector);
+}
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!await page.evaluate(() => "axe" in globalThis)) await page.addScriptTag({ content: axeSource });
+  // deno-lint-ignore no-explicit-any
+  const violations: any[] = await page.evaluate(async () => (await (globalThis as any).axe.run()).violations);
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n: { target: string[] }) => n.target).join(", ")}`);
+}
+
+/** Screenshots at 1280 and 375 px, light and dark, each checked by axe-core. */
+async function shootAndCheck(page: Page, name: string): Promise<void> {
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 900 });
+      await page.screenshot({ path: `${ARTIFACTS}console-${name}-${width}-${scheme}.png`, fullPage: true });
+      // At 375 px nothing may be wider than the screen.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      assert(overflow <= 0, `${name} at ${width} px (${scheme}) is ${overflow} px wider than the window`);
+    }
+    assertEquals(await axeViolations(page), [], `${name} (${scheme}): axe-core found serious violations`);
+  }
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
+  await page.setViewport({ width: 1280, height: 900 });
+}
+
+/** Running open (no tokens), as for local use. */
+async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void> {
+  await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn" });
+  // Closed before the server stops, so that no stream of the page holds the server's shutdown.
+  await using page = await openPage(browser);
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  const api = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { "content-type": "application/json", ...init.headers },
+    });
+    return { status: res.status, body: res.status === 204 ? null : await res.json() };
+  };
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(`${server.url}/console`);
+
+  await t.step("the list says how it stays current: polling, as the global stream is off by default", async () => {
+    await waitForText(page, "#list-mode", /Polling every 3 s/);
+    await waitForText(page, "main", /No tasks\./);
+    await shootAndCheck(page, "list-empty");
+  });
+
+  let taskId = "";
+  await t.step("start a demo task from the page (a double click makes one) and watch its tokens", async () => {
+    await page.click("details.card summary");
+    await page.$eval("details.card input", (e) => void ((e as { value: string }).value = ""));
+    await page.type("details.card input", "alpha beta gamma");
+    await page.$eval("details.card form", (form) => {
+      const button = form.querySelector("button[type=submit]") as { click(): void };
+      button.click();
+      button.click();
+    });
+    await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
+    taskId = decodeURIComponent(await page.evaluate(() => location.hash.slice("#/tasks/".length)));
+    assertEquals(await waitForText(page, "#tokens", /alpha beta gamma/), "alpha beta gamma");
+    await waitForText(page, "#task-status", /^done$/);
+    assertEquals(await waitForText(page, "#answer", /./), "alpha beta gamma");
+    await waitForText(page, "#log", /token.*alpha/);
+    const list = await api("/tasks");
+    assertEquals(list.body.total, 1, `one task, not two: ${JSON.stringify(list.body)}`);
+    await shootAndCheck(page, "task-done");
+  });
+
+  await t.step("the list shows it, linked", async () => {
+    await page.goto(`${server.url}/console#/`);
+    await waitForText(page, "main", /Tasks 1–1 of 1/);
+    assert(await page.$(`a[href="#/tasks/${encodeURIComponent(taskId)}"]`), "no link to the task");
+  });
+
+  await t.step("a session's list follows the session stream and shows a new task without a reload", async () => {
+    const session = (await api(`/tasks/${taskId}`)).body.session_id;
+    await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(taskId)}`);
+    await (await page.waitForSelector(`a[href="#/?session=${encodeURIComponent(session)}"]`))!.click();
+    await waitForText(page, "#list-mode", /Live: following the session stream/);
+    await waitForText(page, "main", /Tasks 1–1 of 1/);
+    await api("/tasks", {
+      method: "POST",
+      body: JSON.stringify({ kind: "demo", session_id: session, input: { steps: 1 } }),
+    });
+    await waitForText(page, "main", /Tasks 1–2 of 2/);
+  });
+
+  await t.step("a dropped stream resumes with Last-Event-ID: shown as reconnected, no event twice", async () => {
+    await using proxy = startTcpProxy(Number(new URL(server.url).port));
+    const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `);
+    const created = await api("/tasks", {
+      method: "POST",
+      body: JSON.stringify({ kind: "demo", input: { steps: 20, delay_ms: 150, tokens } }),
+    });
+    await page.goto(`http://127.0.0.1:${proxy.port}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
+    await waitForText(page, "#log", /step 3 of 20/);
+    proxy.dropAll();
+    await waitForText(page, "#connection", /reconnected|ended/);
+    await waitForText(page, "#task-status", /^done$/);
+    const log = await page.$$eval("#log li", (items) => items.map((li) => li.textContent ?? ""));
+    assert(log.some((line) => /reconnected.*resumed after event \d+/.test(line)), log.join("\n"));
+    const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
+    assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), "every event once, in order");
+    assertEquals(await text(page, "#tokens"), tokens.join(""));
+  });
+
+  await t.step("answer a task's question in its input box", async () => {
+    const created = await api("/tasks", {
+      method: "POST",
+      body: JSON.stringify({ kind: "demo", input: { steps: 1, tokens: ["q"], ask: "Which colour?" } }),
+    });
+    await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
+    await page.waitForSelector("#answer-input", { timeout: 20_000 });
+    assertMatch(await text(page, "form.input label"), /Which colour\?/);
+    await shootAndCheck(page, "task-input");
+    await page.type("#answer-input", "teal");
+    await page.click("form.input button[type=submit]");
+    await waitForText(page, "#task-status", /^done$/);
+    assertEquals((await api(`/tasks/${created.body.task_id}`)).body.result.input, "teal");
+  });
+
+  await t.step("cancel a tree: the page says how many tasks it moved", async () => {
+    const created = await api("/tasks", {
+      method: "POST",
+      body: JSON.stringify({ kind: "demo", input: { steps: 100, delay_ms: 200, children: 2, depth: 2 } }),
+    });
+    await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
+    // The root, 2 children and 4 grandchildren, all running.
+    await page.waitForFunction(
+      () => document.querySelectorAll(".tree li > .s-in_progress").length === 7,
+      { timeout: 20_000 },
+    );
+    await shootAndCheck(page, "task-tree");
+    // By keyboard: the first sub-tree's disclosure button folds it away and opens it again.
+    const toggle = ".tree > li > ul > li > .toggle";
+    await page.focus(toggle);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelectorAll(".tree li > .s-in_progress").length === 5);
+    assertEquals(await page.$eval(toggle, (b) => b.getAttribute("aria-expanded")), "false");
+    await page.keyboard.press(" ");
+    await page.waitForFunction(() => document.querySelectorAll(".tree li > .s-in_progress").length === 7);
+    await page.click("#cancel");
+    assertEquals(await waitForText(page, "[role=status]", /Cancelled/), "Cancelled 7 tasks.");
+    await waitForText(page, "#task-status", /^cancelled$/);
+    await waitForText(page, "#connection", /ended/);
+  });
+
+  await t.step("delete after the confirmation: back to the list, the task gone", async () => {
+    let asked = "";
+    page.once("dialog", (dialog) => {
+      asked = dialog.message();
+      void dialog.accept();
+    });
+    await page.click("#delete");
+    await page.waitForFunction(() => location.hash === "#/");
+    assertMatch(asked, /Delete task .* cannot be undone/);
+    await waitForText(page, "main", /Tasks 1–4 of 4/);
+  });
+
+  await t.step(
+    "pipelines: add a document, see the status, search with highlights, ask and watch the answer",
+    async () => {
+      await page.goto(`${server.url}/console#/pipelines`);
+      await waitForText(page, "#pipeline-status", /Documents0/);
+      await page.type("#doc-title", "Lighthouses");
+      await page.type("#doc-source", "docs/lighthouses.md");
+      await page.type(
+        "#doc-content",
+        "A lighthouse keeper trims the lamp every evening. Lighthouses guide ships along rocky coasts at night.",
+      );
+      await page.click("#doc-add");
+      await waitForText(page, "[role=status]", /Document: task .* done\./);
+      await waitForText(page, "#pipeline-status", /Documents1/);
+      await page.type("#search-input", "lamp");
+      await page.click("form[role=search] button[type=submit]");
+      await page.waitForSelector("#hits mark");
+      assertEquals(await page.$$eval("#hits mark", (marks) => marks.map((m) => m.textContent)), ["lamp"]);
+      assertMatch(await text(page, "#hits"), /docs\/lighthouses\.md/);
+      await page.type("#ask-input", "What does a lighthouse keeper trim?");
+      await page.click("section[aria-labelledby=ask-title] button[type=submit]");
+      await waitForText(page, "#ask-sources", /Lighthouses/);
+      assertMatch(await text(page, "#ask-answer"), /trims the lamp/);
+      await shootAndCheck(page, "pipelines");
+    },
+  );
+
+  await t.step("start a task of any kind: JSON checked as typed, the service's field errors shown", async () => {
+    await page.goto(`${server.url}/console#/`);
+    const form = "details.card:nth-of-type(2)";
+    await (await page.waitForSelector(`${form} summary`))!.click();
+    const setInput = async (value: string) => {
+      await page.$eval("#task-input", (e) => void ((e as { value: string }).value = ""));
+      await page.type("#task-input", value);
+    };
+    await setInput('{"steps": ');
+    await waitForText(page, "#task-input-errors", /Not JSON/);
+    assert(await page.$eval(`${form} button[type=submit]`, (b) => (b as { disabled: boolean }).disabled));
+    await setInput('{"steps": "three"}');
+    await page.click(`${form} button[type=submit]`);
+    await waitForText(page, "#task-input-errors", /^input\.steps: /);
+    await shootAndCheck(page, "start-task-invalid");
+    await setInput('{"steps": 1, "tokens": ["any ", "kind"]}');
+    await page.click(`${form} button[type=submit]`);
+    await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
+    assertEquals(await waitForText(page, "#answer", /./), "any kind");
+  });
+
+  await t.step(
+    "a service that cannot answer (503) gets the page, saying what failed, not a page stuck loading",
+    async () => {
+      await using failing = await openPage(browser);
+      await failing.setRequestInterception(true);
+      failing.on("request", (request) => {
+        if (!new URL(request.url()).pathname.startsWith("/tasks")) return void request.continue();
+        void request.respond({
+          status: 503,
+          contentType: "application/problem+json",
+          body: JSON.stringify({ status: 503, detail: "The store does not answer" }),
+        });
+      });
+      await failing.goto(`${server.url}/console`);
+      await waitForText(failing, "[role=alert]", /503 The store does not answer/);
+    },
+  );
+
+  await t.step("the rate-limited route's panel shows the caller's budget from the RateLimit headers", async () => {
+    await page.goto(`${server.url}/console#/rate-limit`);
+    await page.waitForSelector("#rl-caller");
+    await page.$eval("#rl-caller", (e) => void ((e as { value: string }).value = ""));
+    await page.type("#rl-caller", `browser-${crypto.randomUUID()}`);
+    for (let left = 9; left >= 0; left--) {
+      await page.click("#rl-send");
+      await waitForText(page, "#rl-budget", new RegExp(`Answered 200\\. ${left} of 10 requests left in a 30 s window`));
+    }
+    await page.click("#rl-send");
+    assertMatch(await waitForText(page, "#rl-budget", /Refused \(429\)/), /0 of 10 requests left.*Retry after \d+ s\./);
+    await shootAndCheck(page, "rate-limit");
+  });
+
+  assertEquals(pageErrors, []);
+}
+
+/** With `SERVICE_TOKENS_FILE`: sign-in, tickets, tenants. */
+async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<void> {
+  const tokens = testTokens();
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(file, tokens.file);
+  await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn", SERVICE_TOKENS_FILE: file });
+  await using proxy = startTcpProxy(Number(new URL(server.url).port));
+  const base = `http://127.0.0.1:${proxy.port}`;
+  // Closed before the server stops, so that no stream of the page holds the server's shutdown.
+  await using page = await openPage(browser);
+  await page.setViewport({ width: 1280, height: 900 });
+  const urls: string[] = [];
+  page.on("request", (request) => urls.push(request.url()));
+  const pageErrors: string[] = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  const api = async (path: string, bearer: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    return await res.json();
+  };
+  // Another tenant's task, which the console must never show.
+  await api("/tasks", tokens.stranger, { kind: "demo", input: { steps: 1 } });
+
+  await t.step("the page asks for a token; an unknown one is refused, saying so", async () => {
+    await page.goto(`${base}/console`);
+    await waitForText(page, "h1", /Sign in/);
+    await shootAndCheck(page, "sign-in");
+    await page.type("#token-input", "not-a-token");
+    await page.click("form button[type=submit]");
+    await waitForText(page, "#sign-in-error", /does not know this token/);
+  });
+
+  await t.step(
+    "signed in: the caller's tenant only; a task started from the page streams through a ticket",
+    async () => {
+      await page.$eval("#token-input", (e) => void ((e as { value: string }).value = ""));
+      await page.type("#token-input", tokens.admin);
+      await page.click("form button[type=submit]");
+      await waitForText(page, "main", /No tasks\./);
+      await page.click("details.card summary");
+      await page.$eval("details.card input", (e) => void ((e as { value: string }).value = ""));
+      const words = Array.from({ length: 30 }, (_, i) => `t${i}`).join(" ");
+      await page.type("details.card input", words);
+      await page.click("details.card button[type=submit]");
+      await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
+      await waitForText(page, "#log", /step 1 of 3/);
+      assertEquals(await waitForText(page, "#tokens", new RegExp(`${words}$`)), words);
+      await waitForText(page, "#task-status", /^done$/);
+      assertEquals((await api("/tasks", tokens.admin)).total, 1);
+    },
+  );
+
+  await t.step("a dropped ticketed stream reopens with a new ticket: reconnected, no event twice", async () => {
+    const created = await api("/tasks", tokens.admin, {
+      kind: "demo",
+      input: { steps: 20, delay_ms: 150, tokens: ["x ", "y"] },
+    });
+    await page.goto(`${base}/console#/tasks/${encodeURIComponent(created.task_id)}`);
+    await waitForText(page, "#log", /step 3 of 20/);
+    proxy.dropAll();
+    await waitForText(page, "#connection", /reconnected/);
+    await waitForText(page, "#task-status", /^done$/);
+    const log = await page.$$eval("#log li", (items) => items.map((li) => li.textContent ?? ""));
+    const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
+    assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), `every event once:\n${log.join("\n")}`);
+    assertEquals(await text(page, "#tokens"), "x y");
+  });
+
+  await t.step("sign out: the form again; the token was never in a URL", async () => {
+    await page.click("#sign-out");
+    await waitForText(page, "h1", /Sign in/);
+    assertEquals(await page.evaluate(() => sessionStorage.length), 0);
+    assert(urls.some((url) => url.includes("ticket=")), "no stream went through a ticket");
+    assertEquals(urls.filter((url) => url.includes(tokens.admin)), []);
+  });
+  assertEquals(pageErrors, []);
+  await Deno.remove(file);
+}
+
+/**
+ * On Redis, the server restarts (killed, then started again on the same port) under an open
+ * task page: the page's stream reconnects by itself, the new process takes the task over, and
+ * the log shows every event id once.
+ */
+async function restartScenario(t: Deno.TestContext, browser: Browser): Promise<void> {
+  await using redis = await startRedis();
+  const env = { LOG_LEVEL: "warn", STORE_URL: redis.url, TASK_LEASE_SECONDS: "2" };
+  const first = await startServer(DENO_SERVER, env);
+  const port = new URL(first.url).port;
+  let second: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    await using page = await openPage(browser);
+    await page.setViewport({ width: 1280, height: 900 });
+    const res = await fetch(`${first.url}/tasks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "demo", input: { steps: 25, delay_ms: 150, tokens: ["after ", "restart"] } }),
+    });
+    const { task_id } = await res.json();
+    await page.goto(`${first.url}/console#/tasks/${encodeURIComponent(task_id)}`);
+    await t.step("the stream drops with the server and resumes from the new one", async () => {
+      await waitForText(page, "#log", /step 3 of 25/);
+      await first.kill();
+      await waitForText(page, "#connection", /dropped/);
+      second = await startServer(DENO_SERVER, { ...env, PORT: port });
+      await waitForText(page, "#connection", /reconnected/);
+      await waitForText(page, "#log", /restarted \(attempt 2\)/);
+      await waitForText(page, "#task-status", /^done$/, 30_000);
+      const log = await page.$$eval("#log li", (items) => items.map((li) => li.textContent ?? ""));
+      assert(log.some((line) => /reconnected.*resumed after event \d+/.test(line)), log.join("\n"));
+      const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
+      assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), `every event once:\n${log.join("\n")}`);
+      assertEquals(await text(page, "#tokens"), "after restart");
+    });
+  } finally {
+    await first.kill();
+    await second?.stop();
+  }
+}
+
+// One browser for the file: starting chromium is most of a browser test's time.
+Deno.test({
+  name: "the console in chromium",
+  ignore: missingTools("chromium"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    await using browser = await launchBrowser();
+    await t.step(
+      "running open: start a task and watch its tokens, a session's live list, a dropped stream, input, cancel a tree, delete",
+      (t) => openScenario(t, browser),
+    );
+    await t.step(
+      "signed in: a token per tab, streams through tickets, only the caller's tenant",
+      (t) => signedInScenario(t, browser),
+    );
+    await t.step({
+      name: "on Redis: the server restarts under a task page, which resumes without a duplicate",
+      ignore: missingTools("redis-server"),
+      fn: (t) => restartScenario(t, browser),
+    });
+  },
+});
