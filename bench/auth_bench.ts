@@ -5,8 +5,8 @@
  * short wrk runs (A, B, B, A, …): the median of the pairs' ratios with best-to-best beside it.
  * Both sides send the same bytes (`wrk_bearer.lua`; the open server ignores the header), so the
  * client's work is equal; wrk's CPU per request is reported and must stay below the server's.
- * Goal: ≤ 1.1× (server CPU per request, and requests/s off ÷ on). Tenant scoping is not in yet
- * (the lead's part of issue 21): rerun when it is.
+ * Goal: ≤ 1.1× (server CPU per request, and requests/s off ÷ on). With tokens each request also
+ * works in its caller's tenant (its store view), so the figure includes tenant scoping.
  *
  * Figures: Deno and the Node bundle on the memory store (where auth is the largest share of the
  * work), and Deno on Redis (CPU: server + redis-server). Also, in process: one token lookup.
@@ -131,17 +131,26 @@ try {
       on: createApp({ store, log: () => {}, auth: { tokens: set } }),
       off: createApp({ store, log: () => {} }),
     };
-    const created = await (await apps.off.request("/tasks", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
-    })).json();
-    const url = `http://localhost/tasks/${created.task_id}`;
+    // Each app's own task: with tokens, a task lives in its caller's tenant.
+    const taskOf = async (app: typeof apps.on) => {
+      const created = await (await app.request("/tasks", {
+        method: "POST",
+        headers: { authorization: `Bearer ${tokens.admin}`, "content-type": "application/json" },
+        body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
+      })).json();
+      return `http://localhost/tasks/${created.task_id}`;
+    };
+    const urls = new Map([[apps.on, await taskOf(apps.on)], [apps.off, await taskOf(apps.off)]]);
     const headers = { authorization: `Bearer ${token}` };
     const round = async (app: typeof apps.on) => {
       const count = 5_000;
+      const url = urls.get(app)!;
       const begin = performance.now();
-      for (let i = 0; i < count; i++) await (await app.request(url, { headers })).arrayBuffer();
+      for (let i = 0; i < count; i++) {
+        const res = await app.request(url, { headers });
+        if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+        await res.arrayBuffer();
+      }
       return (performance.now() - begin) * 1000 / count;
     };
     const [a, b] = await rounds([() => round(apps.on), () => round(apps.off)], 3 * PAIRS);
