@@ -35,6 +35,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     const store = await fresh();
     assertEquals(await store.tasks.create(task("a")), true);
     assertEquals(await store.tasks.create(task("a")), false);
+    assertEquals(await store.tasks.create(task("a", { session_id: "another-session" })), false, "whatever its session");
     assertEquals(await store.tasks.create(task("b", { parent_id: "nope", spawn_key: "k" })), false);
     const a = await store.tasks.get("a");
     assertEquals(
@@ -450,8 +451,9 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
     async () => {
       const store = await openStore({ url: cluster.url, prefix: `scripts-${crypto.randomUUID()}:` });
       store.tasks.shareEvents({ session: true, global: false });
-      await store.tasks.create(task("home", { session_id: "s-home" }));
-      await store.tasks.create(task("kid", { parent_id: "home", spawn_key: "k", session_id: "s-away" }));
+      const home = store.tasks.newRootId("s-home"); // the service's ids: in the session's partition
+      await store.tasks.create(task(home, { session_id: "s-home" }));
+      await store.tasks.create(task("kid", { parent_id: home, spawn_key: "k", session_id: "s-away" }));
       const masters = await masterPorts(cluster);
       const scripts = async () => {
         const stats = await Promise.all(masters.map((port) => cluster.cli(port, "INFO", "commandstats")));
@@ -464,10 +466,10 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
         }
         return await scripts() - before;
       };
-      assertEquals(await steps("home", 10), 10, "the session's channel lives in the tree's slot");
+      assertEquals(await steps(home, 10), 10, "the session's channel lives in the tree's slot");
       assertEquals(await steps("kid", 10), 20, "a child in another session: one relayed append per event");
       store.tasks.shareEvents({ session: true, global: true });
-      assertEquals(await steps("home", 10), 20, "the global channel: one relayed append per event");
+      assertEquals(await steps(home, 10), 20, "the global channel: one relayed append per event");
       const count = async (channel: string) => (await store.events.range(channel, 0)).length;
       assertEquals([await count("session:s-home"), await count("session:s-away"), await count("global")], [20, 10, 10]);
       await store.close();

@@ -6,10 +6,11 @@
  * before clusters. On Redis Cluster there are {@link CLUSTER_PARTITIONS}: partition `b` has a tag
  * whose slot lies in the b-th sixteenth of the slot range, so the partitions spread evenly over
  * masters that own contiguous slot ranges (as `redis-cli --cluster create` assigns them). A
- * root task's partition is its session's (a hash of the session id), and its descendants live
- * in their root's partition, so a tree stays in one slot with its session's channel, and each
- * of its scripts (a step with its events, a cascade cancel, a removal) stays one atomic script.
- * Root ids are chosen to hash to the same partition, so a task is found in one step. A
+ * root task's partition is a hash of its id, and its descendants live in their root's
+ * partition, so a tree stays in one slot and each of its scripts (a step with its events, a
+ * cascade cancel, a removal) stays one atomic script. The service picks root ids that hash to
+ * their session's partition ({@link TaskLayout.newRootId}), where the session's channel lives,
+ * so a step's session event is written by the same script. A
  * partition also holds its own indexes (by status, by session, the retention queue) and its
  * own share of every work queue lane. The `global` and `control` channels live in a slot of
  * their own, by name.
@@ -60,7 +61,7 @@ export class TaskLayout {
     return this.partitions === 1 ? 0 : partitionOf(taskId, this.partitions);
   }
 
-  /** The partition of a session: its root tasks (with their trees) and its channel live there. */
+  /** The partition of a session: its channel, and the trees of roots with ids from {@link newRootId}. */
   sessionPartition(sessionId: string): number {
     return this.partitions === 1 ? 0 : partitionOf(sessionId, this.partitions);
   }

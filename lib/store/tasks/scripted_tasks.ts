@@ -46,11 +46,13 @@ export function createScriptedTaskStore(
 
   const tasks: TaskStore = {
     async create(task: NewTask) {
+      // A root in its id's partition (so an id is in one place), which for the service's ids
+      // (`newRootId`) is its session's; a child in its root's.
       const b = task.parent_id === undefined
-        ? layout.sessionPartition(task.session_id)
+        ? layout.rootPartition(task.task_id)
         : await partitions.partitionOf(task.parent_id);
       if (b === undefined) return false; // no such parent
-      // A child in another session than its tree's: its session's events are relayed.
+      // A task outside its session's partition (a caller's own id, or a child in another session): its session's events are relayed.
       const sessionAway = layout.sessionPartition(task.session_id) !== b;
       // A cluster numbers tasks with one counter (in its own slot), so listings merge in creation order.
       const seq = cluster ? String(await partitions.at(`${options.prefix ?? ""}{t}:`, SEQ_LUA, [])) : "";

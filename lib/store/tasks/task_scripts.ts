@@ -139,7 +139,7 @@ end
 
 /**
  * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, kind, session_id, metadata JSON, input JSON,
- * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter), '1' when a child's
+ * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter), '1' when the task's
  * session lives in another partition than its tree (its session events are relayed) or ''. Returns 1, or 0 when
  * the id exists or the parent does not.
  */
@@ -155,9 +155,9 @@ redis.call('HSET', k, 'task_id', id, 'kind', ARGV[7], 'session_id', session, 'st
   'metadata', ARGV[9], 'input', ARGV[10], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
 if parent ~= '' then
   redis.call('HSET', k, 'parent_id', parent, 'spawn_key', ARGV[12])
-  if ARGV[14] == '1' then redis.call('HSET', k, 'session_away', '1') end
   redis.call('RPUSH', P .. 'task:' .. parent .. ':children', id)
 end
+if ARGV[14] == '1' then redis.call('HSET', k, 'session_away', '1') end
 redis.call('ZADD', P .. 'idx:all', seq, id)
 redis.call('ZADD', P .. 'idx:status:in_progress', seq, id)
 redis.call('ZADD', P .. 'idx:session:' .. session, seq, id)
