@@ -77,3 +77,13 @@ export function testOnEveryStore(
 export async function masterPorts(cluster: RedisCluster): Promise<number[]> {
   return (await cluster.nodes()).filter((node) => node.flags.includes("master")).map((node) => node.port);
 }
+
+/** A demo task record for the contract suites: session `s1` unless `extra` says otherwise. */
+export const task = (id: string, extra: { parent_id?: string; spawn_key?: string; session_id?: string } = {}) => ({
+  task_id: id,
+  kind: "demo",
+  session_id: extra.session_id ?? "s1",
+  metadata: { message: `task ${id}` },
+  input: { steps: 1, tokens: [] },
+  ...extra,
+});

@@ -1,16 +1,8 @@
 import { assert, assertEquals } from "./assert.ts";
 import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
 import type { RedisCluster } from "./redis_cluster.ts";
-import { masterPorts, type OpenStore, testOnEveryStore } from "./store_backends.ts";
+import { masterPorts, type OpenStore, task, testOnEveryStore } from "./store_backends.ts";
 
-const task = (id: string, extra: { parent_id?: string; spawn_key?: string; session_id?: string } = {}) => ({
-  task_id: id,
-  kind: "demo",
-  session_id: extra.session_id ?? "s1",
-  metadata: { message: `task ${id}` },
-  input: { steps: 1, tokens: [] },
-  ...extra,
-});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
 

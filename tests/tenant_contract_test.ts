@@ -9,18 +9,10 @@ import { openStore, type Store, type StoredEvent } from "../lib/store/mod.ts";
 import { createSearchIndex } from "../lib/pipelines/mod.ts";
 import type { RedisCluster } from "./redis_cluster.ts";
 import { startRedis } from "./redis_server.ts";
-import { masterPorts, type OpenStore, testOnEveryStore } from "./store_backends.ts";
+import { masterPorts, type OpenStore, task, testOnEveryStore } from "./store_backends.ts";
 import { missingTools, requireTool } from "./tools.ts";
 import { until } from "./until.ts";
 
-const task = (id: string, extra: { parent_id?: string; spawn_key?: string; session_id?: string } = {}) => ({
-  task_id: id,
-  kind: "demo",
-  session_id: extra.session_id ?? "s1",
-  metadata: { message: `task ${id}` },
-  input: { steps: 1, tokens: [] },
-  ...extra,
-});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
 const doc = (id: string, chunks: string[]) => ({
