@@ -12,6 +12,7 @@ import { type ServerProcess, startServer } from "./server_process.ts";
 import { sseEvents } from "./sse.ts";
 import { startTcpProxy } from "./tcp_proxy.ts";
 import { requireTool } from "./tools.ts";
+import { until } from "./until.ts";
 
 /** One scenario: the system tools it needs, and its body given the server's command line. */
 export interface TaskScenario {
@@ -114,7 +115,10 @@ export const TASK_SCENARIOS: readonly TaskScenario[] = [
       const id = await submit(a, { steps: 500, delay_ms: 20, children: 2 });
       const stream = await fetch(`${b.url}/tasks/${id}/stream?events=update,cancelled`);
       const frames = sseEvents(stream.body!);
-      await new Promise((r) => setTimeout(r, 300));
+      await until(
+        "the long task has made a few updates",
+        async () => (await (await fetch(`${b.url}/tasks/${id}`)).json()).updates.length > 3,
+      );
       const cancel = await fetch(`${b.url}/tasks/${id}/cancel`, { method: "POST" });
       assertEquals(await cancel.json(), { cancelled_count: 3 });
       const got = await frames;
@@ -161,6 +165,10 @@ export const TASK_SCENARIOS: readonly TaskScenario[] = [
       );
       assertEquals(listed.length, 7 + 6 + 2);
       for (const task of quick) assert(listed.indexOf(task) < listed.indexOf(id), "listed in creation order");
+      await until(
+        "the long task has made a few updates",
+        async () => (await (await fetch(`${b.url}/tasks/${id}`)).json()).updates.length > 3,
+      );
       const cancel = await fetch(`${b.url}/tasks/${id}/cancel`, { method: "POST" });
       assertEquals(await cancel.json(), { cancelled_count: 3 });
       const got = await frames;
