@@ -18,6 +18,7 @@ import type { Principal, TokenSet } from "./tokens.ts";
 export type { Principal } from "./tokens.ts";
 
 const PRINCIPAL = "principal";
+type RouterRoute = ReturnType<typeof matchedRoutes>[number];
 
 /**
  * The caller of a request: the principal of its token or ticket, or `undefined` when the
@@ -64,12 +65,6 @@ export interface AuthOptions {
   readonly scopes: () => ReadonlyMap<string, Need>;
 }
 
-/** The matched route's key, `"GET /tasks/:task_id"`, or undefined when no route matches. */
-export function routeKey(c: Context): string | undefined {
-  for (const route of matchedRoutes(c)) if (route.method !== "ALL") return `${route.method} ${route.path}`;
-  return undefined;
-}
-
 /**
  * Authenticates every request but those to open routes. A path no route serves needs a token
  * too (so that the 404 and 405 answers do not map the API for strangers).
@@ -77,13 +72,22 @@ export function routeKey(c: Context): string | undefined {
 export function authenticate(options: AuthOptions): MiddlewareHandler {
   const { tokens, tickets } = options;
   if (!tokens) return (_c, next) => next();
-  // Not async: a request with a token goes through without a promise of its own (this runs on every request).
+  // What each route needs, worked out on its first request (this runs on every request).
+  const needs = new WeakMap<RouterRoute, Need>();
+  const needOf = (route: RouterRoute): Need => {
+    let need = needs.get(route);
+    if (need === undefined) {
+      // A route outside the OpenAPI registry (no declaration to read) needs admin: closed, not open.
+      const declared = options.scopes().get(`${route.method} ${route.path}`);
+      need = declared !== undefined ? declared : OPEN_PATHS.some((p) => p.test(route.path)) ? null : "admin";
+      needs.set(route, need);
+    }
+    return need;
+  };
+  // Not async: a request with a token goes through without a promise of its own.
   return (c, next) => {
-    if (OPEN_PATHS.some((p) => p.test(c.req.path))) return next();
-    const key = routeKey(c);
-    const scopes = options.scopes();
-    // A route outside the OpenAPI registry (no declaration to read) needs admin: closed, not open.
-    const need = key === undefined ? undefined : scopes.has(key) ? scopes.get(key)! : "admin";
+    const route = matchedRoutes(c).find((r) => r.method !== "ALL");
+    const need = route && needOf(route);
     if (need === null) return next();
     // Most requests have no query: no URL to parse then.
     const query = c.req.url.includes("?") ? new URL(c.req.url).searchParams : undefined;

@@ -102,9 +102,10 @@ export function sha256(data: Uint8Array): Uint8Array {
 export function sha256Words(data: Uint8Array, length: number): Int32Array {
   // The message, a 0x80 byte, zeros, and its length in bits (64-bit big-endian): whole 64-byte blocks.
   const blocks = Math.ceil((length + 9) / 64);
-  const padded = blocks === 1 ? ONE_BLOCK.fill(0) : new Uint8Array(blocks * 64);
-  padded.set(length === data.length ? data : data.subarray(0, length));
+  const padded = blocks === 1 ? ONE_BLOCK : new Uint8Array(blocks * 64);
+  for (let i = 0; i < length; i++) padded[i] = data[i];
   padded[length] = 0x80;
+  padded.fill(0, length + 1);
   const bits = length * 8;
   const end = padded.length;
   const high = Math.floor(bits / 0x1_0000_0000);

@@ -120,10 +120,13 @@ export function createTokenSet(entries: readonly TokenEntry[]): TokenSet {
     size: table.length,
     tenants: [...new Set(entries.map((e) => e.tenant))],
     lookup(token) {
-      // UTF-8 into a reused buffer: no allocation per request for a token of usual size.
+      // UTF-8 into a reused buffer: no allocation per request for a token of usual size. Tokens
+      // are ASCII in practice, copied as they are; anything else goes through the encoder.
       if (token.length * 3 > scratch.length) scratch = new Uint8Array(token.length * 3);
-      const { written } = encoder.encodeInto(token, scratch);
-      const digest = sha256Words(scratch, written);
+      let length = 0;
+      while (length < token.length && token.charCodeAt(length) < 0x80) scratch[length] = token.charCodeAt(length++);
+      if (length < token.length) length = encoder.encodeInto(token, scratch).written;
+      const digest = sha256Words(scratch, length);
       let found: Principal | undefined;
       for (const entry of table) {
         let diff = 0;

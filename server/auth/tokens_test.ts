@@ -61,6 +61,19 @@ Deno.test("createTokenSet().lookup() finds a token by its digest, and nothing fo
   }
 });
 
+Deno.test("createTokenSet().lookup() hashes any token as its UTF-8 bytes, whatever its length", () => {
+  // Non-ASCII (copied through the encoder), one and several SHA-256 blocks, longer than the buffer it starts with.
+  const texts = ["tökën-ü", "x".repeat(55), "x".repeat(56), "y".repeat(300), "€".repeat(120), "ascii-then-é"];
+  const tokens = createTokenSet(
+    texts.map((text, i) => ({ name: `t${i}`, tenant: "acme", scopes: [], sha256: sha256Hex(text) })),
+  );
+  texts.forEach((text, i) => assertEquals(tokens.lookup(text)?.name, `t${i}`, text));
+  // A short token after a long one: the reused buffer holds the long one's bytes beyond the short one's end.
+  assertEquals(tokens.lookup("x".repeat(55))?.name, "t1");
+  assertEquals(tokens.lookup("tökën-ü")?.name, "t0");
+  assertEquals(tokens.lookup("tökën-u"), undefined);
+});
+
 Deno.test("equalBytes() compares whole arrays", () => {
   assertEquals(equalBytes(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 3])), true);
   assertEquals(equalBytes(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 4])), false);
