@@ -72,7 +72,17 @@ async function shootAndCheck(page: Page, name: string): Promise<void> {
 
 /** Running open (no tokens), as for local use. */
 async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void> {
-  await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn" });
+  // The pipelines panel's "Run the source folder" reads this folder.
+  const sourceDir = await Deno.makeTempDir({ prefix: "storectl-console-source-" });
+  await using _sourceDir = { [Symbol.asyncDispose]: () => Deno.remove(sourceDir, { recursive: true }) };
+  await Deno.mkdir(`${sourceDir}/coast`);
+  await Deno.writeTextFile(
+    `${sourceDir}/coast/beacons.md`,
+    "# Beacons\nA beacon burns on the headland so that sailors find the harbour. Keepers of a beacon carry " +
+      "wood up the hill every evening.",
+  );
+  await Deno.writeTextFile(`${sourceDir}/tides.txt`, "Tides rise and fall twice a day with the moon.");
+  await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn", PIPELINE_SOURCE_DIR: sourceDir });
   // Closed before the server stops, so that no stream of the page holds the server's shutdown.
   await using page = await openPage(browser);
   const pageErrors: string[] = [];
@@ -205,11 +215,21 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await waitForText(page, "main", /Tasks 1–4 of 4/);
   });
 
+  await t.step("pipelines: run the source folder from the page; the status counts its documents", async () => {
+    await page.goto(`${server.url}/console#/pipelines`);
+    await waitForText(page, "#pipeline-status", /Documents0/);
+    await page.click("#run-full");
+    await waitForText(page, "[role=status]", /Run of the source folder: task .* done\./);
+    await waitForText(page, "#pipeline-status", /Documents2.*Stateidle/);
+    const last = await page.$eval("#pipeline-status a", (a) => a.textContent ?? "");
+    assertEquals((await api(`/tasks/${last}`)).body.kind, "pipeline_full");
+  });
+
   await t.step(
     "pipelines: add a document, see the status, search with highlights, ask and watch the answer",
     async () => {
       await page.goto(`${server.url}/console#/pipelines`);
-      await waitForText(page, "#pipeline-status", /Documents0/);
+      await waitForText(page, "#pipeline-status", /Documents2/);
       await page.type("#doc-title", "Lighthouses");
       await page.type("#doc-source", "docs/lighthouses.md");
       await page.type(
@@ -218,16 +238,49 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
       );
       await page.click("#doc-add");
       await waitForText(page, "[role=status]", /Document: task .* done\./);
-      await waitForText(page, "#pipeline-status", /Documents1/);
+      await waitForText(page, "#pipeline-status", /Documents3/);
       await page.type("#search-input", "lamp");
       await page.click("form[role=search] button[type=submit]");
       await page.waitForSelector("#hits mark");
       assertEquals(await page.$$eval("#hits mark", (marks) => marks.map((m) => m.textContent)), ["lamp"]);
       assertMatch(await text(page, "#hits"), /docs\/lighthouses\.md/);
-      await page.type("#ask-input", "What does a lighthouse keeper trim?");
+      // Words of both a folder's document and the added one: each hit with its source, every word marked.
+      await page.$eval("#search-input", (e) => void ((e as { value: string }).value = ""));
+      await page.type("#search-input", "keeper beacon");
+      await page.click("form[role=search] button[type=submit]");
+      await page.waitForFunction(() => document.querySelectorAll("#hits > li").length === 2);
+      const hits = await page.$$eval("#hits > li", (items) =>
+        items.map((li) => ({
+          source: li.querySelector(".muted")?.textContent ?? "",
+          marks: [...li.querySelectorAll("mark")].map((m) => (m.textContent ?? "").toLowerCase()),
+        })));
+      const beacons = hits.find((h) => /coast\/beacons\.md/.test(h.source));
+      assert(beacons, `no hit from the folder's coast/beacons.md: ${JSON.stringify(hits)}`);
+      assert(beacons.marks.includes("beacon") && beacons.marks.includes("keeper"), JSON.stringify(beacons));
+      assert(hits.some((h) => /docs\/lighthouses\.md/.test(h.source) && h.marks.includes("keeper")));
+
+      // The answer streams: record each text #ask-answer shows until the sources arrive.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (globalThis as Record<string, unknown>).answerTexts = seen;
+        new (globalThis as unknown as {
+          MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void };
+        }).MutationObserver(() => {
+          const now = document.querySelector("#ask-answer")?.textContent ?? "";
+          if (document.querySelector("#ask-sources") === null && now !== "" && seen.at(-1) !== now) seen.push(now);
+        }).observe(document.querySelector("main"), { childList: true, subtree: true, characterData: true });
+      });
+      await page.type("#ask-input", "Why does a beacon burn on the headland?");
       await page.click("section[aria-labelledby=ask-title] button[type=submit]");
-      await waitForText(page, "#ask-sources", /Lighthouses/);
-      assertMatch(await text(page, "#ask-answer"), /trims the lamp/);
+      await waitForText(page, "#ask-sources", /Beacons/);
+      const answer = await text(page, "#ask-answer");
+      assertMatch(answer, /A beacon burns on the headland so that sailors find the harbour\..*\[1\]$/);
+      assertMatch(await text(page, "#ask-sources"), /coast\/beacons\.md/);
+      const partial = await page.evaluate(() => (globalThis as Record<string, unknown>).answerTexts as string[]);
+      assert(
+        partial.length >= 3 && partial.every((p) => answer.startsWith(p)) && partial[0].length < answer.length,
+        `the answer did not arrive token by token before its sources: ${JSON.stringify(partial)}`,
+      );
       await shootAndCheck(page, "pipelines");
     },
   );
