@@ -285,26 +285,63 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     },
   );
 
-  await t.step("start a task of any kind: JSON checked as typed, the service's field errors shown", async () => {
-    await page.goto(`${server.url}/console#/`);
-    const form = "details.card:nth-of-type(2)";
-    await (await page.waitForSelector(`${form} summary`))!.click();
-    const setInput = async (value: string) => {
-      await page.$eval("#task-input", (e) => void ((e as { value: string }).value = ""));
-      await page.type("#task-input", value);
-    };
-    await setInput('{"steps": ');
-    await waitForText(page, "#task-input-errors", /Not JSON/);
-    assert(await page.$eval(`${form} button[type=submit]`, (b) => (b as { disabled: boolean }).disabled));
-    await setInput('{"steps": "three"}');
-    await page.click(`${form} button[type=submit]`);
-    await waitForText(page, "#task-input-errors", /^input\.steps: /);
-    await shootAndCheck(page, "start-task-invalid");
-    await setInput('{"steps": 1, "tokens": ["any ", "kind"]}');
-    await page.click(`${form} button[type=submit]`);
-    await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
-    assertEquals(await waitForText(page, "#answer", /./), "any kind");
-  });
+  await t.step(
+    "start a task of any kind: JSON checked as typed against the kind's schema from /openapi.json",
+    async () => {
+      await page.goto(`${server.url}/console#/`);
+      const form = "details.card:nth-of-type(2)";
+      const submit = `${form} button[type=submit]`;
+      await (await page.waitForSelector(`${form} summary`))!.click();
+      const disabled = () => page.$eval(submit, (b) => (b as { disabled: boolean }).disabled);
+      const setValue = async (selector: string, value: string) => {
+        await page.$eval(selector, (e) => void ((e as { value: string }).value = ""));
+        await page.type(selector, value);
+      };
+      const posts: string[] = [];
+      const onRequest = (r: { method(): string; url(): string }) => {
+        if (r.method() === "POST" && new URL(r.url()).pathname === "/tasks") posts.push(r.url());
+      };
+      page.on("request", onRequest);
+      await waitForText(page, "#task-input-fields", /steps \(integer, 0–1000\)/);
+      await setValue("#task-input", '{"steps": ');
+      await waitForText(page, "#task-input-errors", /Not JSON/);
+      assert(await disabled());
+      // A field the schema refuses: said as typed, before anything is sent, and Start stays disabled.
+      await setValue("#task-input", '{"steps": "three", "colour": "teal"}');
+      assertEquals(
+        await waitForText(page, "#task-input-errors", /input\.steps/),
+        'input.steps: expected an integer, got a stringinput: unknown field "colour"',
+      );
+      assert(await disabled(), "Start is enabled with an invalid input");
+      await page.focus("#task-input");
+      await page.keyboard.down("Control");
+      await page.keyboard.press("Enter");
+      await page.keyboard.up("Control");
+      await page.$eval(`${form} form`, (f) => (f as { requestSubmit(): void }).requestSubmit());
+      await shootAndCheck(page, "start-task-invalid");
+      await setValue("#task-kind", "answer");
+      await setValue("#task-input", '{"question": "x", "k": 99}');
+      await waitForText(page, "#task-input-errors", /^input\.k: expected at most 20, got 99$/);
+      await setValue("#task-kind", "nonsense");
+      await waitForText(page, "#task-input-errors", /^kind: the service has no kind “nonsense”; it runs demo, /);
+      assert(await disabled());
+      assertEquals(posts, [], "an invalid input was sent");
+      // What a schema cannot say (a blank question) is the service's to refuse: its 422 names the field.
+      await setValue("#task-kind", "answer");
+      await setValue("#task-input", '{"question": "   "}');
+      await page.waitForFunction((s: string) => !document.querySelector(s).disabled, {}, submit);
+      await page.click(submit);
+      await waitForText(page, "#task-input-errors", /^input\.question: question must not be blank$/);
+      assertEquals(posts.length, 1);
+      page.off("request", onRequest);
+      await setValue("#task-kind", "demo");
+      await setValue("#task-input", '{"steps": 1, "tokens": ["any ", "kind"]}');
+      await page.waitForFunction((s: string) => !document.querySelector(s).disabled, {}, submit);
+      await page.click(submit);
+      await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
+      assertEquals(await waitForText(page, "#answer", /./), "any kind");
+    },
+  );
 
   await t.step(
     "a service that cannot answer (503) gets the page, saying what failed, not a page stuck loading",

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { inputSchemas, type Schema } from "./schema.ts";
 
 /** A failed call: the status and the problem's `detail` (or the status text). */
 export class ApiError extends Error {
@@ -62,6 +63,15 @@ export async function api<T>(
     );
   }
   return json as T;
+}
+
+let schemas: Promise<Record<string, Schema>> | undefined;
+/**
+ * Each task kind's input schema, read once from the service's `/openapi.json`; `{}` when it cannot
+ * be read (the service's 422 then is the only check).
+ */
+export function kindSchemas(): Promise<Record<string, Schema>> {
+  return schemas ??= fetch("/openapi.json").then((res) => res.ok ? res.json() : {}).then(inputSchemas, () => ({}));
 }
 
 /** Whether the stream at `path` is on: it answers 200 (a scope that is off is a 404). */

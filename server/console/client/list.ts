@@ -7,7 +7,18 @@
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.ts";
-import { api, ApiError, newKey, STATUSES, streamIsOn, type Summary, type Task, type TaskPage } from "./api.ts";
+import {
+  api,
+  ApiError,
+  kindSchemas,
+  newKey,
+  STATUSES,
+  streamIsOn,
+  type Summary,
+  type Task,
+  type TaskPage,
+} from "./api.ts";
+import { type Schema, validate } from "./schema.ts";
 import { follow } from "./live.ts";
 import { ago, useNow } from "./time.ts";
 
@@ -196,12 +207,21 @@ function StartDemo({ session }: { session: string }): preact.VNode {
   `;
 }
 
-/** Kinds the service runs out of the box; any other name can be typed. */
-const KINDS = ["demo", "answer", "retrieve", "pipeline_run", "pipeline_document", "pipeline_full"];
+/** What a kind's input holds, from its schema: `steps (integer, 0–1000), question (string, required)`. */
+function fields(schema: Schema): string {
+  const required = (schema.required ?? []) as string[];
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+  if (properties.length === 0) return "no fields: send {} or nothing";
+  return properties.map(([name, p]) => {
+    const range = p.minimum !== undefined && p.maximum !== undefined ? `, ${p.minimum}–${p.maximum}` : "";
+    return `${name} (${p.type ?? "any"}${range}${required.includes(name) ? ", required" : ""})`;
+  }).join(", ");
+}
 
 /**
- * Starts a task of any kind with its input as JSON. The JSON is checked as JSON here; the service
- * checks it against the kind's schema and its 422 names each invalid field, shown under the box.
+ * Starts a task of any kind with its input as JSON, checked as it is typed against the kind's
+ * schema from `/openapi.json` (Start stays disabled while it fails); the service's 422 (rules a
+ * schema cannot say, or a service whose schemas could not be read) is shown the same way.
  */
 function StartTask({ session }: { session: string }): preact.VNode {
   const [kind, setKind] = useState("demo");
@@ -209,16 +229,25 @@ function StartTask({ session }: { session: string }): preact.VNode {
   const [key, setKey] = useState(newKey());
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [schemas, setSchemas] = useState<Record<string, Schema>>({});
+  useEffect(() => void kindSchemas().then(setSchemas), []);
+  const kinds = Object.keys(schemas);
   let parsed: unknown;
-  let syntax = "";
+  let invalid: string[] = [];
   try {
     parsed = input.trim() === "" ? undefined : JSON.parse(input);
   } catch (e) {
-    syntax = `Not JSON: ${(e as Error).message}`;
+    invalid = [`Not JSON: ${(e as Error).message}`];
+  }
+  const schema = schemas[kind];
+  if (invalid.length === 0 && kinds.length > 0) {
+    invalid = schema
+      ? validate(schema, parsed ?? {}).map((f) => `${f.field}: ${f.message}`)
+      : [`kind: the service has no kind “${kind}”; it runs ${kinds.join(", ")}`];
   }
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (syntax) return;
+    if (invalid.length > 0) return;
     setBusy(true);
     try {
       const task = await api<Task>("POST", "/tasks", {
@@ -238,7 +267,7 @@ function StartTask({ session }: { session: string }): preact.VNode {
       setBusy(false);
     }
   };
-  const shown = syntax ? [syntax] : errors;
+  const shown = invalid.length > 0 ? invalid : errors;
   return html`
     <details class="card">
       <summary>Start a task of any kind</summary>
@@ -248,16 +277,17 @@ function StartTask({ session }: { session: string }): preact.VNode {
           setKey(newKey());
           setErrors([]);
         }} /></label>
-        <datalist id="task-kinds">${KINDS.map((k) => html`<option value=${k} />`)}</datalist>
+        <datalist id="task-kinds">${kinds.map((k) => html`<option value=${k} />`)}</datalist>
+        <p id="task-input-fields" class="muted" hidden=${!schema}>${schema && `Input fields: ${fields(schema)}`}</p>
         <label class="wide">Input (JSON)<textarea id="task-input" rows="6" spellcheck="false"
-          aria-invalid=${shown.length > 0 ? "true" : "false"} aria-describedby="task-input-errors"
+          aria-invalid=${shown.length > 0 ? "true" : "false"} aria-describedby="task-input-fields task-input-errors"
           value=${input} onInput=${(e: Event) => {
             setInput((e.target as HTMLTextAreaElement).value);
             setKey(newKey());
             setErrors([]);
           }}></textarea></label>
         <ul id="task-input-errors" class="error" aria-live="polite">${shown.map((m) => html`<li>${m}</li>`)}</ul>
-        <button type="submit" disabled=${busy || syntax !== ""}>Start</button>
+        <button type="submit" disabled=${busy || invalid.length > 0}>Start</button>
       </form>
     </details>
   `;

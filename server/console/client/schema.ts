@@ -43,8 +43,14 @@ function hasType(value: unknown, type: string): boolean {
       return Number.isInteger(value);
     case "null":
       return value === null;
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
     default:
-      return typeof value === type;
+      return true; // a type this check does not know: the service decides
   }
 }
 
