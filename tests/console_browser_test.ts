@@ -124,10 +124,27 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await shootAndCheck(page, "task-done");
   });
 
-  await t.step("the list shows it, linked", async () => {
+  await t.step("the list shows it, linked, with its times relative and kept current", async () => {
     await page.goto(`${server.url}/console#/`);
     await waitForText(page, "main", /Tasks 1–1 of 1/);
     assert(await page.$(`a[href="#/tasks/${encodeURIComponent(taskId)}"]`), "no link to the task");
+    const task = (await api(`/tasks/${taskId}`)).body;
+    const times = () =>
+      page.$$eval(".tasks li time", (ts) => ts.map((t) => [t.getAttribute("datetime"), t.textContent ?? ""]));
+    const [created, updated] = await times();
+    assertEquals([created[0], updated[0]], [task.created_at, task.updated_at]);
+    assertMatch(created[1], /^created (just now|\d+ s ago)$/);
+    assertMatch(updated[1], /^updated (just now|\d+ s ago)$/);
+    // The clock moves on by itself: a later second shows a later "s ago".
+    const seconds = (text: string) => Number(text.match(/(\d+) s ago/)?.[1] ?? 0);
+    await page.waitForFunction(
+      (before: number) => {
+        const text = document.querySelector(".tasks li time")?.textContent ?? "";
+        return Number(text.match(/(\d+) s ago/)?.[1] ?? 0) > before;
+      },
+      { timeout: 5_000 },
+      seconds(created[1]),
+    );
   });
 
   await t.step("a session's list follows the session stream and shows a new task without a reload", async () => {

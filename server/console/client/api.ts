@@ -118,7 +118,10 @@ export interface Task {
 }
 
 /** A row of `GET /tasks`. */
-export type Summary = Pick<Task, "task_id" | "session_id" | "kind" | "status" | "metadata">;
+export type Summary = Pick<
+  Task,
+  "task_id" | "session_id" | "kind" | "status" | "metadata" | "created_at" | "updated_at"
+>;
 
 /** A page of `GET /tasks`. */
 export interface TaskPage {

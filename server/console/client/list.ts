@@ -20,7 +20,7 @@ import {
 } from "./api.ts";
 import { type Schema, validate } from "./schema.ts";
 import { follow } from "./live.ts";
-import { ago, useNow } from "./time.ts";
+import { ago, exact, useNow } from "./time.ts";
 
 const PAGE = 20;
 const POLL_MS = 3000;
@@ -37,7 +37,7 @@ export function TaskList(props: { session?: string }): preact.VNode {
   const [error, setError] = useState("");
   const [loadedAt, setLoadedAt] = useState<string>(new Date().toISOString());
   const [mode, setMode] = useState<Mode>({ kind: "pending" });
-  const now = useNow();
+  const now = useNow(1000); // "3 s ago" moves on each second
   const cursor = cursors[cursors.length - 1];
 
   const load = useCallback(async () => {
@@ -136,7 +136,10 @@ export function TaskList(props: { session?: string }): preact.VNode {
             <li key=${t.task_id}>
               <a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.kind} <code>${t.task_id}</code></a>
               <span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
-              <span class="muted">session ${t.session_id}</span>
+              <span class="muted">session ${t.session_id} ·
+                <time datetime=${t.created_at} title=${exact(t.created_at)}>created ${ago(t.created_at, now)}</time> ·
+                <time datetime=${t.updated_at} title=${exact(t.updated_at)}>updated ${ago(t.updated_at, now)}</time>
+              </span>
             </li>
           `
         )}

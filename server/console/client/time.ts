@@ -7,13 +7,16 @@ import { useEffect, useState } from "preact/hooks";
 
 /** How long before `now` the instant `iso` was, in words. */
 export function ago(iso: string, now: number): string {
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 5) return "just now";
+  const s = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
+  if (s < 1) return "just now";
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86400)} d ago`;
 }
+
+/** The exact local time of `iso`, for a tooltip. */
+export const exact = (iso: string): string => new Date(iso).toLocaleString();
 
 /** The current time, updated every `ms`. */
 export function useNow(ms = 5000): number {
