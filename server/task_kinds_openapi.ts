@@ -5,7 +5,8 @@ import type { TaskDefinition } from "../lib/tasks/mod.ts";
 type SchemaObject = Record<string, unknown>;
 
 /** `pipeline_run` → `PipelineRun`. */
-const pascal = (kind: string) => kind.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+const pascal = (kind: string) =>
+  kind.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 
 /**
  * Publishes each kind's input schema in the OpenAPI `document` (in place): a component
