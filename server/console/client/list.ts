@@ -203,7 +203,7 @@ function StartDemo({ session }: { session: string }): preact.VNode {
         ${field("Text to stream", tokens, setTokens)}
         ${field("Children", children, setChildren, { type: "number", min: 0, max: 10 })}
         ${field("Question to ask (optional)", ask, setAsk)}
-        <button type="submit" disabled=${busy}>Start</button>
+        <button type="submit" disabled=${busy}>Start the demo task</button>
         ${error && html`<p role="alert" class="error">${error}</p>`}
       </form>
     </details>
@@ -290,7 +290,7 @@ function StartTask({ session }: { session: string }): preact.VNode {
             setErrors([]);
           }}></textarea></label>
         <ul id="task-input-errors" class="error" aria-live="polite">${shown.map((m) => html`<li>${m}</li>`)}</ul>
-        <button type="submit" disabled=${busy || invalid.length > 0}>Start</button>
+        <button type="submit" disabled=${busy || invalid.length > 0}>Start the task</button>
       </form>
     </details>
   `;
