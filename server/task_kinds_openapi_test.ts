@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../tests/assert.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp } from "./mod.ts";
-import { inputSchemas, validate } from "./console/client/schema.ts";
+import { inputSchemas, validate } from "./console/schema.ts";
 
 const KINDS = [
   "demo",

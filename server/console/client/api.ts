@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { inputSchemas, type Schema } from "./schema.ts";
+import { inputSchemas, type Schema } from "../schema.ts";
 
 /** A failed call: the status and the problem's `detail` (or the status text). */
 export class ApiError extends Error {

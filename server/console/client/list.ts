@@ -18,9 +18,10 @@ import {
   type Task,
   type TaskPage,
 } from "./api.ts";
-import { type Schema, validate } from "./schema.ts";
+import { type Schema, validate } from "../schema.ts";
 import { follow } from "./live.ts";
-import { ago, exact, useNow } from "./time.ts";
+import { ago, exact } from "../time.ts";
+import { useNow } from "./clock.ts";
 
 const PAGE = 20;
 const POLL_MS = 3000;

@@ -9,7 +9,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.ts";
 import { api, type Task, type TreeNode } from "./api.ts";
 import { type Connection, follow, type StreamEvent } from "./live.ts";
-import { ago, useNow } from "./time.ts";
+import { ago } from "../time.ts";
+import { useNow } from "./clock.ts";
 
 /** A line of the log: an event, or a note of the connection ("reconnected after event 12"). */
 type Line = { id: number; kind: string; text: string; note?: boolean };

@@ -1,6 +1,5 @@
-/// <reference lib="deno.ns" />
-// The client is type-checked for the browser (its deno.json); its tests also run on Deno.
-import { assertEquals } from "../../../tests/assert.ts";
+// Beside the browser code it serves: plain TypeScript, no DOM, so server tests import it too.
+import { assertEquals } from "../../tests/assert.ts";
 import { ago } from "./time.ts";
 
 Deno.test("ago: seconds from the first, then minutes, hours and days", () => {

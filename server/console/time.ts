@@ -1,9 +1,9 @@
 /**
- * Relative times ("12 s ago") and a clock that re-renders them.
+ * Relative times ("12 s ago") for the console; plain TypeScript (no DOM, no Preact) so that the
+ * server's tests check it too. The clock that re-renders them is `client/clock.ts`.
  *
  * @module
  */
-import { useEffect, useState } from "preact/hooks";
 
 /** How long before `now` the instant `iso` was, in words. */
 export function ago(iso: string, now: number): string {
@@ -17,13 +17,3 @@ export function ago(iso: string, now: number): string {
 
 /** The exact local time of `iso`, for a tooltip. */
 export const exact = (iso: string): string => new Date(iso).toLocaleString();
-
-/** The current time, updated every `ms`. */
-export function useNow(ms = 5000): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
