@@ -11,7 +11,7 @@
 import type { Browser, Page } from "puppeteer-core";
 import axeSource from "axe-core/axe.min.js" with { type: "text" };
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { ARTIFACTS, launchBrowser, openPage } from "./browser.ts";
+import { ARTIFACTS, fill, launchBrowser, openPage } from "./browser.ts";
 import { DENO_SERVER, startServer } from "./server_process.ts";
 import { startTcpProxy } from "./tcp_proxy.ts";
 import { testTokens } from "./auth_tokens.ts";
@@ -106,8 +106,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
   let taskId = "";
   await t.step("start a demo task from the page (a double click makes one) and watch its tokens", async () => {
     await page.click("details.card summary");
-    await page.$eval("details.card input", (e) => void ((e as { value: string }).value = ""));
-    await page.type("details.card input", "alpha beta gamma");
+    await fill(page, "details.card input", "alpha beta gamma");
     await page.$eval("details.card form", (form) => {
       const button = form.querySelector("button[type=submit]") as { click(): void };
       button.click();
@@ -262,8 +261,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
       assertEquals(await page.$$eval("#hits mark", (marks) => marks.map((m) => m.textContent)), ["lamp"]);
       assertMatch(await text(page, "#hits"), /docs\/lighthouses\.md/);
       // Words of both a folder's document and the added one: each hit with its source, every word marked.
-      await page.$eval("#search-input", (e) => void ((e as { value: string }).value = ""));
-      await page.type("#search-input", "keeper beacon");
+      await fill(page, "#search-input", "keeper beacon");
       await page.click("form[role=search] button[type=submit]");
       await page.waitForFunction(() => document.querySelectorAll("#hits > li").length === 2);
       const hits = await page.$$eval("#hits > li", (items) =>
@@ -310,10 +308,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
       const submit = `${form} button[type=submit]`;
       await (await page.waitForSelector(`${form} summary`))!.click();
       const disabled = () => page.$eval(submit, (b) => (b as { disabled: boolean }).disabled);
-      const setValue = async (selector: string, value: string) => {
-        await page.$eval(selector, (e) => void ((e as { value: string }).value = ""));
-        await page.type(selector, value);
-      };
+      const setValue = (selector: string, value: string) => fill(page, selector, value);
       const posts: string[] = [];
       const onRequest = (r: { method(): string; url(): string }) => {
         if (r.method() === "POST" && new URL(r.url()).pathname === "/tasks") posts.push(r.url());
@@ -381,8 +376,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
   await t.step("the rate-limited route's panel shows the caller's budget from the RateLimit headers", async () => {
     await page.goto(`${server.url}/console#/rate-limit`);
     await page.waitForSelector("#rl-caller");
-    await page.$eval("#rl-caller", (e) => void ((e as { value: string }).value = ""));
-    await page.type("#rl-caller", `browser-${crypto.randomUUID()}`);
+    await fill(page, "#rl-caller", `browser-${crypto.randomUUID()}`);
     for (let left = 9; left >= 0; left--) {
       await page.click("#rl-send");
       await waitForText(page, "#rl-budget", new RegExp(`Answered 200\\. ${left} of 10 requests left in a 30 s window`));
@@ -433,14 +427,12 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
   await t.step(
     "signed in: the caller's tenant only; a task started from the page streams through a ticket",
     async () => {
-      await page.$eval("#token-input", (e) => void ((e as { value: string }).value = ""));
-      await page.type("#token-input", tokens.admin);
+      await fill(page, "#token-input", tokens.admin);
       await page.click("form button[type=submit]");
       await waitForText(page, "main", /No tasks\./);
       await page.click("details.card summary");
-      await page.$eval("details.card input", (e) => void ((e as { value: string }).value = ""));
       const words = Array.from({ length: 30 }, (_, i) => `t${i}`).join(" ");
-      await page.type("details.card input", words);
+      await fill(page, "details.card input", words);
       await page.click("details.card button[type=submit]");
       await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
       await waitForText(page, "#log", /step 1 of 3/);

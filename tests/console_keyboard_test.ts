@@ -272,9 +272,12 @@ async function signInScenario(t: Deno.TestContext, browser: Browser): Promise<vo
       await page.keyboard.press("Enter");
       await waitForText(page, "#sign-in-error", /does not know this token/);
       await walkClean(page, "sign-in with its error");
-      await page.$eval("#token-input", (e) => void ((e as { value: string }).value = ""));
       await fromTop(page);
       await tabTo(page, "#token-input");
+      // Ctrl+A selects the refused token; typing replaces it.
+      await page.keyboard.down("Control");
+      await page.keyboard.press("a");
+      await page.keyboard.up("Control");
       await page.keyboard.type(tokens.admin);
       await page.keyboard.press("Enter");
       await waitForText(page, "main", /No tasks\./);
