@@ -242,7 +242,10 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   app.route("/", streamRoutes(scopeOf, streams, defaultHook));
   app.route("/", ticketRoutes(tickets, scopeTable, defaultHook));
 
-  serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes);
+  // The kinds' input schemas: the built-in kinds (those a given runner has, when one is given).
+  const documented = taskDefinitions({ store: deps.store, retriever: { search: () => Promise.resolve([]) } })
+    .filter((d) => !deps.tasks || deps.tasks.kinds.includes(d.kind));
+  serveOpenApi(app, { title: "storectl service", version: deps.version ?? VERSION }, rateLimit.routes, documented);
   app.route("/", docsRoutes("/openapi.json"));
   app.route("/", consoleRoutes());
 

@@ -1,6 +1,8 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
+import type { TaskDefinition } from "../lib/tasks/mod.ts";
 import { BEARER } from "./auth/scopes.ts";
+import { describeTaskKinds } from "./task_kinds_openapi.ts";
 
 /** The document's tags, in the order `/docs` shows them, and the paths each one holds. */
 const TAGS: readonly { name: string; description: string; holds: (path: string) => boolean }[] = [
@@ -48,7 +50,8 @@ const TooMany = z.object({ status: z.literal(429), traceId: z.string() }).openap
 
 /**
  * Serves `GET /openapi.json`: the routes' own schemas, the rate-limited routes (answered by a
- * middleware before routing, so declared here), and each operation under one tag by its path.
+ * middleware before routing, so declared here), each operation under one tag by its path, and
+ * the input schema of each of `taskKinds` (see {@link describeTaskKinds}).
  *
  * @example
  * ```ts
@@ -62,6 +65,7 @@ export function serveOpenApi<E extends Env>(
   app: OpenAPIHono<E>,
   info: { title: string; version: string },
   rateLimited: readonly string[],
+  taskKinds: readonly TaskDefinition[] = [],
 ): void {
   app.openAPIRegistry.registerComponent("securitySchemes", BEARER, {
     type: "http",
@@ -103,6 +107,7 @@ export function serveOpenApi<E extends Env>(
         }
       }
     }
+    describeTaskKinds(document as unknown as Record<string, unknown>, taskKinds);
     return c.json({ ...document, tags: TAGS.map(({ name, description }) => ({ name, description })) });
   });
 }

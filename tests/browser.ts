@@ -29,6 +29,18 @@ export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
 }
 
+/**
+ * Replaces the text of the field `selector` by typing `value` over it, as a person would. (Emptying
+ * it with `el.value = ""` fires no input event: a re-render in between — a clock, a poll — puts the
+ * old value back, and the typing lands after it.)
+ */
+export async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await page.focus(selector);
+  await page.$eval(selector, (e) => (e as unknown as { select(): void }).select());
+  await page.keyboard.press("Backspace");
+  if (value !== "") await page.type(selector, value);
+}
+
 /** A new page of `browser`, closed on dispose. */
 export async function openPage(browser: Browser): Promise<Page & AsyncDisposable> {
   const page = await browser.newPage();

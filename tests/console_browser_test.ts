@@ -11,7 +11,7 @@
 import type { Browser, Page } from "puppeteer-core";
 import axeSource from "axe-core/axe.min.js" with { type: "text" };
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { ARTIFACTS, launchBrowser, openPage } from "./browser.ts";
+import { ARTIFACTS, fill, launchBrowser, openPage } from "./browser.ts";
 import { DENO_SERVER, startServer } from "./server_process.ts";
 import { startTcpProxy } from "./tcp_proxy.ts";
 import { testTokens } from "./auth_tokens.ts";
@@ -72,7 +72,17 @@ async function shootAndCheck(page: Page, name: string): Promise<void> {
 
 /** Running open (no tokens), as for local use. */
 async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void> {
-  await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn" });
+  // The pipelines panel's "Run the source folder" reads this folder.
+  const sourceDir = await Deno.makeTempDir({ prefix: "storectl-console-source-" });
+  await using _sourceDir = { [Symbol.asyncDispose]: () => Deno.remove(sourceDir, { recursive: true }) };
+  await Deno.mkdir(`${sourceDir}/coast`);
+  await Deno.writeTextFile(
+    `${sourceDir}/coast/beacons.md`,
+    "# Beacons\nA beacon burns on the headland so that sailors find the harbour. Keepers of a beacon carry " +
+      "wood up the hill every evening.",
+  );
+  await Deno.writeTextFile(`${sourceDir}/tides.txt`, "Tides rise and fall twice a day with the moon.");
+  await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn", PIPELINE_SOURCE_DIR: sourceDir });
   // Closed before the server stops, so that no stream of the page holds the server's shutdown.
   await using page = await openPage(browser);
   const pageErrors: string[] = [];
@@ -96,8 +106,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
   let taskId = "";
   await t.step("start a demo task from the page (a double click makes one) and watch its tokens", async () => {
     await page.click("details.card summary");
-    await page.$eval("details.card input", (e) => void ((e as { value: string }).value = ""));
-    await page.type("details.card input", "alpha beta gamma");
+    await fill(page, "details.card input", "alpha beta gamma");
     await page.$eval("details.card form", (form) => {
       const button = form.querySelector("button[type=submit]") as { click(): void };
       button.click();
@@ -114,10 +123,27 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await shootAndCheck(page, "task-done");
   });
 
-  await t.step("the list shows it, linked", async () => {
+  await t.step("the list shows it, linked, with its times relative and kept current", async () => {
     await page.goto(`${server.url}/console#/`);
     await waitForText(page, "main", /Tasks 1–1 of 1/);
     assert(await page.$(`a[href="#/tasks/${encodeURIComponent(taskId)}"]`), "no link to the task");
+    const task = (await api(`/tasks/${taskId}`)).body;
+    const times = () =>
+      page.$$eval(".tasks li time", (ts) => ts.map((t) => [t.getAttribute("datetime"), t.textContent ?? ""]));
+    const [created, updated] = await times();
+    assertEquals([created[0], updated[0]], [task.created_at, task.updated_at]);
+    assertMatch(created[1], /^created (just now|\d+ s ago)$/);
+    assertMatch(updated[1], /^updated (just now|\d+ s ago)$/);
+    // The clock moves on by itself: a later second shows a later "s ago".
+    const seconds = (text: string) => Number(text.match(/(\d+) s ago/)?.[1] ?? 0);
+    await page.waitForFunction(
+      (before: number) => {
+        const text = document.querySelector(".tasks li time")?.textContent ?? "";
+        return Number(text.match(/(\d+) s ago/)?.[1] ?? 0) > before;
+      },
+      { timeout: 5_000 },
+      seconds(created[1]),
+    );
   });
 
   await t.step("a session's list follows the session stream and shows a new task without a reload", async () => {
@@ -205,11 +231,21 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await waitForText(page, "main", /Tasks 1–4 of 4/);
   });
 
+  await t.step("pipelines: run the source folder from the page; the status counts its documents", async () => {
+    await page.goto(`${server.url}/console#/pipelines`);
+    await waitForText(page, "#pipeline-status", /Documents0/);
+    await page.click("#run-full");
+    await waitForText(page, "[role=status]", /Run of the source folder: task .* done\./);
+    await waitForText(page, "#pipeline-status", /Documents2.*Stateidle/);
+    const last = await page.$eval("#pipeline-status a", (a) => a.textContent ?? "");
+    assertEquals((await api(`/tasks/${last}`)).body.kind, "pipeline_full");
+  });
+
   await t.step(
     "pipelines: add a document, see the status, search with highlights, ask and watch the answer",
     async () => {
       await page.goto(`${server.url}/console#/pipelines`);
-      await waitForText(page, "#pipeline-status", /Documents0/);
+      await waitForText(page, "#pipeline-status", /Documents2/);
       await page.type("#doc-title", "Lighthouses");
       await page.type("#doc-source", "docs/lighthouses.md");
       await page.type(
@@ -218,40 +254,106 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
       );
       await page.click("#doc-add");
       await waitForText(page, "[role=status]", /Document: task .* done\./);
-      await waitForText(page, "#pipeline-status", /Documents1/);
+      await waitForText(page, "#pipeline-status", /Documents3/);
       await page.type("#search-input", "lamp");
       await page.click("form[role=search] button[type=submit]");
       await page.waitForSelector("#hits mark");
       assertEquals(await page.$$eval("#hits mark", (marks) => marks.map((m) => m.textContent)), ["lamp"]);
       assertMatch(await text(page, "#hits"), /docs\/lighthouses\.md/);
-      await page.type("#ask-input", "What does a lighthouse keeper trim?");
+      // Words of both a folder's document and the added one: each hit with its source, every word marked.
+      await fill(page, "#search-input", "keeper beacon");
+      await page.click("form[role=search] button[type=submit]");
+      await page.waitForFunction(() => document.querySelectorAll("#hits > li").length === 2);
+      const hits = await page.$$eval("#hits > li", (items) =>
+        items.map((li) => ({
+          source: li.querySelector(".muted")?.textContent ?? "",
+          marks: [...li.querySelectorAll("mark")].map((m) => (m.textContent ?? "").toLowerCase()),
+        })));
+      const beacons = hits.find((h) => /coast\/beacons\.md/.test(h.source));
+      assert(beacons, `no hit from the folder's coast/beacons.md: ${JSON.stringify(hits)}`);
+      assert(beacons.marks.includes("beacon") && beacons.marks.includes("keeper"), JSON.stringify(beacons));
+      assert(hits.some((h) => /docs\/lighthouses\.md/.test(h.source) && h.marks.includes("keeper")));
+
+      // The answer streams: record each text #ask-answer shows until the sources arrive.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (globalThis as Record<string, unknown>).answerTexts = seen;
+        new (globalThis as unknown as {
+          MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void };
+        }).MutationObserver(() => {
+          const now = document.querySelector("#ask-answer")?.textContent ?? "";
+          if (document.querySelector("#ask-sources") === null && now !== "" && seen.at(-1) !== now) seen.push(now);
+        }).observe(document.querySelector("main"), { childList: true, subtree: true, characterData: true });
+      });
+      await page.type("#ask-input", "Why does a beacon burn on the headland?");
       await page.click("section[aria-labelledby=ask-title] button[type=submit]");
-      await waitForText(page, "#ask-sources", /Lighthouses/);
-      assertMatch(await text(page, "#ask-answer"), /trims the lamp/);
+      await waitForText(page, "#ask-sources", /Beacons/);
+      const answer = await text(page, "#ask-answer");
+      assertMatch(answer, /A beacon burns on the headland so that sailors find the harbour\..*\[1\]$/);
+      assertMatch(await text(page, "#ask-sources"), /coast\/beacons\.md/);
+      const partial = await page.evaluate(() => (globalThis as Record<string, unknown>).answerTexts as string[]);
+      assert(
+        partial.length >= 3 && partial.every((p) => answer.startsWith(p)) && partial[0].length < answer.length,
+        `the answer did not arrive token by token before its sources: ${JSON.stringify(partial)}`,
+      );
       await shootAndCheck(page, "pipelines");
     },
   );
 
-  await t.step("start a task of any kind: JSON checked as typed, the service's field errors shown", async () => {
-    await page.goto(`${server.url}/console#/`);
-    const form = "details.card:nth-of-type(2)";
-    await (await page.waitForSelector(`${form} summary`))!.click();
-    const setInput = async (value: string) => {
-      await page.$eval("#task-input", (e) => void ((e as { value: string }).value = ""));
-      await page.type("#task-input", value);
-    };
-    await setInput('{"steps": ');
-    await waitForText(page, "#task-input-errors", /Not JSON/);
-    assert(await page.$eval(`${form} button[type=submit]`, (b) => (b as { disabled: boolean }).disabled));
-    await setInput('{"steps": "three"}');
-    await page.click(`${form} button[type=submit]`);
-    await waitForText(page, "#task-input-errors", /^input\.steps: /);
-    await shootAndCheck(page, "start-task-invalid");
-    await setInput('{"steps": 1, "tokens": ["any ", "kind"]}');
-    await page.click(`${form} button[type=submit]`);
-    await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
-    assertEquals(await waitForText(page, "#answer", /./), "any kind");
-  });
+  await t.step(
+    "start a task of any kind: JSON checked as typed against the kind's schema from /openapi.json",
+    async () => {
+      await page.goto(`${server.url}/console#/`);
+      const form = "details.card:nth-of-type(2)";
+      const submit = `${form} button[type=submit]`;
+      await (await page.waitForSelector(`${form} summary`))!.click();
+      const disabled = () => page.$eval(submit, (b) => (b as { disabled: boolean }).disabled);
+      const setValue = (selector: string, value: string) => fill(page, selector, value);
+      const posts: string[] = [];
+      const onRequest = (r: { method(): string; url(): string }) => {
+        if (r.method() === "POST" && new URL(r.url()).pathname === "/tasks") posts.push(r.url());
+      };
+      page.on("request", onRequest);
+      await waitForText(page, "#task-input-fields", /steps \(integer, 0–1000\)/);
+      await setValue("#task-input", '{"steps": ');
+      await waitForText(page, "#task-input-errors", /Not JSON/);
+      assert(await disabled());
+      // A field the schema refuses: said as typed, before anything is sent, and Start stays disabled.
+      await setValue("#task-input", '{"steps": "three", "colour": "teal"}');
+      assertEquals(
+        await waitForText(page, "#task-input-errors", /input\.steps/),
+        'input.steps: expected an integer, got a stringinput: unknown field "colour"',
+      );
+      assert(await disabled(), "Start is enabled with an invalid input");
+      await page.focus("#task-input");
+      await page.keyboard.down("Control");
+      await page.keyboard.press("Enter");
+      await page.keyboard.up("Control");
+      await page.$eval(`${form} form`, (f) => (f as { requestSubmit(): void }).requestSubmit());
+      await shootAndCheck(page, "start-task-invalid");
+      await setValue("#task-kind", "answer");
+      await setValue("#task-input", '{"question": "x", "k": 99}');
+      await waitForText(page, "#task-input-errors", /^input\.k: expected at most 20, got 99$/);
+      await setValue("#task-kind", "nonsense");
+      await waitForText(page, "#task-input-errors", /^kind: the service has no kind “nonsense”; it runs demo, /);
+      assert(await disabled());
+      assertEquals(posts, [], "an invalid input was sent");
+      // What a schema cannot say (a blank question) is the service's to refuse: its 422 names the field.
+      await setValue("#task-kind", "answer");
+      await setValue("#task-input", '{"question": "   "}');
+      await page.waitForFunction((s: string) => !document.querySelector(s).disabled, {}, submit);
+      await page.click(submit);
+      await waitForText(page, "#task-input-errors", /^input\.question: question must not be blank$/);
+      assertEquals(posts.length, 1);
+      page.off("request", onRequest);
+      await setValue("#task-kind", "demo");
+      await setValue("#task-input", '{"steps": 1, "tokens": ["any ", "kind"]}');
+      await page.waitForFunction((s: string) => !document.querySelector(s).disabled, {}, submit);
+      await page.click(submit);
+      await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
+      assertEquals(await waitForText(page, "#answer", /./), "any kind");
+    },
+  );
 
   await t.step(
     "a service that cannot answer (503) gets the page, saying what failed, not a page stuck loading",
@@ -274,8 +376,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
   await t.step("the rate-limited route's panel shows the caller's budget from the RateLimit headers", async () => {
     await page.goto(`${server.url}/console#/rate-limit`);
     await page.waitForSelector("#rl-caller");
-    await page.$eval("#rl-caller", (e) => void ((e as { value: string }).value = ""));
-    await page.type("#rl-caller", `browser-${crypto.randomUUID()}`);
+    await fill(page, "#rl-caller", `browser-${crypto.randomUUID()}`);
     for (let left = 9; left >= 0; left--) {
       await page.click("#rl-send");
       await waitForText(page, "#rl-budget", new RegExp(`Answered 200\\. ${left} of 10 requests left in a 30 s window`));
@@ -326,14 +427,12 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
   await t.step(
     "signed in: the caller's tenant only; a task started from the page streams through a ticket",
     async () => {
-      await page.$eval("#token-input", (e) => void ((e as { value: string }).value = ""));
-      await page.type("#token-input", tokens.admin);
+      await fill(page, "#token-input", tokens.admin);
       await page.click("form button[type=submit]");
       await waitForText(page, "main", /No tasks\./);
       await page.click("details.card summary");
-      await page.$eval("details.card input", (e) => void ((e as { value: string }).value = ""));
       const words = Array.from({ length: 30 }, (_, i) => `t${i}`).join(" ");
-      await page.type("details.card input", words);
+      await fill(page, "details.card input", words);
       await page.click("details.card button[type=submit]");
       await page.waitForFunction(() => location.hash.startsWith("#/tasks/"));
       await waitForText(page, "#log", /step 1 of 3/);

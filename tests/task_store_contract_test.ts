@@ -200,6 +200,17 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     assertEquals(s1.tasks.map((x) => x.task_id), ["t0", "t2"]);
     assertEquals((await store.tasks.list({ session_id: "s2", limit: 10 })).total, 2);
     assertEquals((await store.tasks.list({ session_id: "none", limit: 10 })).total, 0);
+    // Each row carries the task's times (GET /tasks shows them; the console says "3 s ago").
+    for (const row of [...first.tasks, ...second.tasks, ...third.tasks]) {
+      const got = await store.tasks.get(row.task_id);
+      assertEquals([row.created_at, row.updated_at], [got?.created_at, got?.updated_at], row.task_id);
+      assert(Date.parse(row.created_at) <= Date.parse(row.updated_at), `${row.created_at} ${row.updated_at}`);
+    }
+    await sleep(5);
+    await store.tasks.step("t0", { update: { message: "later", update_type: "info" } });
+    const t0 = (await store.tasks.list({ limit: 1 })).tasks[0];
+    assertEquals(t0.created_at, first.tasks[0].created_at);
+    assert(Date.parse(t0.updated_at) > Date.parse(first.tasks[0].updated_at), "a step moves updated_at on");
     await store.close();
   });
 

@@ -42,6 +42,11 @@ const Summary = z.object({
   kind: z.string(),
   status: Status,
   metadata: Metadata,
+  created_at: z.string().openapi({ format: "date-time", description: "When the task was created (ISO 8601, UTC)" }),
+  updated_at: z.string().openapi({
+    format: "date-time",
+    description: "When the task last changed: its status, an update, a token, its result",
+  }),
 })
   .openapi("TaskSummary");
 const Child = z.object({
@@ -79,6 +84,8 @@ const summary = (r: TaskRecord) => ({
   kind: r.kind,
   status: r.status,
   metadata: r.metadata,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
 });
 
 /** What the task routes work with. */

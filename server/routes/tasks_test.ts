@@ -125,12 +125,20 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     assertEquals(page1.body.total, 3);
     assertEquals((page1.body.tasks as Json[]).map((x) => x.task_id), ids.slice(0, 2));
     assertEquals(Object.keys((page1.body.tasks as Json[])[0]).sort(), [
+      "created_at",
       "kind",
       "metadata",
       "session_id",
       "status",
       "task_id",
+      "updated_at",
     ]);
+    // A row's times are the task's own (the console shows them relative: "3 s ago").
+    for (const row of page1.body.tasks as Json[]) {
+      const task = (await api.call("GET", `/tasks/${row.task_id}`)).body;
+      assertEquals([row.created_at, row.updated_at], [task.created_at, task.updated_at]);
+      assert(!Number.isNaN(Date.parse(row.updated_at as string)), String(row.updated_at));
+    }
     const page2 = await api.call("GET", `/tasks?limit=2&cursor=${page1.body.next_cursor}`);
     assertEquals([(page2.body.tasks as Json[]).map((x) => x.task_id), page2.body.next_cursor], [[ids[2]], undefined]);
     const waiting = await api.call("GET", "/tasks?status=input_required");

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { inputSchemas, type Schema } from "../schema.ts";
 
 /** A failed call: the status and the problem's `detail` (or the status text). */
 export class ApiError extends Error {
@@ -64,6 +65,15 @@ export async function api<T>(
   return json as T;
 }
 
+let schemas: Promise<Record<string, Schema>> | undefined;
+/**
+ * Each task kind's input schema, read once from the service's `/openapi.json`; `{}` when it cannot
+ * be read (the service's 422 then is the only check).
+ */
+export function kindSchemas(): Promise<Record<string, Schema>> {
+  return schemas ??= fetch("/openapi.json").then((res) => res.ok ? res.json() : {}).then(inputSchemas, () => ({}));
+}
+
 /** Whether the stream at `path` is on: it answers 200 (a scope that is off is a 404). */
 export async function streamIsOn(path: string): Promise<boolean> {
   const abort = new AbortController();
@@ -108,7 +118,10 @@ export interface Task {
 }
 
 /** A row of `GET /tasks`. */
-export type Summary = Pick<Task, "task_id" | "session_id" | "kind" | "status" | "metadata">;
+export type Summary = Pick<
+  Task,
+  "task_id" | "session_id" | "kind" | "status" | "metadata" | "created_at" | "updated_at"
+>;
 
 /** A page of `GET /tasks`. */
 export interface TaskPage {

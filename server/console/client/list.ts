@@ -7,9 +7,21 @@
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.ts";
-import { api, ApiError, newKey, STATUSES, streamIsOn, type Summary, type Task, type TaskPage } from "./api.ts";
+import {
+  api,
+  ApiError,
+  kindSchemas,
+  newKey,
+  STATUSES,
+  streamIsOn,
+  type Summary,
+  type Task,
+  type TaskPage,
+} from "./api.ts";
+import { type Schema, validate } from "../schema.ts";
 import { follow } from "./live.ts";
-import { ago, useNow } from "./time.ts";
+import { ago, exact } from "../time.ts";
+import { useNow } from "./clock.ts";
 
 const PAGE = 20;
 const POLL_MS = 3000;
@@ -26,7 +38,7 @@ export function TaskList(props: { session?: string }): preact.VNode {
   const [error, setError] = useState("");
   const [loadedAt, setLoadedAt] = useState<string>(new Date().toISOString());
   const [mode, setMode] = useState<Mode>({ kind: "pending" });
-  const now = useNow();
+  const now = useNow(1000); // "3 s ago" moves on each second
   const cursor = cursors[cursors.length - 1];
 
   const load = useCallback(async () => {
@@ -125,7 +137,10 @@ export function TaskList(props: { session?: string }): preact.VNode {
             <li key=${t.task_id}>
               <a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.kind} <code>${t.task_id}</code></a>
               <span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
-              <span class="muted">session ${t.session_id}</span>
+              <span class="muted">session ${t.session_id} ·
+                <time datetime=${t.created_at} title=${exact(t.created_at)}>created ${ago(t.created_at, now)}</time> ·
+                <time datetime=${t.updated_at} title=${exact(t.updated_at)}>updated ${ago(t.updated_at, now)}</time>
+              </span>
             </li>
           `
         )}
@@ -189,19 +204,28 @@ function StartDemo({ session }: { session: string }): preact.VNode {
         ${field("Text to stream", tokens, setTokens)}
         ${field("Children", children, setChildren, { type: "number", min: 0, max: 10 })}
         ${field("Question to ask (optional)", ask, setAsk)}
-        <button type="submit" disabled=${busy}>Start</button>
+        <button type="submit" disabled=${busy}>Start the demo task</button>
         ${error && html`<p role="alert" class="error">${error}</p>`}
       </form>
     </details>
   `;
 }
 
-/** Kinds the service runs out of the box; any other name can be typed. */
-const KINDS = ["demo", "answer", "retrieve", "pipeline_run", "pipeline_document", "pipeline_full"];
+/** What a kind's input holds, from its schema: `steps (integer, 0–1000), question (string, required)`. */
+function fields(schema: Schema): string {
+  const required = (schema.required ?? []) as string[];
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
+  if (properties.length === 0) return "no fields: send {} or nothing";
+  return properties.map(([name, p]) => {
+    const range = p.minimum !== undefined && p.maximum !== undefined ? `, ${p.minimum}–${p.maximum}` : "";
+    return `${name} (${p.type ?? "any"}${range}${required.includes(name) ? ", required" : ""})`;
+  }).join(", ");
+}
 
 /**
- * Starts a task of any kind with its input as JSON. The JSON is checked as JSON here; the service
- * checks it against the kind's schema and its 422 names each invalid field, shown under the box.
+ * Starts a task of any kind with its input as JSON, checked as it is typed against the kind's
+ * schema from `/openapi.json` (Start stays disabled while it fails); the service's 422 (rules a
+ * schema cannot say, or a service whose schemas could not be read) is shown the same way.
  */
 function StartTask({ session }: { session: string }): preact.VNode {
   const [kind, setKind] = useState("demo");
@@ -209,16 +233,25 @@ function StartTask({ session }: { session: string }): preact.VNode {
   const [key, setKey] = useState(newKey());
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [schemas, setSchemas] = useState<Record<string, Schema>>({});
+  useEffect(() => void kindSchemas().then(setSchemas), []);
+  const kinds = Object.keys(schemas);
   let parsed: unknown;
-  let syntax = "";
+  let invalid: string[] = [];
   try {
     parsed = input.trim() === "" ? undefined : JSON.parse(input);
   } catch (e) {
-    syntax = `Not JSON: ${(e as Error).message}`;
+    invalid = [`Not JSON: ${(e as Error).message}`];
+  }
+  const schema = schemas[kind];
+  if (invalid.length === 0 && kinds.length > 0) {
+    invalid = schema
+      ? validate(schema, parsed ?? {}).map((f) => `${f.field}: ${f.message}`)
+      : [`kind: the service has no kind “${kind}”; it runs ${kinds.join(", ")}`];
   }
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (syntax) return;
+    if (invalid.length > 0) return;
     setBusy(true);
     try {
       const task = await api<Task>("POST", "/tasks", {
@@ -238,7 +271,7 @@ function StartTask({ session }: { session: string }): preact.VNode {
       setBusy(false);
     }
   };
-  const shown = syntax ? [syntax] : errors;
+  const shown = invalid.length > 0 ? invalid : errors;
   return html`
     <details class="card">
       <summary>Start a task of any kind</summary>
@@ -248,16 +281,17 @@ function StartTask({ session }: { session: string }): preact.VNode {
           setKey(newKey());
           setErrors([]);
         }} /></label>
-        <datalist id="task-kinds">${KINDS.map((k) => html`<option value=${k} />`)}</datalist>
+        <datalist id="task-kinds">${kinds.map((k) => html`<option value=${k} />`)}</datalist>
+        <p id="task-input-fields" class="muted" hidden=${!schema}>${schema && `Input fields: ${fields(schema)}`}</p>
         <label class="wide">Input (JSON)<textarea id="task-input" rows="6" spellcheck="false"
-          aria-invalid=${shown.length > 0 ? "true" : "false"} aria-describedby="task-input-errors"
+          aria-invalid=${shown.length > 0 ? "true" : "false"} aria-describedby="task-input-fields task-input-errors"
           value=${input} onInput=${(e: Event) => {
             setInput((e.target as HTMLTextAreaElement).value);
             setKey(newKey());
             setErrors([]);
           }}></textarea></label>
         <ul id="task-input-errors" class="error" aria-live="polite">${shown.map((m) => html`<li>${m}</li>`)}</ul>
-        <button type="submit" disabled=${busy || syntax !== ""}>Start</button>
+        <button type="submit" disabled=${busy || invalid.length > 0}>Start the task</button>
       </form>
     </details>
   `;

@@ -9,7 +9,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.ts";
 import { api, newKey, type Task } from "./api.ts";
 import { follow } from "./live.ts";
-import { ago, useNow } from "./time.ts";
+import { ago } from "../time.ts";
+import { useNow } from "./clock.ts";
 
 interface Status {
   readonly chunks: number;

@@ -9,7 +9,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.ts";
 import { api, type Task, type TreeNode } from "./api.ts";
 import { type Connection, follow, type StreamEvent } from "./live.ts";
-import { ago, useNow } from "./time.ts";
+import { ago } from "../time.ts";
+import { useNow } from "./clock.ts";
 
 /** A line of the log: an event, or a note of the connection ("reconnected after event 12"). */
 type Line = { id: number; kind: string; text: string; note?: boolean };
@@ -129,7 +130,7 @@ export function TaskView({ id }: { id: string }): preact.VNode {
         <section aria-labelledby="tree-title">
           <h2 id="tree-title">Tree</h2>
           <ul class="tree" aria-label="Task tree">
-            <${Node} node=${tree} level=${1} current=${id} />
+            <${Node} node=${tree} level=${1} current=${id} path="" />
           </ul>
         </section>
       `}
@@ -223,28 +224,37 @@ function InputBox({ path, prompt, onDone }: { path: string; prompt: string; onDo
  * (`aria-expanded`). Nested lists rather than an ARIA tree: Tab reaches every button and link,
  * which an ARIA tree would have to replace with arrow keys.
  */
-function Node({ node, level, current }: { node: TreeNode; level: number; current: string }): preact.VNode {
+function Node(
+  { node, level, current, path }: { node: TreeNode; level: number; current: string; path: string },
+): preact.VNode {
   const [open, setOpen] = useState(level < 3);
   const t = node.task;
   const has = node.children.length > 0;
+  // Keys repeat at each level (every parent has a child-0): names carry the way down, "child-1 › child-0".
+  const name = t.spawn_key ?? t.kind;
+  const here = path ? `${path} › ${name}` : name;
   return html`
     <li>
       ${has
         ? html`
-          <button type="button" class="toggle" aria-expanded=${open ? "true" : "false"} aria-label=${`Sub-tasks of ${
-            t.spawn_key ?? t.kind
-          }`}
+          <button type="button" class="toggle" aria-expanded=${open
+            ? "true"
+            : "false"} aria-label=${`Sub-tasks of ${here}`}
             onClick=${() => setOpen(!open)}>${open ? "▾" : "▸"}</button>
         `
         : html`<span class="toggle" aria-hidden="true">·</span>`}
       ${t.task_id === current
-        ? html`<strong>${t.spawn_key ?? t.kind}</strong>`
-        : html`<a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.spawn_key ?? t.kind}</a>`}
+        ? html`<strong>${name}</strong>`
+        : html`<a href=${`#/tasks/${encodeURIComponent(t.task_id)}`} aria-label=${
+          here === name ? undefined : here
+        }>${name}</a>`}
       ${" "}<span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
       ${has && open &&
         html`<ul>${
           node.children.map((c) =>
-            html`<${Node} key=${c.task.task_id} node=${c} level=${level + 1} current=${current} />`
+            html`<${Node} key=${c.task.task_id} node=${c} level=${level + 1} current=${current} path=${
+              level === 1 ? "" : here
+            } />`
           )
         }</ul>`}
     </li>
