@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import edge from "../server/edge.ts";
 import { startRedis } from "./redis_server.ts";
 import { missingTools } from "./tools.ts";
@@ -49,6 +49,13 @@ Deno.test(
     let message = "";
     await open.fetch(new Request("http://edge.test/tasks"), store).catch((e: Error) => message = e.message);
     assertMatch(message, /SERVICE_TOKENS.*ALLOW_ANONYMOUS=true/);
+
+    message = "";
+    const bad = await fresh();
+    await bad.fetch(new Request("http://edge.test/tasks"), { ...store, SERVICE_TOKENS: "[" })
+      .catch((e: Error) => message = e.message);
+    assertMatch(message, /^The SERVICE_TOKENS binding is not JSON/);
+    assert(!message.includes("SERVICE_TOKENS_FILE"), message); // a binding, not a file
 
     const token = `edge-${crypto.randomUUID()}`;
     const tokens = JSON.stringify([{ name: "edge", tenant: "acme", scopes: ["tasks:read"], sha256: sha256Hex(token) }]);

@@ -41,23 +41,26 @@ const HOW = 'the sha256 of a token is e.g. `printf %s "$TOKEN" | sha256sum`';
 
 /**
  * Reads the tokens file's text; throws an error naming every bad entry (by position and name)
- * and why, and what to do about it.
+ * and why, and what to do about it. `source` is where the text came from, as the errors name it:
+ * the file of `SERVICE_TOKENS_FILE`, or an edge runtime's binding.
  */
-export function parseTokens(text: string, file: string): TokenEntry[] {
+export function parseTokens(text: string, source: string | { readonly binding: string }): TokenEntry[] {
+  const file = typeof source === "string";
+  const from = file ? `SERVICE_TOKENS_FILE '${source}'` : `The ${source.binding} binding`;
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`SERVICE_TOKENS_FILE '${file}' is not JSON (${(error as Error).message})`);
+    throw new Error(`${from} is not JSON (${(error as Error).message})`);
   }
   if (!Array.isArray(data)) {
     throw new Error(
-      `SERVICE_TOKENS_FILE '${file}' must hold a JSON array of {name, tenant, scopes, sha256} entries`,
+      `${from} must hold a JSON array of {name, tenant, scopes, sha256} entries`,
     );
   }
   if (data.length === 0) {
     throw new Error(
-      `SERVICE_TOKENS_FILE '${file}' lists no tokens: add one, or unset SERVICE_TOKENS_FILE to run open (local use only)`,
+      `${from} lists no tokens: add one, or ${file ? "unset SERVICE_TOKENS_FILE" : "remove it"} to run open (local use only)`,
     );
   }
   const problems: string[] = [];
@@ -95,7 +98,7 @@ export function parseTokens(text: string, file: string): TokenEntry[] {
       sha256: String(sha256).toLowerCase(),
     });
   });
-  if (problems.length > 0) throw new Error(`SERVICE_TOKENS_FILE '${file}' has bad entries:\n${problems.join("\n")}`);
+  if (problems.length > 0) throw new Error(`${from} has bad entries:\n${problems.join("\n")}`);
   return entries;
 }
 
