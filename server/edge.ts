@@ -25,7 +25,9 @@ export default {
             "or ALLOW_ANONYMOUS=true to run open on purpose",
         );
       }
-      const tokens = env.SERVICE_TOKENS ? createTokenSet(parseTokens(env.SERVICE_TOKENS, { binding: "SERVICE_TOKENS" })) : undefined;
+      const tokens = env.SERVICE_TOKENS
+        ? createTokenSet(parseTokens(env.SERVICE_TOKENS, { binding: "SERVICE_TOKENS" }))
+        : undefined;
       return createApp({
         store: await openStore({ upstash: { url, token }, prefix: env.STORE_KEY_PREFIX ?? "storectl:" }),
         auth: { tokens },

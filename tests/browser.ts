@@ -15,6 +15,10 @@
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { requireTool } from "./tools.ts";
 
+// Functions that run in the page see its globals; this tells the type check (which has no DOM) about them.
+// deno-lint-ignore no-explicit-any
+declare const document: any;
+
 /** Where browser tests write screenshots (gitignored). */
 export const ARTIFACTS = new URL("../test-artifacts/", import.meta.url).pathname;
 
@@ -45,4 +49,25 @@ export async function fill(page: Page, selector: string, value: string): Promise
 export async function openPage(browser: Browser): Promise<Page & AsyncDisposable> {
   const page = await browser.newPage();
   return Object.assign(page, { [Symbol.asyncDispose]: () => page.close() });
+}
+
+/** The text of `selector` on `page`, or `""` when nothing matches. */
+export const textOf = (page: Page, selector: string): Promise<string> =>
+  page.$eval(selector, (e) => e.textContent ?? "").catch(() => "");
+
+/** Waits until `selector`'s text matches `pattern`, saying what it was when it did not; answers the text. */
+export async function waitForText(page: Page, selector: string, pattern: RegExp, timeout = 20_000): Promise<string> {
+  try {
+    await page.waitForFunction(
+      (s: string, source: string) => new RegExp(source).test(document.querySelector(s)?.textContent ?? ""),
+      { timeout },
+      selector,
+      pattern.source,
+    );
+  } catch (error) {
+    throw new Error(`${selector} never matched ${pattern}; it reads ${JSON.stringify(await textOf(page, selector))}`, {
+      cause: error,
+    });
+  }
+  return await textOf(page, selector);
 }

@@ -11,7 +11,7 @@
 import type { Browser, Page } from "puppeteer-core";
 import axeSource from "axe-core/axe.min.js" with { type: "text" };
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { ARTIFACTS, fill, launchBrowser, openPage } from "./browser.ts";
+import { ARTIFACTS, fill, launchBrowser, openPage, textOf, waitForText } from "./browser.ts";
 import { DENO_SERVER, startServer } from "./server_process.ts";
 import { startTcpProxy } from "./tcp_proxy.ts";
 import { testTokens } from "./auth_tokens.ts";
@@ -23,25 +23,6 @@ import { startRedis } from "./redis_server.ts";
 declare const document: any;
 declare const innerWidth: number;
 declare const sessionStorage: { length: number };
-
-const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? "").catch(() => "");
-
-/** Waits until `selector`'s text matches `pattern`, saying what it was when it did not. */
-async function waitForText(page: Page, selector: string, pattern: RegExp, timeout = 20_000): Promise<string> {
-  try {
-    await page.waitForFunction(
-      (s: string, source: string) => new RegExp(source).test(document.querySelector(s)?.textContent ?? ""),
-      { timeout },
-      selector,
-      pattern.source,
-    );
-  } catch (error) {
-    throw new Error(`${selector} never matched ${pattern}; it reads ${JSON.stringify(await text(page, selector))}`, {
-      cause: error,
-    });
-  }
-  return await text(page, selector);
-}
 
 /** axe-core's serious and critical violations on the page as it is. */
 async function axeViolations(page: Page): Promise<string[]> {
@@ -175,7 +156,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     assert(log.some((line) => /reconnected.*resumed after event \d+/.test(line)), log.join("\n"));
     const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
     assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), "every event once, in order");
-    assertEquals(await text(page, "#tokens"), tokens.join(""));
+    assertEquals(await textOf(page, "#tokens"), tokens.join(""));
   });
 
   await t.step("answer a task's question in its input box", async () => {
@@ -185,7 +166,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     });
     await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(created.body.task_id)}`);
     await page.waitForSelector("#answer-input", { timeout: 20_000 });
-    assertMatch(await text(page, "form.input label"), /Which colour\?/);
+    assertMatch(await textOf(page, "form.input label"), /Which colour\?/);
     await shootAndCheck(page, "task-input");
     await page.type("#answer-input", "teal");
     await page.click("form.input button[type=submit]");
@@ -259,7 +240,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
       await page.click("form[role=search] button[type=submit]");
       await page.waitForSelector("#hits mark");
       assertEquals(await page.$$eval("#hits mark", (marks) => marks.map((m) => m.textContent)), ["lamp"]);
-      assertMatch(await text(page, "#hits"), /docs\/lighthouses\.md/);
+      assertMatch(await textOf(page, "#hits"), /docs\/lighthouses\.md/);
       // Words of both a folder's document and the added one: each hit with its source, every word marked.
       await fill(page, "#search-input", "keeper beacon");
       await page.click("form[role=search] button[type=submit]");
@@ -288,9 +269,9 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
       await page.type("#ask-input", "Why does a beacon burn on the headland?");
       await page.click("section[aria-labelledby=ask-title] button[type=submit]");
       await waitForText(page, "#ask-sources", /Beacons/);
-      const answer = await text(page, "#ask-answer");
+      const answer = await textOf(page, "#ask-answer");
       assertMatch(answer, /A beacon burns on the headland so that sailors find the harbour\..*\[1\]$/);
-      assertMatch(await text(page, "#ask-sources"), /coast\/beacons\.md/);
+      assertMatch(await textOf(page, "#ask-sources"), /coast\/beacons\.md/);
       const partial = await page.evaluate(() => (globalThis as Record<string, unknown>).answerTexts as string[]);
       assert(
         partial.length >= 3 && partial.every((p) => answer.startsWith(p)) && partial[0].length < answer.length,
@@ -455,7 +436,7 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
     const log = await page.$$eval("#log li", (items) => items.map((li) => li.textContent ?? ""));
     const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
     assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), `every event once:\n${log.join("\n")}`);
-    assertEquals(await text(page, "#tokens"), "x y");
+    assertEquals(await textOf(page, "#tokens"), "x y");
   });
 
   await t.step("sign out: the form again; the token was never in a URL", async () => {
@@ -502,7 +483,7 @@ async function restartScenario(t: Deno.TestContext, browser: Browser): Promise<v
       assert(log.some((line) => /reconnected.*resumed after event \d+/.test(line)), log.join("\n"));
       const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
       assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), `every event once:\n${log.join("\n")}`);
-      assertEquals(await text(page, "#tokens"), "after restart");
+      assertEquals(await textOf(page, "#tokens"), "after restart");
     });
   } finally {
     await first.kill();

@@ -9,7 +9,7 @@
  */
 import type { Browser, Page } from "puppeteer-core";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { launchBrowser, openPage } from "./browser.ts";
+import { launchBrowser, openPage, waitForText } from "./browser.ts";
 import { DENO_SERVER, startServer } from "./server_process.ts";
 import { testTokens } from "./auth_tokens.ts";
 import { missingTools } from "./tools.ts";
@@ -17,25 +17,6 @@ import { type Walk, walk, walkProblems } from "./keyboard.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const document: any;
-
-const text = (page: Page, selector: string) => page.$eval(selector, (e) => e.textContent ?? "").catch(() => "");
-
-/** Waits until `selector`'s text matches `pattern`. */
-async function waitForText(page: Page, selector: string, pattern: RegExp, timeout = 20_000): Promise<string> {
-  try {
-    await page.waitForFunction(
-      (s: string, source: string) => new RegExp(source).test(document.querySelector(s)?.textContent ?? ""),
-      { timeout },
-      selector,
-      pattern.source,
-    );
-  } catch (error) {
-    throw new Error(`${selector} never matched ${pattern}; it reads ${JSON.stringify(await text(page, selector))}`, {
-      cause: error,
-    });
-  }
-  return await text(page, selector);
-}
 
 /** Walks the page and fails with every problem found; returns the walk. */
 async function walkClean(page: Page, name: string): Promise<Walk> {

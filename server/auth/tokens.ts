@@ -60,7 +60,9 @@ export function parseTokens(text: string, source: string | { readonly binding: s
   }
   if (data.length === 0) {
     throw new Error(
-      `${from} lists no tokens: add one, or ${file ? "unset SERVICE_TOKENS_FILE" : "remove it"} to run open (local use only)`,
+      `${from} lists no tokens: add one, or ${
+        file ? "unset SERVICE_TOKENS_FILE" : "remove it"
+      } to run open (local use only)`,
     );
   }
   const problems: string[] = [];
