@@ -36,10 +36,19 @@ export function questionTerms(question: string): string[] {
   return meaningful.length > 0 ? meaningful : all;
 }
 
-/** The sentences of a chunk: split after `.`, `!` or `?` followed by a space, and at blank lines; whitespace collapsed. */
+/**
+ * The sentences of a chunk: split after `.`, `!` or `?` followed by a space, and at each line end
+ * (a chunk's paragraphs, `chunkText`); whitespace collapsed. A Markdown heading is no sentence (it
+ * names what follows), and a list item's or quote's marker is no part of one.
+ */
 export function sentences(text: string): string[] {
-  return text.split(/\n\s*\n|(?<=[.!?])\s+/).map((s) => s.replace(/\s+/g, " ").trim()).filter((s) => s !== "");
+  return text.split("\n").filter((line) => !HEADING.test(line))
+    .flatMap((line) => line.replace(BLOCK_MARKER, "").split(/(?<=[.!?])\s+/))
+    .map((s) => s.replace(/\s+/g, " ").trim()).filter((s) => s !== "");
 }
+
+const HEADING = /^\s*#{1,6}\s/;
+const BLOCK_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)]|>)\s+/;
 
 // A word matches a term when equal, or when one starts with the other and the shorter has 4+ characters
 // ("index" and "indexes", "chunk" and "chunking").

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { extractiveAnswer, questionTerms, sentences, wordTokens } from "./extractive.ts";
-import type { SearchHit } from "../pipelines/mod.ts";
+import { chunkText, type SearchHit } from "../pipelines/mod.ts";
 
 const hit = (chunk_id: string, text: string, score = 1): SearchHit => ({
   chunk_id,
@@ -22,15 +22,35 @@ Deno.test("questionTerms() drops stop words, short words and repeats; keeps all 
   assertEquals(questionTerms("Qu'est-ce que la Größe?"), ["qu", "est", "ce", "que", "la", "größe"]);
 });
 
-Deno.test("sentences() splits after . ! ? and at blank lines, collapsing whitespace", () => {
-  assertEquals(sentences("# Redis\n\nRedis is a store. It keeps\ndata in memory! Fast? Yes 3.5 times."), [
-    "# Redis",
+Deno.test("sentences() splits after . ! ? and at line ends (a chunk's paragraphs), collapsing whitespace", () => {
+  assertEquals(sentences("Redis\nRedis is a store. It keeps  data in memory! Fast? Yes 3.5 times."), [
+    "Redis",
     "Redis is a store.",
     "It keeps data in memory!",
     "Fast?",
     "Yes 3.5 times.",
   ]);
   assertEquals(sentences("  \n\n "), []);
+});
+
+Deno.test("sentences() reads a chunk's Markdown: a heading is no sentence, a block's marker no part of one", () => {
+  const chunk = chunkText(
+    "# Beacons\nA beacon burns on the headland. Keepers carry wood\n## Rules\n- Light it at dusk\n- Keep it dry.\n" +
+      "> An old saying\n1. First step",
+    { chunkSize: 1000 },
+  )[0];
+  assertEquals(sentences(chunk), [
+    "A beacon burns on the headland.",
+    "Keepers carry wood",
+    "Light it at dusk",
+    "Keep it dry.",
+    "An old saying",
+    "First step",
+  ]);
+  assertEquals(
+    extractiveAnswer("Why does a beacon burn?", [hit("a", chunk)]).answer,
+    "A beacon burns on the headland. [1]",
+  );
 });
 
 Deno.test("extractiveAnswer() picks the best sentences, in reading order, citing each run of a chunk", () => {

@@ -73,8 +73,15 @@ function cutPoint(text: string, start: number, limit: number): number {
   return limit;
 }
 
-/** Blank lines (paragraph breaks) become one newline, a sentence end for the cutter; other whitespace runs one space. */
+/**
+ * Paragraphs (ended by a blank line, or a Markdown heading, list item or quote on a line of its
+ * own) are joined by one newline, a sentence end for the cutter; other whitespace runs one space.
+ */
 function normalise(text: string): string {
-  return text.replace(/\r\n?/g, "\n").split(/\n[^\S\n]*\n\s*/).map((p) => p.replace(/\s+/g, " ").trim())
-    .filter(Boolean).join("\n");
+  return text.replace(/\r\n?/g, "\n").replace(HEADING_END, "$1\n\n").replace(BLOCK_START, "\n\n")
+    .split(/\n[^\S\n]*\n\s*/).map((p) => p.replace(/\s+/g, " ").trim()).filter(Boolean).join("\n");
 }
+
+// A Markdown heading, list item or quote is a paragraph of its own (its line is not run into the next one).
+const HEADING_END = /^([^\S\n]*#{1,6}[^\S\n].*)\n/gm;
+const BLOCK_START = /\n(?=[^\S\n]*(?:#{1,6}|[-*+]|\d{1,9}[.)]|>)[^\S\n])/g;

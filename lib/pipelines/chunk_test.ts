@@ -32,6 +32,16 @@ Deno.test("chunkText() treats a blank line as a sentence end", () => {
   assertEquals(chunks[0], para);
 });
 
+Deno.test("chunkText() keeps Markdown headings, list items and quotes on lines of their own", () => {
+  const text =
+    "# Beacons\nA beacon burns\non the headland.\n## Rules\n- Light it at dusk\n* Keep it dry\n> An old saying\n2. Last step";
+  assertEquals(chunkText(text, { chunkSize: 1000 }), [
+    "# Beacons\nA beacon burns on the headland.\n## Rules\n- Light it at dusk\n* Keep it dry\n> An old saying\n2. Last step",
+  ]);
+  // Only at a line's start: a '#' or '-' inside a line is text.
+  assertEquals(chunkText("Issue #12 -\nsee below - fine", { chunkSize: 100 }), ["Issue #12 - see below - fine"]);
+});
+
 Deno.test("chunkText() cuts a single word longer than chunk_size inside it", () => {
   assertEquals(chunkText("x".repeat(250), { chunkSize: 100 }), ["x".repeat(100), "x".repeat(100), "x".repeat(50)]);
 });
