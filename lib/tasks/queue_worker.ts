@@ -24,8 +24,12 @@ export interface QueueWorkerDeps {
 
 /** Takes root tasks from the work queue while their lanes have room, and runs them under a lease. */
 export interface QueueWorker {
-  /** Takes jobs while there is room; cheap to call often (calls made while it runs fold into one more pass). */
-  pump(): Promise<void>;
+  /**
+   * Takes jobs while there is room; cheap to call often (calls made while it runs fold into one
+   * more pass). Answers `true` when it took nothing because the queue had nothing for it (not
+   * when the lanes were full or the store failed): the runner is idle.
+   */
+  pump(): Promise<boolean>;
   /** Resolves once every job taken has finished or been handed back. */
   settled(): Promise<void>;
 }
@@ -40,10 +44,10 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   let pumping = false;
   let again = false;
   /** The latest pass: settled() waits for its take too, as the job it brings must be handed back. */
-  let passing: Promise<void> = Promise.resolve();
+  let passing: Promise<boolean> = Promise.resolve(false);
 
   /** Takes jobs while there is room; a call during a pass makes that pass look once more. */
-  const pump = (): Promise<void> => {
+  const pump = (): Promise<boolean> => {
     if (pumping) {
       again = true;
       return passing;
@@ -52,6 +56,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   };
   const pass = async () => {
     pumping = true;
+    let took = false, empty = false;
     try {
       do {
         again = false;
@@ -63,9 +68,11 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           const lanes = [...open.slice(first), ...open.slice(0, first)];
           const job = await queue.take(consumer, leaseMs, lanes).then((job) => (outage.answered(), job), (error) => {
             outage.failed("task queue", error as Error);
-            return undefined;
+            return null;
           });
+          empty = job === undefined;
           if (!job) break;
+          took = true;
           running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
           const done = runJob(job).finally(() => {
             running.set(job.lane, running.get(job.lane)! - 1);
@@ -78,6 +85,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
     } finally {
       pumping = false;
     }
+    return empty && !took;
   };
 
   const runJob = async (job: Job): Promise<void> => {

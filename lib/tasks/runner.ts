@@ -57,7 +57,11 @@ export interface TaskRunnerOptions {
   readonly leaseMs?: number;
   /** Runs of one task before it fails as lost (a hand-back or a reclaim starts the next). Default 3. */
   readonly maxAttempts?: number;
-  /** How often an idle runner looks for work queued elsewhere or left by a dead runner. Default 1 s. */
+  /**
+   * How often a runner looks for work queued elsewhere or left by a dead runner. Default 1 s.
+   * While it finds none, each look doubles the wait, up to 8 × `pollMs`; work found, or news of
+   * work queued, brings it back to `pollMs`.
+   */
   readonly pollMs?: number;
 }
 
@@ -138,7 +142,21 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   });
   const pump = worker.pump;
 
-  const poll = setInterval(() => void pump(), options.pollMs ?? 1_000);
+  // An idle runner looks less often (many tenants' runners on one store cost little while nothing happens); the
+  // control channel's news of new work brings it back at once, so the polls only catch what that news missed.
+  const pollMs = options.pollMs ?? 1_000;
+  let waitMs = pollMs;
+  let poll: ReturnType<typeof setTimeout> | undefined;
+  const look = async () => {
+    const idle = await pump();
+    waitMs = idle ? Math.min(waitMs * 2, 8 * pollMs) : pollMs;
+    if (!closed) poll = setTimeout(look, waitMs);
+  };
+  poll = setTimeout(look, pollMs);
+  const pumpNow = () => {
+    waitMs = pollMs;
+    void pump();
+  };
 
   // Cancels, answers and new work given to another process reach this one through the control channel.
   void (async () => {
@@ -152,7 +170,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
           } else if (event.kind === "input") {
             inputWaiters.get(String(event.data.task_id))?.();
           } else if (event.kind === "queued") {
-            void pump();
+            pumpNow();
           }
         }
       } catch (error) {
@@ -187,7 +205,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       });
       const record = (await tasks.get(taskId))!;
       await queue.push(taskId, 1, laneOf(request.kind));
-      void pump();
+      pumpNow();
       // Runners in other processes learn of it now rather than at their next poll.
       await events.append(CONTROL_CHANNEL, "queued", { task_id: taskId }, 1_000);
       return record;
@@ -217,7 +235,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     async close() {
       if (closed) return;
       closed = true;
-      clearInterval(poll);
+      clearTimeout(poll);
       for (const controller of local.values()) controller.abort();
       await worker.settled();
       control.abort();

@@ -363,3 +363,29 @@ Deno.test("a runner polling a store that is down logs the outage once, and its e
   assertEquals(lines[0], "store unreachable task queue: Redis at 127.0.0.1:6390 is not reachable");
   assertMatch(lines[1], /^store answers again after \d+\.\d s; 5 calls failed meanwhile$/);
 });
+
+Deno.test("an idle runner looks for work less and less often, down to every 8 polls, and still finds work queued unannounced", async () => {
+  const store = createMemoryStore();
+  const takes: number[] = [];
+  const queue = {
+    ...store.queue,
+    take: (...a: Parameters<Store["queue"]["take"]>) => (takes.push(performance.now()), store.queue.take(...a)),
+  };
+  const pollMs = 50;
+  const runner = createTaskRunner({ store: { ...store, queue }, definitions: [demoTask], log: () => {}, pollMs });
+  try {
+    while (takes.length < 6) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const gaps = takes.slice(1, 6).map((at, i) => at - takes[i]);
+    // Each empty poll doubles the wait, up to 8 polls. Late timers only lengthen a gap: the lower bounds hold on a
+    // loaded machine, and the upper one is generous.
+    [2, 4, 8, 8, 8].forEach((factor, i) => assert(gaps[i] >= factor * pollMs * 0.9, `gaps ${gaps}`));
+    assert(gaps.slice(2).every((gap) => gap < 8 * pollMs + 1_000), `polls stop at every 8: gaps ${gaps}`);
+    // Queued with no notice (as by a process whose notice was lost): a poll still finds it.
+    await store.tasks.create({ task_id: "quiet", kind: "demo", session_id: "s", metadata: {}, input: { steps: 0 } });
+    await store.queue.push("quiet", 1);
+    assertEquals((await eventsOf(store, "quiet")).at(-1)?.kind, "done");
+  } finally {
+    await runner.close();
+    await store.close();
+  }
+});
