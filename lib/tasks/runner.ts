@@ -127,6 +127,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     inputWaiters,
     isClosed: () => closed,
   });
+  // Runners in other processes learn of queued work now rather than at their next look.
+  const announce = (taskId: string) => events.append(CONTROL_CHANNEL, "queued", { task_id: taskId }, 1_000);
   const worker = createQueueWorker({
     queue,
     tasks,
@@ -138,6 +140,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     maxAttempts,
     limits,
     execution,
+    announce,
     isClosed: () => closed,
   });
   const pump = worker.pump;
@@ -206,8 +209,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       const record = (await tasks.get(taskId))!;
       await queue.push(taskId, 1, laneOf(request.kind));
       pumpNow();
-      // Runners in other processes learn of it now rather than at their next poll.
-      await events.append(CONTROL_CHANNEL, "queued", { task_id: taskId }, 1_000);
+      await announce(taskId);
       return record;
     },
     cancel,

@@ -271,6 +271,27 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
   });
 
   await t.step(
+    "close() announces the tasks it hands back: a runner that is not polling takes them at once",
+    async () => {
+      const store = await open();
+      const a = createTaskRunner({ store, definitions: [demoTask], log: () => {}, pollMs: 60_000 });
+      const task = await a.submit({ kind: "demo", input: { steps: 100, delay_ms: 20 } });
+      await eventsOf(store, task.task_id, (e) => e.kind === "update");
+      // It looks for work only when told (its first poll is a minute away); it follows the control channel from now.
+      const b = createTaskRunner({ store, definitions: [demoTask], log: () => {}, pollMs: 60_000 });
+      try {
+        await a.close();
+        const events = await eventsOf(store, task.task_id, (e) => e.data.update_type === "retry");
+        assertEquals(events.at(-1)?.data.message, "restarted (attempt 2): the runner that had it stopped");
+        await b.cancel(task.task_id, true);
+      } finally {
+        await b.close();
+        await store.close();
+      }
+    },
+  );
+
+  await t.step(
     "close() while a take is in flight: the task taken is handed back, not started, before close() ends",
     async () => {
       const store = await open();
