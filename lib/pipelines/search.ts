@@ -22,7 +22,11 @@ export interface Retriever {
 export interface SearchIndex extends Retriever {
   /** Applies every change up to now; `search` calls it first, so a search sees every finished write. */
   sync(): Promise<void>;
-  /** Syncs every `intervalMs` in the background until `close()` (keeps searches after big ingests fast). */
+  /**
+   * Syncs in the background until `close()` (keeps searches after big ingests fast): every
+   * `intervalMs` while changes come, waiting twice as long after each look that finds none, up to
+   * 8 × `intervalMs`.
+   */
   start(intervalMs?: number): void;
   /** The chunks indexed and the last change applied. */
   stats(): { chunks: number; documents: number; last_change: number };
@@ -187,9 +191,14 @@ export function createSearchIndex(
     },
     start(intervalMs = 1_000) {
       if (timer !== undefined || closed) return;
+      // While nothing changes, each look waits twice as long, up to 8 intervals: an idle index (one per tenant)
+      // costs the store little, and a search catches up by itself anyway.
+      let waitMs = intervalMs;
       const tick = async () => {
-        await sync().catch(() => {}); // the next search reports a store outage
-        if (!closed) timer = setTimeout(tick, intervalMs);
+        const before = last;
+        const answered = await sync().then(() => true, () => false); // the next search reports a store outage
+        waitMs = answered && last === before ? Math.min(waitMs * 2, 8 * intervalMs) : intervalMs;
+        if (!closed) timer = setTimeout(tick, waitMs);
       };
       timer = setTimeout(tick, 0);
     },

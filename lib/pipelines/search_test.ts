@@ -85,3 +85,36 @@ Deno.test(
     });
   },
 );
+
+Deno.test("start(): while nothing changes the index looks less and less often, down to every 8 intervals; a change brings it back", async () => {
+  const store = createMemoryStore();
+  const looks: number[] = [];
+  const documents = {
+    ...store.documents,
+    changes: (
+      ...a: Parameters<Store["documents"]["changes"]>
+    ) => (looks.push(performance.now()), store.documents.changes(...a)),
+  };
+  const index = createSearchIndex({ documents });
+  const intervalMs = 100;
+  const wait = async (until: () => boolean) => {
+    while (!until()) await new Promise((resolve) => setTimeout(resolve, intervalMs / 2));
+  };
+  try {
+    index.start(intervalMs);
+    await wait(() => looks.length >= 5);
+    const gaps = looks.slice(1, 5).map((at, i) => at - looks[i]);
+    // Each look that finds nothing doubles the wait, up to 8 intervals. Late timers only lengthen a gap: the lower
+    // bounds hold on a loaded machine, and the upper ones are generous.
+    [2, 4, 8, 8].forEach((factor, i) => assert(gaps[i] >= factor * intervalMs * 0.9, `gaps ${gaps}`));
+    assert(gaps.slice(2).every((gap) => gap < 8 * intervalMs + 1_000), `looks stop at every 8: gaps ${gaps}`);
+    await put(store, "a.md", "A", "Alpha beta gamma.");
+    await wait(() => index.stats().documents === 1); // found by a background look, no search asked
+    const found = looks.length;
+    await wait(() => looks.length >= found + 1);
+    assert(looks[found] - looks[found - 1] < 8 * intervalMs, "a change brings the looks back to every interval");
+  } finally {
+    index.close();
+    await store.close();
+  }
+});
