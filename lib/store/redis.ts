@@ -12,6 +12,17 @@ type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
 };
 
+/** How a Redis (or Redis Cluster) store connects. */
+export interface RedisStoreOptions {
+  /** Put before every key. */
+  readonly prefix?: string;
+  /** How long a call may take before the store counts as unavailable. */
+  readonly timeoutMs?: number;
+  readonly password?: string;
+  /** For `rediss://` and `rediss-cluster://`: CA certificates (PEM) to trust besides the system's. */
+  readonly tlsCa?: string;
+}
+
 /**
  * Redis over TCP (`redis://`, `rediss://`), for several server processes sharing one limit.
  *
@@ -38,16 +49,7 @@ type WithScript = Redis & {
  * const store = await createRedisStore("redis://127.0.0.1:6379", { prefix: "storectl:" });
  * ```
  */
-export async function createRedisStore(
-  url: string,
-  options: {
-    prefix?: string;
-    timeoutMs?: number;
-    password?: string;
-    /** For `rediss://`: CA certificates (PEM) to trust besides the system's. */
-    tlsCa?: string;
-  } = {},
-): Promise<Store> {
+export async function createRedisStore(url: string, options: RedisStoreOptions = {}): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const client = new Redis(url, {
     ...(url.startsWith("rediss://") && options.tlsCa !== undefined && { tls: { ca: options.tlsCa } }),

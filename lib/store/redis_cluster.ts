@@ -3,7 +3,7 @@ import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 import type { ScriptHost } from "./script_host.ts";
 import { parseClusterUrl } from "./cluster_url.ts";
-import { connectionFailure } from "./redis.ts";
+import { connectionFailure, type RedisStoreOptions } from "./redis.ts";
 import { createScriptedTaskPorts } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
@@ -41,16 +41,7 @@ type WithScript = Cluster & {
  * const store = await createRedisClusterStore("redis-cluster://10.0.0.1:7000,10.0.0.2:7000", { prefix: "storectl:" });
  * ```
  */
-export async function createRedisClusterStore(
-  url: string,
-  options: {
-    prefix?: string;
-    timeoutMs?: number;
-    password?: string;
-    /** For `rediss-cluster://`: CA certificates (PEM) to trust besides the system's. */
-    tlsCa?: string;
-  } = {},
-): Promise<Store> {
+export async function createRedisClusterStore(url: string, options: RedisStoreOptions = {}): Promise<Store> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS;
   const parsed = parseClusterUrl(url);
   const password = parsed.password ?? options.password;
