@@ -96,7 +96,10 @@ export function serveOpenApi<E extends Env>(
       });
     }
   }
-  app.get("/openapi.json", (c) => {
+  // Built on the first request (every route is registered by then) and served as built after.
+  let served: Record<string, unknown> | undefined;
+  app.get("/openapi.json", (c) => c.json(served ??= build()));
+  const build = () => {
     const document = app.getOpenAPI31Document({ openapi: "3.1.0", info });
     for (const [path, operations] of Object.entries(document.paths ?? {})) {
       const tag = TAGS.find((t) => t.holds(path))!.name;
@@ -108,6 +111,6 @@ export function serveOpenApi<E extends Env>(
       }
     }
     describeTaskKinds(document as unknown as Record<string, unknown>, taskKinds);
-    return c.json({ ...document, tags: TAGS.map(({ name, description }) => ({ name, description })) });
-  });
+    return { ...document, tags: TAGS.map(({ name, description }) => ({ name, description })) };
+  };
 }

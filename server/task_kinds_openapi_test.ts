@@ -1,18 +1,11 @@
 import { assert, assertEquals } from "../tests/assert.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp } from "./mod.ts";
+import { createApp, taskDefinitions } from "./mod.ts";
 import { inputSchemas, validate } from "./console/schema.ts";
 
-const KINDS = [
-  "demo",
-  "pipeline_run",
-  "pipeline_document",
-  "pipeline_prepare",
-  "pipeline_ingest",
-  "pipeline_full",
-  "answer",
-  "retrieve",
-];
+/** Every kind the service runs. */
+const KINDS = taskDefinitions({ store: createMemoryStore(), retriever: { search: () => Promise.resolve([]) } })
+  .map((d) => d.kind);
 
 Deno.test("/openapi.json: POST /tasks takes one request per kind (oneOf, discriminator kind), each input a component", async () => {
   const app = createApp({ store: createMemoryStore() });
