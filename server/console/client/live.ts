@@ -6,7 +6,10 @@
  */
 import { streamUrl, token } from "./api.ts";
 
-/** Every event kind a stream sends. */
+/**
+ * Every event kind a stream sends: `lib/tasks/events.ts`'s list, written again because lib is
+ * reached through `lib/tasks/mod.ts`, which would bring the task runtime into the page (537 KB).
+ */
 export const EVENT_KINDS = [
   "update",
   "token",
