@@ -150,7 +150,7 @@ Deno.test(
       const updates = new Map<string, number>();
       for (const [i, id] of submitted.entries()) {
         let task: { status: string; updates?: unknown[] } = { status: "" };
-        await until(`task ${id} final`, async () => {
+        await until(() => `task ${id} final (last seen: ${JSON.stringify(task)})`, async () => {
           const res = await fetch(`${urls[i % 2]}/tasks/${id}`);
           task = res.ok ? await res.json() : { status: `HTTP ${res.status}` };
           return ["done", "failed", "cancelled"].includes(task.status);

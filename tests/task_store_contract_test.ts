@@ -349,6 +349,28 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     await store.close();
   });
 
+  await t.step(
+    "queue: a job leased to the taker that it does not hold (a take whose answer was lost) is taken again at once",
+    async () => {
+      const store = await fresh();
+      await store.queue.push("t1", 1, "pipelines");
+      await store.queue.push("t2");
+      const lost = await store.queue.take("a", 60_000, ["pipelines"]); // its answer never reached the runner
+      const held = await store.queue.take("a", 60_000, ["tasks"], []);
+      assertEquals([lost?.taskId, held?.taskId], ["t1", "t2"], "nothing to reclaim in the lane asked");
+      assertEquals(
+        await store.queue.take("b", 60_000, ["pipelines"], []),
+        undefined,
+        "another runner waits out the lease",
+      );
+      const again = await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id]);
+      assertEquals([again?.id, again?.taskId, again?.reclaimed], [lost!.id, "t1", true]);
+      assertEquals(await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id, again!.id]), undefined);
+      for (const job of [again!, held!]) await store.queue.ack(job.id);
+      await store.close();
+    },
+  );
+
   await t.step("queue: each lane is a queue of its own; take tries the lanes given, in order", async () => {
     const store = await fresh();
     await store.queue.push("t1");

@@ -1,16 +1,23 @@
 /**
- * Waits until `check` holds, asking every 20 ms; fails naming `what` after `timeoutMs`. Tests
- * wait on conditions with it, never on fixed sleeps.
+ * Waits until `check` holds, asking every 20 ms; fails naming `what` after `timeoutMs` (a function
+ * `what` is asked then, so the message can tell the last state seen). Tests wait on conditions
+ * with it, never on fixed sleeps.
  *
  * @example
  * ```ts ignore
  * await until("the server answers 200", async () => (await fetch(url)).ok);
  * ```
  */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
+export async function until(
+  what: string | (() => string),
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline) {
+      throw new Error(`${typeof what === "string" ? what : what()}: not within ${timeoutMs} ms`);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -42,6 +42,8 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   const { stepper, startRoot } = deps.execution;
   const running = new Map([...limits.keys()].map((lane) => [lane, 0]));
   const jobs = new Set<Promise<void>>();
+  /** The ids of the jobs taken and not yet settled: any other job leased to this runner is an orphan. */
+  const held = new Set<string>();
   let turn = 0;
   let pumping = false;
   let again = false;
@@ -68,16 +70,21 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           if (open.length === 0) break;
           const first = turn++ % open.length;
           const lanes = [...open.slice(first), ...open.slice(0, first)];
-          const job = await queue.take(consumer, leaseMs, lanes).then((job) => (outage.answered(), job), (error) => {
-            outage.failed("task queue", error as Error);
-            return null;
-          });
+          const job = await queue.take(consumer, leaseMs, lanes, [...held]).then(
+            (job) => (outage.answered(), job),
+            (error) => {
+              outage.failed("task queue", error as Error);
+              return null;
+            },
+          );
           empty = job === undefined;
           if (!job) break;
           took = true;
+          held.add(job.id);
           running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
           const done = runJob(job).finally(() => {
             running.set(job.lane, running.get(job.lane)! - 1);
+            held.delete(job.id);
             jobs.delete(done);
             void pump();
           });
@@ -125,7 +132,10 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
     return held;
   };
 
-  /** A job whose runner stopped: queue the next attempt, or fail the task when it had enough. */
+  /**
+   * A job taken over from a runner that stopped (or never heard of it: its take's reply was lost):
+   * queue the next attempt, or fail the task when it had enough.
+   */
   const reclaim = async (job: Job) => {
     const record = await retry(() => tasks.get(job.taskId));
     if (!record || FINAL_STATUSES.has(record.status)) return await retry(() => queue.ack(job.id));
@@ -137,7 +147,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
       await stepper(job.taskId)({ to: "failed", error, event: { kind: "failed", payload: { error } } });
       return await retry(() => queue.ack(job.id));
     }
-    log(`task ${job.taskId}: its runner stopped; queued attempt ${job.attempt + 1}`);
+    log(`task ${job.taskId}: taken over from a runner that stopped or lost it; queued attempt ${job.attempt + 1}`);
     await retry(() => queue.requeue(job.id, job.taskId, job.attempt + 1));
     again = true;
   };

@@ -5,9 +5,12 @@
  */
 import { z } from "zod";
 import { assert, assertEquals } from "../../tests/assert.ts";
+import { startRedisCluster } from "../../tests/redis_cluster.ts";
 import { type RedisServer, startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
+import { until } from "../../tests/until.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent, StoreUnavailableError } from "../store/mod.ts";
+import { CLUSTER_PARTITIONS, TaskLayout } from "../store/tasks/layout.ts";
 import { createTaskRunner, defineTask } from "./mod.ts";
 
 const STEPS = 60;
@@ -155,3 +158,96 @@ Deno.test("runner: steps whose reply is lost (applied, then an error) are repeat
     await runner.close();
   }
 });
+
+Deno.test("runner: a take whose reply is lost (applied, then an error) does not leave the task waiting out a lease", async () => {
+  const store = createMemoryStore();
+  let lost = false;
+  const lossy = {
+    ...store.queue,
+    async take(...args: Parameters<Store["queue"]["take"]>) {
+      const job = await store.queue.take(...args);
+      if (job && !lost) {
+        lost = true;
+        throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+      }
+      return job;
+    },
+  };
+  const lines: string[] = [];
+  const runner = createTaskRunner({
+    store: { ...store, queue: lossy },
+    definitions: [chatty],
+    leaseMs: 60_000,
+    log: (line) => lines.push(line),
+  });
+  try {
+    const task = await runner.submit({ kind: "chatty", input: { steps: 2 } });
+    const events = await eventsOf(store, task.task_id, undefined, 10_000);
+    assertEquals(events.map((e) => e.data.message ?? e.kind), [
+      "restarted (attempt 2): the runner that had it stopped",
+      "step 1",
+      "w1 ",
+      "step 2",
+      "w2 ",
+      "done",
+    ]);
+    assert(lost, "a take's reply was lost");
+    assert(lines.some((l) => l.includes("queued attempt 2")), lines.join("\n"));
+  } finally {
+    await runner.close();
+  }
+});
+
+Deno.test(
+  "runner: a take a paused cluster master carries out after its deadline does not leave the task waiting out a lease",
+  { ignore: missingTools("redis-server", "redis-cli") },
+  async () => {
+    await using cluster = await startRedisCluster();
+    const prefix = `faults-${crypto.randomUUID()}:`;
+    const store = await openStore({ url: cluster.url, prefix });
+    let failedTakes = 0;
+    const counted = {
+      ...store.queue,
+      take: (...args: Parameters<Store["queue"]["take"]>) =>
+        store.queue.take(...args).catch((error) => {
+          failedTakes++;
+          throw error;
+        }),
+    };
+    // A job in every partition, queued by a process that is gone: whichever partition a take stalls on,
+    // the paused master leases that partition's job when it resumes.
+    const layout = new TaskLayout(prefix, CLUSTER_PARTITIONS);
+    const ids = Array.from({ length: CLUSTER_PARTITIONS }, (_, b) => {
+      for (let k = 0;; k++) if (layout.rootPartition(`t${b}.${k}`) === b) return `t${b}.${k}`;
+    });
+    for (const id of ids) {
+      await store.tasks.create({ task_id: id, kind: "chatty", session_id: id, metadata: {}, input: { steps: 2 } });
+      await store.queue.push(id);
+    }
+    // Every master has the take script already (a server that has run for a while): a late EVALSHA runs.
+    assertEquals(await store.queue.take("warm-up", 30_000, ["no-such-lane"]), undefined);
+    const lines: string[] = [];
+    const paused = await cluster.masterOf(`${layout.keys(0)}queue`);
+    cluster.pause(paused);
+    // The default lease (30 s): no task may wait for it.
+    const runner = createTaskRunner({
+      store: { ...store, queue: counted },
+      definitions: [chatty],
+      pollMs: 50,
+      log: (line) => lines.push(line),
+    });
+    try {
+      await until("a take past its deadline", () => failedTakes > 0);
+      cluster.resume(paused); // it now carries out what it was sent: one take leases a job to the runner
+      await until(() => `every task done; the runner said:\n${lines.join("\n")}`, async () => {
+        const records = await Promise.all(ids.map((id) => store.tasks.get(id).catch(() => undefined)));
+        return records.every((r) => r?.status === "done");
+      }, 12_000);
+      assert(lines.some((l) => l.includes("queued attempt 2")), lines.join("\n"));
+    } finally {
+      cluster.resume(paused);
+      await runner.close();
+      await store.close();
+    }
+  },
+);

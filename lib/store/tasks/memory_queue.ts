@@ -19,7 +19,7 @@ export function createMemoryQueue(now: () => number): WorkQueue {
       entries.push({ id: `${lane}/0-${++seq}`, taskId, lane, attempt, idleSince: now() });
       return Promise.resolve();
     },
-    take(consumer, leaseMs, lanes = [DEFAULT_LANE]) {
+    take(consumer, leaseMs, lanes = [DEFAULT_LANE], held) {
       const t = now();
       const first = (match: (e: Entry) => boolean): Entry | undefined => {
         for (const lane of lanes) {
@@ -28,7 +28,10 @@ export function createMemoryQueue(now: () => number): WorkQueue {
         }
         return undefined;
       };
-      const stale = first((e) => e.owner !== undefined && t - e.idleSince >= leaseMs);
+      const stale = first((e) =>
+        e.owner !== undefined &&
+        (t - e.idleSince >= leaseMs || (held !== undefined && e.owner === consumer && !held.includes(e.id)))
+      );
       const entry = stale ?? first((e) => e.owner === undefined);
       if (!entry) return Promise.resolve(undefined);
       entry.owner = consumer;

@@ -183,8 +183,17 @@ export interface WorkQueue {
   /**
    * A reclaimable job of any of `lanes` (default: the default lane) first, else a new one, the
    * lanes tried in the order given; undefined when there is none. Never blocks.
+   *
+   * With `held`, the ids of the jobs `consumer` runs, a job leased to `consumer` that is not among
+   * them is reclaimable at once: a take whose reply never came (a deadline passed, a connection
+   * dropped, and the store carried it out anyway) leased it to a runner that never heard of it.
    */
-  take(consumer: string, leaseMs: number, lanes?: readonly string[]): Promise<Job | undefined>;
+  take(
+    consumer: string,
+    leaseMs: number,
+    lanes?: readonly string[],
+    held?: readonly string[],
+  ): Promise<Job | undefined>;
   /** Keeps the lease of a job this consumer holds. */
   renew(consumer: string, jobId: string): Promise<void>;
   /** The job is finished: removes it. */

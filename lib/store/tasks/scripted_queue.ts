@@ -30,7 +30,7 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
     async push(taskId, attempt = 1, lane = DEFAULT_LANE) {
       await partitions.in(partitions.layout.rootPartition(taskId), PUSH_LUA, [queueOf(lane), taskId, String(attempt)]);
     },
-    async take(consumer, leaseMs, lanes = [DEFAULT_LANE]) {
+    async take(consumer, leaseMs, lanes = [DEFAULT_LANE], held) {
       const start = next;
       next = (next + 1) % count;
       // Lane by lane in the order given, each over every partition: a later lane's job never goes
@@ -40,7 +40,9 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
         const names = new Map(round.map((lane) => [queueOf(lane), lane]));
         for (let i = 0; i < count; i++) {
           const b = (start + i) % count;
-          const reply = await partitions.in(b, TAKE_LUA, [consumer, String(leaseMs), ...names.keys()]) as
+          const mine = (held ?? []).map(job).filter((j) => j.b === b).map((j) => `${queueOf(j.lane)} ${j.id}`);
+          const args = [consumer, String(leaseMs), String(names.size), held ? "1" : "0", ...names.keys(), ...mine];
+          const reply = await partitions.in(b, TAKE_LUA, args) as
             | [string, string, number, string[]]
             | null;
           if (!reply) continue;
