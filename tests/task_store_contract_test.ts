@@ -38,6 +38,25 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     await store.close();
   });
 
+  await t.step(
+    "tasks: a root created with a lane is queued in the same step; a refused create queues nothing",
+    async () => {
+      const store = await fresh();
+      assertEquals(await store.tasks.create({ ...task("a"), lane: "pipelines" }), true);
+      assertEquals(await store.tasks.create({ ...task("a"), lane: "pipelines" }), false);
+      assertEquals(await store.tasks.create(task("b")), true);
+      assertEquals(
+        await store.tasks.get("a").then((a) => a && "lane" in a),
+        false,
+        "the lane is not a field of the task",
+      );
+      const job = await store.queue.take("r", 60_000, ["tasks", "pipelines"]);
+      assertEquals([job?.taskId, job?.lane, job?.attempt, job?.reclaimed], ["a", "pipelines", 1, false]);
+      assertEquals(await store.queue.take("r", 60_000, ["tasks", "pipelines"]), undefined, "one job; none for b");
+      await store.close();
+    },
+  );
+
   await t.step("tasks: a step sets fields, appends the update and emits on task, session and global", async () => {
     const store = await fresh();
     await store.tasks.create(task("a"));

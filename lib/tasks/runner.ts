@@ -205,9 +205,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         session_id: sessionId,
         metadata: request.metadata ?? { message: `${request.kind} task` },
         input: request.input ?? {},
+        lane: laneOf(request.kind),
       });
       const record = (await tasks.get(taskId))!;
-      await queue.push(taskId, 1, laneOf(request.kind));
       pumpNow();
       await announce(taskId);
       return record;

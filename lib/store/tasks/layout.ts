@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { DEFAULT_LANE } from "./port.ts";
 
 /** How many partitions a cluster store spreads tasks and work queues over. */
 export const CLUSTER_PARTITIONS = 16;
@@ -34,6 +35,11 @@ export function keySlot(key: string): number {
     for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
   }
   return crc % 16384;
+}
+
+/** A lane's work queue stream, relative to its partition's keys: `queue`, or `queue:<lane>`. */
+export function queueName(lane: string): string {
+  return lane === DEFAULT_LANE ? "queue" : `queue:${lane}`;
 }
 
 /** The task key layout of a store with `partitions` partitions (1: one Redis). */

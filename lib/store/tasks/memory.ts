@@ -18,10 +18,11 @@ import { createMemoryTaskStore } from "./memory_tasks.ts";
  */
 export function createMemoryTaskPorts(options: { now?: () => number } = {}): TaskPorts {
   const events = createMemoryEventLog();
+  const queue = createMemoryQueue(options.now ?? Date.now);
   return {
-    tasks: createMemoryTaskStore(events, options),
+    tasks: createMemoryTaskStore(events, queue, options),
     events,
-    queue: createMemoryQueue(options.now ?? Date.now),
+    queue,
     close: () => Promise.resolve(),
   };
 }

@@ -16,6 +16,7 @@ import {
   type TaskStep,
   type TaskStore,
   type TaskUpdate,
+  type WorkQueue,
 } from "./port.ts";
 import type { MemoryEventLog } from "./memory_events.ts";
 
@@ -30,16 +31,22 @@ interface Entry {
 
 /**
  * The `tasks` port in memory, the twin of the Redis task scripts: each step is one synchronous
- * block, so it is atomic in one process; its events go to `events`.
+ * block, so it is atomic in one process; its events go to `events`, and a task created with a
+ * lane to `queue`.
  *
  * @example
  * ```ts
  * import { createMemoryEventLog } from "./memory_events.ts";
- * const tasks = createMemoryTaskStore(createMemoryEventLog());
+ * import { createMemoryQueue } from "./memory_queue.ts";
+ * const tasks = createMemoryTaskStore(createMemoryEventLog(), createMemoryQueue(Date.now));
  * await tasks.create({ task_id: "t1", kind: "demo", session_id: "s1", metadata: {}, input: {} });
  * ```
  */
-export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: () => number } = {}): TaskStore {
+export function createMemoryTaskStore(
+  events: MemoryEventLog,
+  queue: WorkQueue,
+  options: { now?: () => number } = {},
+): TaskStore {
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
   const append = events.appendOwned;
   const tasks = new Map<string, Entry>();
@@ -110,7 +117,7 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
   };
 
   const store: TaskStore = {
-    create(task: NewTask) {
+    create({ lane, ...task }: NewTask) {
       sweep();
       if (tasks.has(task.task_id)) return Promise.resolve(false);
       const parent = task.parent_id === undefined ? undefined : tasks.get(task.parent_id);
@@ -126,6 +133,7 @@ export function createMemoryTaskStore(events: MemoryEventLog, options: { now?: (
       tasks.set(task.task_id, { record, updates: [], children: [] });
       parent?.children.push(task.task_id);
       fanOut(record, "spawned");
+      if (lane !== undefined) void queue.push(task.task_id, 1, lane); // the memory queue's push is synchronous
       return Promise.resolve(true);
     },
     get(taskId) {

@@ -22,6 +22,11 @@ export interface NewTask {
   readonly input: unknown;
   readonly parent_id?: string;
   readonly spawn_key?: string;
+  /**
+   * A root given a lane is queued there (attempt 1, see {@link WorkQueue}) in the same atomic
+   * step as it is created: no task is stored without the job that runs it.
+   */
+  readonly lane?: string;
 }
 
 /** Names a runner's step, so that a write repeated after a lost reply applies once. */

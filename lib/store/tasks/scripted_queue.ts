@@ -1,5 +1,6 @@
 import { DEFAULT_LANE, type WorkQueue } from "./port.ts";
 import { ACK_LUA, PUSH_LUA, RELEASE_LUA, RENEW_LUA, REQUEUE_LUA, TAKE_LUA } from "./queue_scripts.ts";
+import { queueName } from "./layout.ts";
 import type { Partitions } from "./partitions.ts";
 
 /**
@@ -18,7 +19,6 @@ import type { Partitions } from "./partitions.ts";
  */
 export function createScriptedQueue(partitions: Partitions): WorkQueue {
   // A job id is `<lane>/<partition>/<stream id>`: the calls that follow find its stream by it.
-  const queueOf = (lane: string) => lane === DEFAULT_LANE ? "queue" : `queue:${lane}`;
   const job = (jobId: string) => {
     const at = jobId.lastIndexOf("/");
     const before = jobId.lastIndexOf("/", at - 1);
@@ -28,7 +28,11 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
   let next = 0;
   const queue: WorkQueue = {
     async push(taskId, attempt = 1, lane = DEFAULT_LANE) {
-      await partitions.in(partitions.layout.rootPartition(taskId), PUSH_LUA, [queueOf(lane), taskId, String(attempt)]);
+      await partitions.in(partitions.layout.rootPartition(taskId), PUSH_LUA, [
+        queueName(lane),
+        taskId,
+        String(attempt),
+      ]);
     },
     async take(consumer, leaseMs, lanes = [DEFAULT_LANE], held) {
       const start = next;
@@ -37,10 +41,10 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
       // before an earlier lane's. (One partition: one script over all the lanes, as before partitions.)
       const rounds = count === 1 ? [lanes] : lanes.map((lane) => [lane]);
       for (const round of rounds) {
-        const names = new Map(round.map((lane) => [queueOf(lane), lane]));
+        const names = new Map(round.map((lane) => [queueName(lane), lane]));
         for (let i = 0; i < count; i++) {
           const b = (start + i) % count;
-          const mine = (held ?? []).map(job).filter((j) => j.b === b).map((j) => `${queueOf(j.lane)} ${j.id}`);
+          const mine = (held ?? []).map(job).filter((j) => j.b === b).map((j) => `${queueName(j.lane)} ${j.id}`);
           const args = [consumer, String(leaseMs), String(names.size), held ? "1" : "0", ...names.keys(), ...mine];
           const reply = await partitions.in(b, TAKE_LUA, args) as
             | [string, string, number, string[]]
@@ -62,19 +66,19 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
     },
     async renew(consumer, jobId) {
       const { lane, b, id } = job(jobId);
-      await partitions.in(b, RENEW_LUA, [queueOf(lane), consumer, id]);
+      await partitions.in(b, RENEW_LUA, [queueName(lane), consumer, id]);
     },
     async ack(jobId) {
       const { lane, b, id } = job(jobId);
-      await partitions.in(b, ACK_LUA, [queueOf(lane), id]);
+      await partitions.in(b, ACK_LUA, [queueName(lane), id]);
     },
     async requeue(jobId, taskId, attempt) {
       const { lane, b, id } = job(jobId);
-      await partitions.in(b, REQUEUE_LUA, [queueOf(lane), id, taskId, String(attempt)]);
+      await partitions.in(b, REQUEUE_LUA, [queueName(lane), id, taskId, String(attempt)]);
     },
     async release(consumer, jobId) {
       const { lane, b, id } = job(jobId);
-      await partitions.in(b, RELEASE_LUA, [queueOf(lane), consumer, id]);
+      await partitions.in(b, RELEASE_LUA, [queueName(lane), consumer, id]);
     },
   };
   return queue;

@@ -19,6 +19,7 @@ import {
   SEQ_LUA,
   STEP_LUA,
 } from "./task_scripts.ts";
+import { queueName } from "./layout.ts";
 import type { Partitions } from "./partitions.ts";
 
 /**
@@ -66,6 +67,7 @@ export function createScriptedTaskStore(
         task.spawn_key ?? "",
         seq,
         sessionAway ? "1" : "",
+        task.lane === undefined ? "" : queueName(task.lane),
       ]);
       if (Number(reply) !== 1) return false;
       partitions.remember(task.task_id, b);
