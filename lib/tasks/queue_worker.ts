@@ -18,8 +18,8 @@ export interface QueueWorkerDeps {
   /** Each lane's limit (see `planLanes`). */
   readonly limits: ReadonlyMap<string, number>;
   readonly execution: Execution;
-  /** Tells runners elsewhere that `taskId` is queued again (the control channel's `queued`). */
-  announce(taskId: string): Promise<unknown>;
+  /** Tells runners elsewhere that `taskId` is queued again (the control channel's `queued`); never fails. */
+  announce(taskId: string): Promise<void>;
   /** True once the runner closes: no more jobs are taken, and unfinished ones are handed back. */
   isClosed(): boolean;
 }
@@ -110,7 +110,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
       if (!finished && deps.isClosed()) {
         // Handed back: another runner takes it now rather than at its next look (which may be seconds away).
         await retry(() => queue.release(consumer, job.id));
-        await deps.announce(job.taskId).catch(() => {}); // a notice lost is a poll's work
+        await deps.announce(job.taskId);
       } else await retry(() => queue.ack(job.id));
     } catch (error) {
       log(`task ${job.taskId}: ${(error as Error).message}`);

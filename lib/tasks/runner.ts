@@ -127,8 +127,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     inputWaiters,
     isClosed: () => closed,
   });
-  // Runners in other processes learn of queued work now rather than at their next look.
-  const announce = (taskId: string) => events.append(CONTROL_CHANNEL, "queued", { task_id: taskId }, 1_000);
+  // Runners in other processes learn of news now rather than at their next look (for work) or check (for a cancel
+  // or an answer, which the store holds already): a notice that fails is no failure of what it tells.
+  const notify = (kind: string, data: Record<string, unknown>) =>
+    events.append(CONTROL_CHANNEL, kind, data, 1_000).then(() => {}, () => {});
+  const announce = (taskId: string) => notify("queued", { task_id: taskId });
   const worker = createQueueWorker({
     queue,
     tasks,
@@ -188,7 +191,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     const { found, cancelled } = await tasks.cancel(taskId, cascade);
     for (const id of cancelled) local.get(id)?.abort();
     if (cancelled.length > 0) {
-      await events.append(CONTROL_CHANNEL, "cancel", { task_id: taskId, task_ids: cancelled }, 1_000);
+      await notify("cancel", { task_id: taskId, task_ids: cancelled });
     }
     return { found, cancelled_count: cancelled.length };
   };
@@ -224,7 +227,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       });
       if (outcome.ok) {
         inputWaiters.get(taskId)?.();
-        await events.append(CONTROL_CHANNEL, "input", { task_id: taskId }, 1_000);
+        await notify("input", { task_id: taskId });
       }
       return outcome;
     },

@@ -11,7 +11,7 @@ import { missingTools } from "../../tests/tools.ts";
 import { until } from "../../tests/until.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent, StoreUnavailableError } from "../store/mod.ts";
 import { CLUSTER_PARTITIONS, TaskLayout } from "../store/tasks/layout.ts";
-import { createTaskRunner, defineTask } from "./mod.ts";
+import { createTaskRunner, defineTask, demoTask } from "./mod.ts";
 
 const STEPS = 60;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -251,3 +251,34 @@ Deno.test(
     }
   },
 );
+
+Deno.test("runner: with the control channel failing, submit, answer and cancel still answer and take effect", async () => {
+  const store = createMemoryStore();
+  const deaf = {
+    ...store.events,
+    async append(...args: Parameters<Store["events"]["append"]>) {
+      if (args[0] === "control") {
+        throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+      }
+      return await store.events.append(...args);
+    },
+  };
+  const runner = createTaskRunner({
+    store: { ...store, events: deaf },
+    definitions: [chatty, demoTask],
+    log: () => {},
+  });
+  try {
+    const task = await runner.submit({ kind: "chatty", input: { steps: 1 } });
+    assertEquals((await eventsOf(store, task.task_id)).at(-1)?.kind, "done");
+    const asking = await runner.submit({ kind: "demo", input: { steps: 0, ask: "Your name?" } });
+    await eventsOf(store, asking.task_id, (e) => e.kind === "input_required");
+    assertEquals(await runner.input(asking.task_id, "Ada"), { ok: true });
+    assertEquals((await eventsOf(store, asking.task_id)).at(-1)?.data.result, { answer: "", input: "Ada" });
+    const long = await runner.submit({ kind: "chatty", input: { steps: 1_000 } });
+    assertEquals(await runner.cancel(long.task_id, true), { found: true, cancelled_count: 1 });
+    assertEquals((await eventsOf(store, long.task_id)).at(-1)?.kind, "cancelled");
+  } finally {
+    await runner.close();
+  }
+});
