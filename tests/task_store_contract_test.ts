@@ -369,7 +369,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
   });
 
   await t.step(
-    "queue: a job leased to the taker that it does not hold (a take whose answer was lost) is taken again at once",
+    "queue: a job leased to the taker that it does not hold (a take whose reply was lost) is taken again at once",
     async () => {
       const store = await fresh();
       await store.queue.push("t1", 1, "pipelines");
@@ -383,7 +383,13 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
         "another runner waits out the lease",
       );
       const again = await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id]);
-      assertEquals([again?.id, again?.taskId, again?.reclaimed], [lost!.id, "t1", true]);
+      assertEquals([again?.id, again?.taskId, again?.attempt, again?.reclaimed, again?.retaken], [
+        lost!.id,
+        "t1",
+        1,
+        false,
+        true,
+      ]);
       assertEquals(await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id, again!.id]), undefined);
       for (const job of [again!, held!]) await store.queue.ack(job.id);
       await store.close();

@@ -42,8 +42,17 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   const { stepper, startRoot } = deps.execution;
   const running = new Map([...limits.keys()].map((lane) => [lane, 0]));
   const jobs = new Set<Promise<void>>();
-  /** The ids of the jobs taken and not yet settled: any other job leased to this runner is an orphan. */
-  const held = new Set<string>();
+  /**
+   * The jobs taken, by id, until when they count as held: while they run, and for a lease after
+   * one ends unsettled (its lease then runs out, and it is reclaimed as the next attempt). Any
+   * other job leased to this runner came from a take whose reply was lost: it never ran.
+   */
+  const held = new Map<string, number>();
+  const heldIds = () => {
+    const now = Date.now();
+    for (const [id, until] of held) if (until <= now) held.delete(id);
+    return [...held.keys()];
+  };
   let turn = 0;
   let pumping = false;
   let again = false;
@@ -70,7 +79,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           if (open.length === 0) break;
           const first = turn++ % open.length;
           const lanes = [...open.slice(first), ...open.slice(0, first)];
-          const job = await queue.take(consumer, leaseMs, lanes, [...held]).then(
+          const job = await queue.take(consumer, leaseMs, lanes, heldIds()).then(
             (job) => (outage.answered(), job),
             (error) => {
               outage.failed("task queue", error as Error);
@@ -80,11 +89,14 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           empty = job === undefined;
           if (!job) break;
           took = true;
-          held.add(job.id);
+          held.set(job.id, Infinity);
+          if (job.retaken) log(`task ${job.taskId}: taken again (a take's reply was lost)`);
           running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
-          const done = runJob(job).finally(() => {
+          const done = runJob(job).then((settled) => {
+            if (settled) held.delete(job.id);
+            else held.set(job.id, Date.now() + leaseMs);
+          }).finally(() => {
             running.set(job.lane, running.get(job.lane)! - 1);
-            held.delete(job.id);
             jobs.delete(done);
             void pump();
           });
@@ -97,9 +109,13 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
     return empty && !took;
   };
 
-  const runJob = async (job: Job): Promise<void> => {
+  /** Runs a job; false when it ends unsettled (not acknowledged, handed back or requeued). */
+  const runJob = async (job: Job): Promise<boolean> => {
     try {
-      if (job.reclaimed) return await reclaim(job);
+      if (job.reclaimed) {
+        await reclaim(job);
+        return true;
+      }
       const lease = holdLease(job);
       let finished: boolean;
       try {
@@ -112,8 +128,10 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
         await retry(() => queue.release(consumer, job.id));
         await deps.announce(job.taskId);
       } else await retry(() => queue.ack(job.id));
+      return true;
     } catch (error) {
       log(`task ${job.taskId}: ${(error as Error).message}`);
+      return false;
     }
   };
 
@@ -132,10 +150,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
     return held;
   };
 
-  /**
-   * A job taken over from a runner that stopped (or never heard of it: its take's reply was lost):
-   * queue the next attempt, or fail the task when it had enough.
-   */
+  /** A job whose runner stopped: queue the next attempt, or fail the task when it had enough. */
   const reclaim = async (job: Job) => {
     const record = await retry(() => tasks.get(job.taskId));
     if (!record || FINAL_STATUSES.has(record.status)) return await retry(() => queue.ack(job.id));
@@ -147,7 +162,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
       await stepper(job.taskId)({ to: "failed", error, event: { kind: "failed", payload: { error } } });
       return await retry(() => queue.ack(job.id));
     }
-    log(`task ${job.taskId}: taken over from a runner that stopped or lost it; queued attempt ${job.attempt + 1}`);
+    log(`task ${job.taskId}: its runner stopped; queued attempt ${job.attempt + 1}`);
     await retry(() => queue.requeue(job.id, job.taskId, job.attempt + 1));
     again = true;
   };

@@ -28,11 +28,9 @@ export function createMemoryQueue(now: () => number): WorkQueue {
         }
         return undefined;
       };
-      const stale = first((e) =>
-        e.owner !== undefined &&
-        (t - e.idleSince >= leaseMs || (held !== undefined && e.owner === consumer && !held.includes(e.id)))
-      );
-      const entry = stale ?? first((e) => e.owner === undefined);
+      const stale = first((e) => e.owner !== undefined && t - e.idleSince >= leaseMs);
+      const lost = held && first((e) => e.owner === consumer && !held.includes(e.id));
+      const entry = stale ?? lost ?? first((e) => e.owner === undefined);
       if (!entry) return Promise.resolve(undefined);
       entry.owner = consumer;
       entry.idleSince = t;
@@ -42,6 +40,7 @@ export function createMemoryQueue(now: () => number): WorkQueue {
         lane: entry.lane,
         attempt: entry.attempt,
         reclaimed: stale !== undefined,
+        ...(!stale && lost && { retaken: true }),
       };
       return Promise.resolve(job);
     },

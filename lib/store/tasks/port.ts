@@ -172,6 +172,11 @@ export interface Job {
   readonly attempt: number;
   /** True when taken over from a runner whose lease ran out (or that handed it back). */
   readonly reclaimed: boolean;
+  /**
+   * True when it was leased to this taker already, by a take whose reply never came (see
+   * `held` in {@link WorkQueue.take}): it has not run, and runs now as the same attempt.
+   */
+  readonly retaken?: boolean;
 }
 
 /**
@@ -189,9 +194,10 @@ export interface WorkQueue {
    * A reclaimable job of any of `lanes` (default: the default lane) first, else a new one, the
    * lanes tried in the order given; undefined when there is none. Never blocks.
    *
-   * With `held`, the ids of the jobs `consumer` runs, a job leased to `consumer` that is not among
-   * them is reclaimable at once: a take whose reply never came (a deadline passed, a connection
-   * dropped, and the store carried it out anyway) leased it to a runner that never heard of it.
+   * With `held`, the ids of the jobs `consumer` took (and whose leases may still run), a job
+   * leased to `consumer` that is not among them comes next, after reclaimable ones, as
+   * `retaken`: a take whose reply never came (a deadline passed, a connection dropped, and the
+   * store carried it out anyway) leased it to a runner that never heard of it.
    */
   take(
     consumer: string,

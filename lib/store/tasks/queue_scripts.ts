@@ -14,11 +14,11 @@ return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
 `;
 
 /**
- * Takes a job: a reclaimable one in any of the queues first — the consumer's own that it does not
- * hold (when `check` is 1), or one whose lease ran out (XAUTOCLAIM) — else a new one (XREADGROUP,
- * which never blocks inside a script), the queues tried in order. ARGV: prefix, consumer, lease
- * ms, queue count n, check, n queues, then the jobs held as "<queue> <id>". Returns {queue, id,
- * reclaimed, fields} or false.
+ * Takes a job, the queues tried in order for each kind: one whose lease ran out (XAUTOCLAIM);
+ * else, when `check` is 1, one leased to the consumer that it does not hold (a take whose reply
+ * it never got); else a new one (XREADGROUP, which never blocks inside a script). ARGV: prefix,
+ * consumer, lease ms, queue count n, check, n queues, then the jobs held as "<queue> <id>".
+ * Returns {queue, id, 1 reclaimed | 2 retaken | 0 new, fields} or false.
  */
 export const TAKE_LUA = `
 local n = tonumber(ARGV[4])
@@ -27,17 +27,20 @@ for i = 6 + n, #ARGV do held[ARGV[i]] = true end
 for i = 6, 5 + n do
   local q = ARGV[1] .. ARGV[i]
   redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
-  if ARGV[5] == '1' then
+  local e = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)[2][1]
+  if e then return { ARGV[i], e[1], 1, e[2] } end
+end
+if ARGV[5] == '1' then
+  for i = 6, 5 + n do
+    local q = ARGV[1] .. ARGV[i]
     -- One more than it holds: if it has any it does not hold, one of them is among these.
     for _, p in ipairs(redis.call('XPENDING', q, 'runners', '-', '+', #ARGV - 4 - n, ARGV[2])) do
       if not held[ARGV[i] .. ' ' .. p[1]] then
         local e = redis.call('XCLAIM', q, 'runners', ARGV[2], 0, p[1])[1]
-        if e then return { ARGV[i], e[1], 1, e[2] } end
+        if e then return { ARGV[i], e[1], 2, e[2] } end
       end
     end
   end
-  local e = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)[2][1]
-  if e then return { ARGV[i], e[1], 1, e[2] } end
 end
 for i = 6, 5 + n do
   local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', ARGV[1] .. ARGV[i], '>')

@@ -59,6 +59,7 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
             lane,
             attempt: Number(f.attempt),
             reclaimed: Number(reply[2]) === 1,
+            ...(Number(reply[2]) === 2 && { retaken: true }),
           };
         }
       }
