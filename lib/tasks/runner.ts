@@ -210,7 +210,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         input: request.input ?? {},
         lane: laneOf(request.kind),
       });
-      const record = (await tasks.get(taskId))!;
+      // Stored and queued, so it will run: a failed read must not tell the caller otherwise.
+      const record = (await retry(() => tasks.get(taskId)))!;
       pumpNow();
       await announce(taskId);
       return record;

@@ -281,3 +281,27 @@ Deno.test("runner: with the control channel failing, submit, answer and cancel s
     await runner.close();
   }
 });
+
+Deno.test("runner: a submit stored and queued answers with the task though the read after it failed once", async () => {
+  const store = createMemoryStore();
+  let failed = false;
+  const flaky = {
+    ...store.tasks,
+    async get(...args: Parameters<Store["tasks"]["get"]>) {
+      if (!failed) {
+        failed = true;
+        throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+      }
+      return await store.tasks.get(...args);
+    },
+  };
+  const runner = createTaskRunner({ store: { ...store, tasks: flaky }, definitions: [chatty], log: () => {} });
+  try {
+    const task = await runner.submit({ kind: "chatty", input: { steps: 1 } });
+    assert(failed, "the read failed once");
+    assertEquals([task.kind, task.input], ["chatty", { steps: 1 }]);
+    assertEquals((await eventsOf(store, task.task_id)).at(-1)?.kind, "done");
+  } finally {
+    await runner.close();
+  }
+});
