@@ -14,6 +14,8 @@ import { CLUSTER_PARTITIONS, TaskLayout } from "../store/tasks/layout.ts";
 import { createTaskRunner, defineTask, demoTask } from "./mod.ts";
 
 const STEPS = 60;
+/** What a store call whose reply never came throws. */
+const noAnswer = () => new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An update and a token per step, a little apart: a write is in flight whenever the store stalls. */
@@ -138,7 +140,7 @@ Deno.test("runner: steps whose reply is lost (applied, then an error) are repeat
     ...store.tasks,
     async step(...args: Parameters<Store["tasks"]["step"]>) {
       const outcome = await store.tasks.step(...args);
-      if (++calls % 3 === 0) throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+      if (++calls % 3 === 0) throw noAnswer();
       return outcome;
     },
   };
@@ -168,7 +170,7 @@ Deno.test("runner: a take whose reply is lost (applied, then an error) does not 
       const job = await store.queue.take(...args);
       if (job && !lost) {
         lost = true;
-        throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+        throw noAnswer();
       }
       return job;
     },
@@ -257,7 +259,7 @@ Deno.test("runner: with the control channel failing, submit, answer and cancel s
     ...store.events,
     async append(...args: Parameters<Store["events"]["append"]>) {
       if (args[0] === "control") {
-        throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+        throw noAnswer();
       }
       return await store.events.append(...args);
     },
@@ -290,7 +292,7 @@ Deno.test("runner: a submit stored and queued answers with the task though the r
     async get(...args: Parameters<Store["tasks"]["get"]>) {
       if (!failed) {
         failed = true;
-        throw new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
+        throw noAnswer();
       }
       return await store.tasks.get(...args);
     },
