@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { LlmConfig } from "../lib/answer/mod.ts";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, isClusterUrl, parseClusterUrl, type StoreConfig } from "../lib/store/mod.ts";
-import { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY } from "../lib/tasks/mod.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY, DEFAULT_TASK_LIMITS, type TaskLimits } from "../lib/tasks/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 import type { TaskApiConfig } from "./routes/tasks.ts";
 import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
@@ -59,6 +59,7 @@ export interface TaskServerConfig extends TaskApiConfig {
   readonly leaseMs: number;
   /** Finished root tasks, their trees and events go this long after they end; 0 keeps them (`TASK_RETENTION_SECONDS`). */
   readonly retentionMs: number;
+  readonly limits: TaskLimits;
 }
 
 const whole = (name: string, min: number, max: number) =>
@@ -123,6 +124,14 @@ const Env = z.object({
   }),
   TASK_LEASE_SECONDS: whole("TASK_LEASE_SECONDS", 1, 3_600).default(30),
   TASK_RETENTION_SECONDS: whole("TASK_RETENTION_SECONDS", 0, 365 * 86_400).default(86_400),
+  TASK_MAX_TREE_TASKS: whole("TASK_MAX_TREE_TASKS", 1, 1_000_000).default(DEFAULT_TASK_LIMITS.treeTasks),
+  TASK_MAX_EVENTS: whole("TASK_MAX_EVENTS", 2, 100_000_000).default(DEFAULT_TASK_LIMITS.taskEvents),
+  TASK_MAX_TREE_EVENTS: whole("TASK_MAX_TREE_EVENTS", 2, 1_000_000_000).default(DEFAULT_TASK_LIMITS.treeEvents),
+  TENANT_MAX_LIVE_TASKS: whole("TENANT_MAX_LIVE_TASKS", 1, 100_000_000).default(DEFAULT_TASK_LIMITS.liveTasks),
+  TENANT_MAX_STORED_TASKS: whole("TENANT_MAX_STORED_TASKS", 1, 1_000_000_000).default(DEFAULT_TASK_LIMITS.storedTasks),
+  TENANT_MAX_STORED_EVENTS: whole("TENANT_MAX_STORED_EVENTS", 1, 1_000_000_000_000).default(
+    DEFAULT_TASK_LIMITS.storedEvents,
+  ),
   IDEMPOTENCY_TTL_SECONDS: whole("IDEMPOTENCY_TTL_SECONDS", 1, 30 * 86_400).default(86_400),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
   CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
@@ -225,6 +234,14 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       leaseMs: e.TASK_LEASE_SECONDS * 1000,
       retentionMs: e.TASK_RETENTION_SECONDS * 1000,
       idempotencyTtlMs: e.IDEMPOTENCY_TTL_SECONDS * 1000,
+      limits: {
+        treeTasks: e.TASK_MAX_TREE_TASKS,
+        taskEvents: e.TASK_MAX_EVENTS,
+        treeEvents: e.TASK_MAX_TREE_EVENTS,
+        liveTasks: e.TENANT_MAX_LIVE_TASKS,
+        storedTasks: e.TENANT_MAX_STORED_TASKS,
+        storedEvents: e.TENANT_MAX_STORED_EVENTS,
+      },
     },
     streams: {
       enabled: e.STREAMING_ENABLED,

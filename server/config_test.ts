@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch } from "../tests/assert.ts";
 import { loadServerConfig } from "./config.ts";
+import { DEFAULT_TASK_LIMITS } from "../lib/tasks/mod.ts";
 
 Deno.test("loadServerConfig() has the spec's defaults", () => {
   const config = loadServerConfig({});
@@ -123,6 +124,7 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
     leaseMs: 30_000,
     retentionMs: 86_400_000,
     idempotencyTtlMs: 86_400_000,
+    limits: DEFAULT_TASK_LIMITS,
   });
   assertEquals(
     loadServerConfig({
@@ -131,6 +133,8 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
       TASK_LEASE_SECONDS: "5",
       TASK_RETENTION_SECONDS: "0",
       IDEMPOTENCY_TTL_SECONDS: "60",
+      TASK_MAX_TREE_TASKS: "10",
+      TENANT_MAX_STORED_EVENTS: "5000",
     }).tasks,
     {
       cascadeCancel: false,
@@ -140,6 +144,7 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
       leaseMs: 5_000,
       retentionMs: 0,
       idempotencyTtlMs: 60_000,
+      limits: { ...DEFAULT_TASK_LIMITS, treeTasks: 10, storedEvents: 5_000 },
     },
   );
   try {
@@ -148,6 +153,8 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
       TASK_CONCURRENCY: "0",
       TASK_RETENTION_SECONDS: "-1",
       IDEMPOTENCY_TTL_SECONDS: "0",
+      TASK_MAX_EVENTS: "1",
+      TENANT_MAX_LIVE_TASKS: "many",
     });
     throw new Error("expected a failure");
   } catch (error) {
@@ -155,6 +162,8 @@ Deno.test("loadServerConfig() reads and checks the task settings", () => {
     assertMatch((error as Error).message, /TASK_CONCURRENCY must be from 1 to 10000/);
     assertMatch((error as Error).message, /TASK_RETENTION_SECONDS must be a whole number/);
     assertMatch((error as Error).message, /IDEMPOTENCY_TTL_SECONDS must be from 1 to 2592000/);
+    assertMatch((error as Error).message, /TASK_MAX_EVENTS must be from 2 to 100000000/);
+    assertMatch((error as Error).message, /TENANT_MAX_LIVE_TASKS must be a whole number/);
   }
 });
 

@@ -17,7 +17,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { StoreUnavailableError } from "../lib/store/mod.ts";
-import { TaskInputError } from "../lib/tasks/mod.ts";
+import { TaskInputError, TaskQuotaError } from "../lib/tasks/mod.ts";
 import { PipelineInputError } from "../lib/pipelines/mod.ts";
 
 /** One invalid field of a 422. */
@@ -122,7 +122,7 @@ export interface ProblemOf extends ProblemExtra {
 /**
  * The problem an error stands for — the service's one error mapping: typed errors keep their
  * status; a store that does not answer is a 503 with `Retry-After`; invalid task or pipeline
- * input a 422; Hono's own exceptions (a malformed JSON body, an unsupported type) their status
+ * input (a request past a tree limit among it) a 422; a tenant over a quota a 429 with `Retry-After`; Hono's own exceptions (a malformed JSON body, an unsupported type) their status
  * in our words; a body that timed out a 408; anything else a 500 that shows no internals.
  */
 export function problemOf(error: Error, c: Context): ProblemOf {
@@ -140,6 +140,9 @@ export function problemOf(error: Error, c: Context): ProblemOf {
   }
   if (error instanceof TaskInputError || error instanceof PipelineInputError) {
     return { status: 422, detail: error.message, errors: [...error.errors], log: "none" };
+  }
+  if (error instanceof TaskQuotaError) {
+    return { status: 429, detail: error.message, headers: { "retry-after": String(error.retryAfterSeconds) }, log: "none" };
   }
   if (error instanceof RequestBodyTimeout || error instanceof ClientDisconnected) {
     const status = error instanceof RequestBodyTimeout ? 408 : 400;

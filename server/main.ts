@@ -77,6 +77,7 @@ const workersOver = (over: Store) => {
     lanes: { pipelines: config.tasks.pipelineConcurrency },
     kindConcurrency: config.tasks.kindConcurrency,
     leaseMs: config.tasks.leaseMs,
+    limits: config.tasks.limits,
     outage,
   });
   return { search, tasks };

@@ -213,6 +213,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
             llm: deps.llm,
             fetch: deps.fetch,
           }),
+          limits: deps.taskApi?.limits,
           log,
         }),
     };

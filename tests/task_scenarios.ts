@@ -179,6 +179,30 @@ export const TASK_SCENARIOS: readonly TaskScenario[] = [
     },
   },
   {
+    name:
+      "limits on Redis: a thousand-task request is a 422 before anything is stored; over TENANT_MAX_LIVE_TASKS a 429",
+    tools: ["redis-server"],
+    async run(command) {
+      await using redis = await startRedis();
+      await using server = await startServer(command, env(redis.url, { TENANT_MAX_LIVE_TASKS: "2" }));
+      const post = (input: Record<string, unknown>) =>
+        fetch(`${server.url}/tasks`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ kind: "demo", input }),
+        });
+      const probe = await post({ steps: 0, children: 10, depth: 3, tokens: Array(2_000).fill("token") });
+      assertEquals(probe.status, 422);
+      assert((await probe.json()).detail.includes("TASK_MAX_TREE_TASKS"));
+      assertEquals((await (await fetch(`${server.url}/tasks`)).json()).total, 0, "nothing stored");
+      await submit(server, { ask: "?" });
+      await submit(server, { ask: "?" });
+      const over = await post({ ask: "?" });
+      assertEquals([over.status, over.headers.get("retry-after")], [429, "1"]);
+      assert((await over.json()).detail.includes("TENANT_MAX_LIVE_TASKS"));
+    },
+  },
+  {
     name: "runners on one Redis share queued work: a second task runs in the other process",
     tools: ["redis-server"],
     async run(command) {

@@ -52,5 +52,6 @@ export {
   type TaskStep,
   type TaskStore,
   type TaskUpdate,
+  type TaskUsage,
   type WorkQueue,
 } from "./tasks/port.ts";

@@ -2,6 +2,7 @@ import type { TaskStep, TaskStore } from "../store/mod.ts";
 import { type SpawnedTask, TaskCancelledError, type TaskContext, TaskFailedError } from "./define.ts";
 import type { Send } from "./execution.ts";
 import type { TaskKinds } from "./kinds.ts";
+import type { TaskBudget } from "./limits.ts";
 import type { TaskRecord } from "./model.ts";
 import type { StoreRetry } from "./store_retry.ts";
 
@@ -11,8 +12,8 @@ export interface ContextDeps {
   readonly retry: StoreRetry;
   readonly newId: () => string;
   readonly kinds: TaskKinds;
-  /** Runs a spawned child to a final state (in its parent's slot). */
-  execute(taskId: string): Promise<boolean>;
+  /** Runs a spawned child to a final state (in its parent's slot), on its share of the tree's budget. */
+  execute(taskId: string, budget: TaskBudget): Promise<boolean>;
   /** Wakes a task waiting for input, by task id (the runner calls it when an answer arrives). */
   readonly inputWaiters: Map<string, () => void>;
 }
@@ -20,11 +21,13 @@ export interface ContextDeps {
 /**
  * The {@link TaskContext} of one run of a task: its steps go through `send` (one at a time,
  * each applied once); a refused step aborts `controller` and throws a {@link TaskCancelledError}.
+ * Its events and children are counted against `budget`, which throws past a tree limit.
  */
 export function createTaskContext(
   record: TaskRecord,
   controller: AbortController,
   send: Send,
+  budget: TaskBudget,
   deps: ContextDeps,
 ): TaskContext {
   const { tasks, retry, newId, kinds, inputWaiters } = deps;
@@ -32,6 +35,7 @@ export function createTaskContext(
   let spawned = 0;
   const step = async (s: TaskStep) => {
     if (controller.signal.aborted) throw new TaskCancelledError(taskId);
+    if (s.event) budget.charge(1);
     const outcome = await send(s, controller.signal);
     if (!outcome.ok) {
       controller.abort();
@@ -50,8 +54,9 @@ export function createTaskContext(
     token: (text) => step({ event: { kind: "token", payload: { message: text } } }),
     spawn(kind, input, spawnOptions = {}): SpawnedTask {
       const spawnKey = spawnOptions.key ?? `child-${spawned}`;
-      spawned++;
       const childId = newId();
+      const share = budget.spawn(childId);
+      spawned++;
       const result = (async () => {
         kinds.validate(kind, input);
         if (controller.signal.aborted) throw new TaskCancelledError(taskId);
@@ -68,7 +73,7 @@ export function createTaskContext(
         const created = await retry(() => tasks.create(child), controller.signal) ||
           (await retry(() => tasks.get(childId), controller.signal))?.parent_id === taskId;
         if (!created) throw new TaskCancelledError(taskId);
-        await deps.execute(childId);
+        await deps.execute(childId, share);
         const done = await retry(() => tasks.get(childId));
         if (done?.status === "done") return done.result ?? {};
         const status = done?.status === "failed" ? "failed" : "cancelled";

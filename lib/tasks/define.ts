@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { StoreCtlError } from "../errors/mod.ts";
+import type { TaskFootprint } from "./limits.ts";
 
 /** What a running task can do; every call is one atomic store step with its event. */
 export interface TaskContext {
@@ -46,6 +47,12 @@ export interface TaskDefinition<I = unknown> {
    * input now lives elsewhere, as the documents a pipeline stored, so it is not kept twice.
    */
   inputWhenDone?(input: I): unknown;
+  /**
+   * The most a request of this kind will store, from its input: checked against the tree limits
+   * before it is stored (a 422 beyond them) and against the tenant's quotas. Without it, a request
+   * counts as one task and one event, and only the run's budget holds it to the limits.
+   */
+  footprint?(input: I): TaskFootprint;
 }
 
 /**
@@ -70,6 +77,7 @@ export function defineTask<S extends z.ZodType>(definition: {
   lane?: string;
   run(ctx: TaskContext, input: z.output<S>): Promise<unknown>;
   inputWhenDone?(input: z.output<S>): unknown;
+  footprint?(input: z.output<S>): TaskFootprint;
 }): TaskDefinition {
   return definition as unknown as TaskDefinition;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTask, TaskCancelledError } from "./define.ts";
+import type { TaskFootprint } from "./limits.ts";
 
 /** The input of the built-in `demo` kind (part of the API). */
 export const DemoInput = z.object({
@@ -30,6 +31,7 @@ export const DemoInput = z.object({
 export const demoTask = defineTask({
   kind: "demo",
   input: DemoInput,
+  footprint: demoFootprint,
   async run(ctx, input) {
     const below = input.depth - 1;
     const children = Array.from({ length: input.children }, () =>
@@ -52,6 +54,28 @@ export const demoTask = defineTask({
     return { answer, ...(input.ask !== undefined && { input: given }) };
   },
 });
+
+/**
+ * What a demo request stores at most: its tree (`children` per task, `depth` levels below the
+ * root, whose lowest level spawns none), and on each task's channel its updates, tokens, question
+ * and answer, final event, and two `subtask_*` events per child.
+ *
+ * @example
+ * ```ts
+ * demoFootprint(DemoInput.parse({ children: 2, tokens: ["a"] })); // { tasks: 3, taskEvents: 9, events: 19 }
+ * ```
+ */
+export function demoFootprint(input: z.output<typeof DemoInput>): TaskFootprint {
+  const own = input.steps + input.tokens.length + (input.ask === undefined ? 0 : 2) + 1;
+  let tasks = 1;
+  let level = 1;
+  for (let d = 0; d < input.depth && input.children > 0; d++) tasks += level *= input.children;
+  return {
+    tasks,
+    taskEvents: own + 2 * input.children,
+    events: tasks * own + 2 * (tasks - 1),
+  };
+}
 
 /** Waits `ms` (forever with `Infinity`) or rejects when the task is cancelled. */
 function sleep(ms: number, signal: AbortSignal, taskId: string): Promise<void> {

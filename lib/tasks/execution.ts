@@ -2,6 +2,7 @@ import type { Job, StepOutcome, TaskStep, TaskStore } from "../store/mod.ts";
 import { createTaskContext } from "./context.ts";
 import { TaskCancelledError, toResult } from "./define.ts";
 import type { TaskKinds } from "./kinds.ts";
+import { type TaskBudget, type TaskLimits, treeBudget } from "./limits.ts";
 import { FINAL_STATUSES } from "./model.ts";
 import type { StoreRetry } from "./store_retry.ts";
 
@@ -15,6 +16,8 @@ export interface ExecutionDeps {
   readonly newId: () => string;
   readonly log: (line: string) => void;
   readonly kinds: TaskKinds;
+  /** What one run of a tree may use (the tree limits). */
+  readonly limits: TaskLimits;
   /** The tasks running here, by id: a cancel aborts them. */
   readonly local: Map<string, AbortController>;
   /** Tasks waiting for input here, by id. */
@@ -29,7 +32,7 @@ export interface Execution {
   /** Runs a root task; false when it stopped without finishing (cancelled, or handed back). */
   startRoot(job: Job): Promise<boolean>;
   /** Runs a stored task to a final state; false when it stopped without one (cancelled, handed back). */
-  execute(taskId: string, send?: Send): Promise<boolean>;
+  execute(taskId: string, budget: TaskBudget, send?: Send): Promise<boolean>;
 }
 
 /** The execution of tasks over the `tasks` port. */
@@ -72,11 +75,11 @@ export function createExecution(deps: ExecutionDeps): Execution {
         event: { kind: "update", payload: { message, update_type: "retry" } },
       });
     }
-    return await execute(job.taskId, send);
+    return await execute(job.taskId, treeBudget(deps.limits, job.taskId), send);
   };
 
   /** Runs a stored task to a final state; false when it stopped without one (cancelled, handed back). */
-  const execute = async (taskId: string, send: Send = stepper(taskId)): Promise<boolean> => {
+  const execute = async (taskId: string, budget: TaskBudget, send: Send = stepper(taskId)): Promise<boolean> => {
     const record = await retry(() => tasks.get(taskId));
     if (!record || record.status !== "in_progress") return true;
     // close() has already stopped the tasks it runs: one taken meanwhile is handed back, not started.
@@ -86,7 +89,8 @@ export function createExecution(deps: ExecutionDeps): Execution {
     try {
       const definition = kinds.validate(record.kind, record.input);
       const input = definition.input.parse(record.input ?? {});
-      const value = await definition.run(createTaskContext(record, controller, send, contextDeps), input);
+      const context = createTaskContext(record, controller, send, budget, contextDeps);
+      const value = await definition.run(context, input);
       if (controller.signal.aborted) return false;
       const result = toResult(value);
       await send({
@@ -113,7 +117,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
     newId,
     kinds,
     inputWaiters: deps.inputWaiters,
-    execute: (id: string) => execute(id),
+    execute: (id: string, budget: TaskBudget) => execute(id, budget),
   };
   return { stepper, startRoot, execute };
 }

@@ -30,7 +30,18 @@ export {
   TaskInputError,
   toResult,
 } from "./define.ts";
-export { DemoInput, demoTask } from "./demo.ts";
+export { demoFootprint, DemoInput, demoTask } from "./demo.ts";
+export {
+  checkFootprint,
+  DEFAULT_TASK_LIMITS,
+  type TaskBudget,
+  type TaskFootprint,
+  type TaskLimits,
+  TaskQuotaError,
+  treeBudget,
+  UNKNOWN_FOOTPRINT,
+} from "./limits.ts";
+export { type QuotaGate, quotaGate } from "./quota.ts";
 export { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY, type LanePlan, planLanes } from "./lanes.ts";
 export { FINAL_STATUSES, TASK_STATUSES, type TaskRecord, type TaskStatus, type TaskUpdate } from "./model.ts";
 export {

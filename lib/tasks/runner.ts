@@ -11,6 +11,8 @@ import { CONTROL_CHANNEL } from "./events.ts";
 import { createExecution } from "./execution.ts";
 import { taskKinds } from "./kinds.ts";
 import { planLanes } from "./lanes.ts";
+import { checkFootprint, DEFAULT_TASK_LIMITS, type TaskLimits, UNKNOWN_FOOTPRINT } from "./limits.ts";
+import { quotaGate } from "./quota.ts";
 import type { TaskRecord } from "./model.ts";
 import { createQueueWorker } from "./queue_worker.ts";
 import { storeRetry } from "./store_retry.ts";
@@ -55,6 +57,12 @@ export interface TaskRunnerOptions {
    * of it, so a store outage shorter than that neither fails nor restarts the task.
    */
   readonly leaseMs?: number;
+  /**
+   * What one request may make and what this store (one tenant's view) may keep: a request past a
+   * tree limit is refused with a {@link TaskInputError}, one past a quota with a `TaskQuotaError`,
+   * before anything is stored; a run is stopped at the tree limits. Default {@link DEFAULT_TASK_LIMITS}.
+   */
+  readonly limits?: TaskLimits;
   /** Runs of one task before it fails as lost (a hand-back or a reclaim starts the next). Default 3. */
   readonly maxAttempts?: number;
   /**
@@ -69,7 +77,10 @@ export interface TaskRunnerOptions {
 export interface TaskRunner {
   /** The registered kinds. */
   readonly kinds: readonly string[];
-  /** Validates and stores a task and queues it; throws {@link TaskInputError} for a bad kind or input. */
+  /**
+   * Validates and stores a task and queues it; throws {@link TaskInputError} for a bad kind or
+   * input or one past a tree limit, a `TaskQuotaError` when the store is over a quota.
+   */
   submit(request: SubmitRequest): Promise<TaskRecord>;
   /** Cancels the task (and with `cascade` its descendants) wherever it runs. */
   cancel(taskId: string, cascade: boolean): Promise<{ found: boolean; cancelled_count: number }>;
@@ -104,6 +115,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const outage = options.outage ?? storeOutage(log);
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 3;
+  const taskLimits = options.limits ?? DEFAULT_TASK_LIMITS;
+  const quotas = quotaGate(tasks, taskLimits);
   // Each lane has a queue and a limit of its own: a full lane keeps no other waiting.
   const { laneOf, limits, unknownKinds } = planLanes(options.definitions, options);
   for (const kind of unknownKinds) {
@@ -123,6 +136,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     newId,
     log,
     kinds,
+    limits: taskLimits,
     local,
     inputWaiters,
     isClosed: () => closed,
@@ -199,7 +213,10 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   return {
     kinds: kinds.names,
     async submit(request) {
-      kinds.validate(request.kind, request.input);
+      const definition = kinds.validate(request.kind, request.input);
+      const footprint = definition.footprint?.(definition.input.parse(request.input ?? {})) ?? UNKNOWN_FOOTPRINT;
+      checkFootprint(request.kind, footprint, taskLimits);
+      await quotas.admit(footprint);
       const sessionId = request.session_id ?? newId();
       const taskId = options.newId?.() ?? tasks.newRootId(sessionId);
       await tasks.create({

@@ -1,6 +1,6 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import { TASK_STATUSES, type TaskRecord, type TaskStatus } from "../../lib/tasks/mod.ts";
+import { TASK_STATUSES, type TaskLimits, type TaskRecord, type TaskStatus } from "../../lib/tasks/mod.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { needs } from "../auth/scopes.ts";
@@ -13,6 +13,8 @@ export interface TaskApiConfig {
   readonly cascadeCancel: boolean;
   /** How long an `Idempotency-Key` is remembered (`IDEMPOTENCY_TTL_SECONDS`); default a day. */
   readonly idempotencyTtlMs?: number;
+  /** What one request may make and one tenant keep (`TASK_MAX_*`, `TENANT_MAX_*`); default `DEFAULT_TASK_LIMITS`. */
+  readonly limits?: TaskLimits;
 }
 
 export const DEFAULT_TASK_API: TaskApiConfig = { cascadeCancel: true, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS };
@@ -147,7 +149,10 @@ export function taskRoutes<E extends Env>(
           "The Idempotency-Key was used for a different request, or its request is still being handled",
         ),
         ...jsonBodyProblems,
-        422: problemResponse("Unknown kind or invalid input; `errors` names each field"),
+        422: problemResponse(
+          "Unknown kind, invalid input, or a request past a tree limit (TASK_MAX_*); `errors` names each field",
+        ),
+        429: problemResponse("The tenant is over a quota (TENANT_MAX_*); `Retry-After` says when to ask again"),
       },
     }),
     async (c) => {

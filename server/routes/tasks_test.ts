@@ -3,7 +3,7 @@ import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
-import { createTaskRunner, defineTask, demoTask } from "../../lib/tasks/mod.ts";
+import { createTaskRunner, DEFAULT_TASK_LIMITS, defineTask, demoTask, type TaskLimits } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_TASK_API } from "../mod.ts";
 
 /** A root with a child that finishes at once and a slow child with two slow grandchildren. */
@@ -21,8 +21,8 @@ const mixed = defineTask({
 
 type Json = Record<string, unknown> & { [k: string]: unknown };
 
-function setup(store: Store, cascadeCancel = true) {
-  const runtime = createTaskRunner({ store, definitions: [demoTask, mixed], log: () => {} });
+function setup(store: Store, cascadeCancel = true, limits: TaskLimits = DEFAULT_TASK_LIMITS) {
+  const runtime = createTaskRunner({ store, definitions: [demoTask, mixed], limits, log: () => {} });
   const app = createApp({ store, tasks: runtime, taskApi: { ...DEFAULT_TASK_API, cascadeCancel }, log: () => {} });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(path, {
@@ -105,6 +105,27 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     const missing = await api.call("POST", "/tasks", { input: {} });
     assertEquals([missing.status, (missing.body.errors as { field: string }[])[0].field], [422, "kind"]);
     assertEquals((await api.call("GET", "/tasks")).body.total, 0);
+  });
+
+  await t.step("POST /tasks: one request cannot make a thousand tasks → 422 naming the limit, nothing stored", async () => {
+    await using api = setup(await open());
+    const probe = { steps: 0, children: 10, depth: 3, tokens: Array(2_000).fill("token") };
+    const refused = await api.call("POST", "/tasks", { kind: "demo", input: probe });
+    assertEquals([refused.status, refused.type], [422, "application/problem+json"]);
+    assertMatch(refused.body.detail as string, /1,111 tasks in one tree; at most 100 .*\(TASK_MAX_TREE_TASKS\)/);
+    assertEquals((refused.body.errors as Json[])[0].field, "input");
+    const flood = await api.call("POST", "/tasks", { kind: "demo", input: { tokens: Array(100_000).fill("t") } });
+    assertMatch(flood.body.detail as string, /100,004 events on one task; at most 50,000 .*\(TASK_MAX_EVENTS\)/);
+    assertEquals((await api.call("GET", "/tasks")).body.total, 0);
+  });
+
+  await t.step("POST /tasks over a tenant's quota → 429 with Retry-After naming it", async () => {
+    await using api = setup(await open(), true, { ...DEFAULT_TASK_LIMITS, liveTasks: 1 });
+    assertEquals((await api.call("POST", "/tasks", { kind: "demo", input: { ask: "?" } })).status, 201);
+    const over = await api.call("POST", "/tasks", { kind: "demo", input: { ask: "?" } });
+    assertEquals([over.status, over.type, over.res.headers.get("retry-after")], [429, "application/problem+json", "1"]);
+    assertMatch(over.body.detail as string, /at most 1 unfinished tasks .*\(TENANT_MAX_LIVE_TASKS\)/);
+    assertEquals((await api.call("GET", "/tasks")).body.total, 1);
   });
 
   await t.step("GET /tasks filters by status and session, pages with next_cursor; bad values → 422", async () => {

@@ -10,8 +10,8 @@ interface Channel {
 export interface MemoryEventLog extends EventLog {
   /** Appends `data` as it is (callers pass a copy of their own), at once; returns its id. */
   appendOwned(name: string, kind: string, data: Record<string, unknown>, cap?: number): number;
-  /** Removes a channel; its followers wake (and find nothing more). */
-  drop(name: string): void;
+  /** Removes a channel; its followers wake (and find nothing more). Returns how many events it held. */
+  drop(name: string): number;
 }
 
 /**
@@ -48,6 +48,7 @@ export function createMemoryEventLog(): MemoryEventLog {
       const c = channels.get(name);
       channels.delete(name);
       for (const wake of c?.waiters ?? []) wake();
+      return c?.events.length ?? 0;
     },
     append: (name, kind, data, maxLength) => Promise.resolve(append(name, kind, structuredClone(data), maxLength)),
     last: (name) => Promise.resolve(channels.get(name)?.seq ?? 0),

@@ -58,11 +58,14 @@ export function createMemoryTaskStore(
   /** When the session and global channels go, in that order: the twin of their PEXPIRE. */
   const sharedExpiry = new Map<string, number>();
   const clock = options.now ?? Date.now;
+  /** Events on task channels: the twin of the `events` counter on Redis. */
+  let taskEvents = 0;
 
   const fanOut = (record: Entry["record"], kind: string, payload: Record<string, unknown> = {}) => {
     if (kind !== "spawned") {
       const data = structuredClone(eventData(record.task_id, payload)); // one copy, shared by the three channels
       append(taskChannel(record.task_id), kind, data);
+      taskEvents++;
       const channels = [shared.session && sessionChannel(record.session_id), shared.global && GLOBAL_CHANNEL];
       for (const channel of channels) {
         if (!channel) continue;
@@ -75,6 +78,7 @@ export function createMemoryTaskStore(
     if (record.parent_id && SUBTASK_KINDS.has(kind)) {
       const sub = { subtask_id: record.task_id, spawn_key: record.spawn_key, ...payload };
       append(taskChannel(record.parent_id), `subtask_${kind}`, structuredClone(eventData(record.parent_id, sub)));
+      taskEvents++;
     }
   };
   const scheduleExpiry = (r: Entry["record"]) => {
@@ -88,7 +92,7 @@ export function createMemoryTaskStore(
     for (const id of ids) {
       tasks.delete(id);
       expiry.delete(id);
-      events.drop(taskChannel(id));
+      taskEvents -= events.drop(taskChannel(id));
     }
     return ids;
   };
@@ -204,6 +208,12 @@ export function createMemoryTaskStore(
       return Promise.resolve({ found: true, cancelled });
     },
     remove: (taskId) => Promise.resolve(removeTree(taskId)),
+    usage() {
+      sweep();
+      let live = 0;
+      for (const { record } of tasks.values()) if (!FINAL_STATUSES.has(record.status)) live++;
+      return Promise.resolve({ live, stored: tasks.size, events: taskEvents });
+    },
     retain(ms) {
       retentionMs = Math.max(0, Math.round(ms));
     },

@@ -83,6 +83,16 @@ export interface TaskQuery {
   readonly cursor?: string;
 }
 
+/** What a store (or a tenant's view) holds of tasks: what its quotas are checked against. */
+export interface TaskUsage {
+  /** Unfinished tasks: `in_progress` and `input_required`. */
+  readonly live: number;
+  /** All tasks kept, finished ones included. */
+  readonly stored: number;
+  /** Events on the tasks' own channels (a task's events and its children's `subtask_*`); shared channels are not counted. */
+  readonly events: number;
+}
+
 /**
  * The `tasks` port: records, parent/child links in spawn order, a status index and a session
  * index. Every state change emits its event in the same atomic step (see {@link EventLog} for
@@ -107,6 +117,8 @@ export interface TaskStore {
   cancel(taskId: string, cascade: boolean): Promise<{ found: boolean; cancelled: string[] }>;
   /** Removes the task, its descendants and their task channels; returns the removed ids. */
   remove(taskId: string): Promise<string[]>;
+  /** How many tasks are live and kept, and how many events their channels hold (after a retention sweep). */
+  usage(): Promise<TaskUsage>;
   /**
    * Sets the retention: a root task that reaches a final state from now on is removed with its
    * tree and task channels this long after (swept by later `create` and `list` calls). 0, the

@@ -18,6 +18,7 @@ import {
   REMOVE_LUA,
   SEQ_LUA,
   STEP_LUA,
+  USAGE_LUA,
 } from "./task_scripts.ts";
 import { queueName } from "./layout.ts";
 import type { Partitions } from "./partitions.ts";
@@ -140,6 +141,11 @@ export function createScriptedTaskStore(
       const removed = (await write(b, REMOVE_LUA, [taskId]) as string[]).map(String);
       partitions.forget(removed);
       return removed;
+    },
+    async usage() {
+      const counts = await Promise.all(all.map((b) => partitions.in(b, USAGE_LUA, []))) as number[][];
+      const sum = (i: number) => counts.reduce((total, c) => total + Number(c[i]), 0);
+      return { live: sum(0), stored: sum(1), events: sum(2) };
     },
     retain(ms) {
       retentionMs = Math.max(0, Math.round(ms));

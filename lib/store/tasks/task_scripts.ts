@@ -11,8 +11,8 @@
  * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence; each entry is also
  * published on the pub/sub channel `n:<channel>`), `idx:all`,
  * `idx:status:<s>`, `idx:session:<sid>`, `idx:session:<sid>:status:<s>` sorted sets scored by
- * creation order (`seq`), and one work queue stream per lane: `queue` (the default lane),
- * `queue:<lane>` for the others.
+ * creation order (`seq`), `events` (how many events the task channels hold), and one work queue
+ * stream per lane: `queue` (the default lane), `queue:<lane>` for the others.
  *
  * @module
  */
@@ -49,6 +49,8 @@ local function remove_tree(id)
       redis.call('ZREM', TP .. 'idx:session:' .. h[2] .. ':status:' .. h[1], t)
     end
     redis.call('ZREM', TP .. 'expiry', t)
+    local held = redis.call('XLEN', TP .. 'ev:task:' .. t)
+    if held > 0 then redis.call('DECRBY', TP .. 'events', held) end
     redis.call('DEL', tk, tk .. ':updates', tk .. ':children', TP .. 'ev:task:' .. t)
   end
   return ids
@@ -99,6 +101,7 @@ local function emit(channel, kind, data, cap, away)
     id = redis.call('XADD', k, 'MAXLEN', '~', cap, '0-*', 'k', kind, 'd', data)
   else
     id = redis.call('XADD', k, '0-*', 'k', kind, 'd', data)
+    redis.call('INCR', P .. 'events')
   end
   if ttl > 0 then redis.call('PEXPIRE', k, ttl) end
   redis.call('PUBLISH', P .. 'n:' .. channel, id .. '\t' .. kind .. '\t' .. data)
@@ -230,6 +233,18 @@ export const EXISTS_LUA = `return redis.call('EXISTS', ARGV[1] .. 'task:' .. ARG
 
 /** The next creation sequence (a cluster's one counter, so listings merge in creation order). ARGV: prefix. */
 export const SEQ_LUA = `return redis.call('INCR', ARGV[1] .. 'seq')`;
+
+/**
+ * What the partition holds, after a retention sweep. ARGV: prefix. Returns {live, stored, events}
+ * (events 0 at least: a counter that began after events were stored can fall below).
+ */
+export const USAGE_LUA = TREE + `
+sweep()
+local P = ARGV[1]
+local live = redis.call('ZCARD', P .. 'idx:status:in_progress') + redis.call('ZCARD', P .. 'idx:status:input_required')
+local events = math.max(0, tonumber(redis.call('GET', P .. 'events') or '0'))
+return { live, redis.call('ZCARD', P .. 'idx:all'), events }
+`;
 
 /** Reads a task. ARGV: prefix, id. Returns {hash fields…, {updates…}} or {}. */
 export const GET_LUA = `
