@@ -2,7 +2,12 @@ import { z } from "@hono/zod-openapi";
 import type { LlmConfig } from "../lib/answer/mod.ts";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, isClusterUrl, parseClusterUrl, type StoreConfig } from "../lib/store/mod.ts";
-import { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY, DEFAULT_TASK_LIMITS, type TaskLimits } from "../lib/tasks/mod.ts";
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_LANE_CONCURRENCY,
+  DEFAULT_TASK_LIMITS,
+  type TaskLimits,
+} from "../lib/tasks/mod.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 import type { TaskApiConfig } from "./routes/tasks.ts";
 import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";

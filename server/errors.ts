@@ -142,7 +142,12 @@ export function problemOf(error: Error, c: Context): ProblemOf {
     return { status: 422, detail: error.message, errors: [...error.errors], log: "none" };
   }
   if (error instanceof TaskQuotaError) {
-    return { status: 429, detail: error.message, headers: { "retry-after": String(error.retryAfterSeconds) }, log: "none" };
+    return {
+      status: 429,
+      detail: error.message,
+      headers: { "retry-after": String(error.retryAfterSeconds) },
+      log: "none",
+    };
   }
   if (error instanceof RequestBodyTimeout || error instanceof ClientDisconnected) {
     const status = error instanceof RequestBodyTimeout ? 408 : 400;

@@ -249,29 +249,43 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     await store.close();
   });
 
-  await t.step("tasks: usage counts live and stored tasks and their own channels' events; remove and retention give them back", async () => {
-    const store = await fresh();
-    assertEquals(await store.tasks.usage(), { live: 0, stored: 0, events: 0 });
-    await store.tasks.create(task("root"));
-    await store.tasks.create(task("kid", { parent_id: "root", spawn_key: "child-0" })); // subtask_spawned on root's
-    await store.tasks.step("kid", { event: { kind: "token", payload: { message: "a" } } });
-    await store.tasks.step("kid", { to: "input_required", event: { kind: "input_required", payload: { prompt: "?" } } });
-    assertEquals(await store.tasks.usage(), { live: 2, stored: 2, events: 4 }, "kid's two, and two subtask_ on root's");
-    await store.tasks.create(task("other", { session_id: "s2" }));
-    await store.tasks.step("other", { to: "done", event: { kind: "done", payload: { result: {} } } });
-    assertEquals(await store.tasks.usage(), { live: 2, stored: 3, events: 5 }, "session and global copies not counted");
-    assertEquals((await store.tasks.cancel("root", true)).cancelled.length, 2);
-    assertEquals(await store.tasks.usage(), { live: 0, stored: 3, events: 7 });
-    await store.tasks.remove("root");
-    assertEquals(await store.tasks.usage(), { live: 0, stored: 1, events: 1 });
-    store.tasks.retain(100);
-    await store.tasks.create(task("brief"));
-    await store.tasks.step("brief", { to: "done", event: { kind: "done", payload: { result: {} } } });
-    assertEquals(await store.tasks.usage(), { live: 0, stored: 2, events: 2 });
-    for (let i = 0; i < 250 && (await store.tasks.usage()).stored > 1; i++) await sleep(20);
-    assertEquals(await store.tasks.usage(), { live: 0, stored: 1, events: 1 }, "a swept tree gives its events back");
-    await store.close();
-  });
+  await t.step(
+    "tasks: usage counts live and stored tasks and their own channels' events; remove and retention give them back",
+    async () => {
+      const store = await fresh();
+      assertEquals(await store.tasks.usage(), { live: 0, stored: 0, events: 0 });
+      await store.tasks.create(task("root"));
+      await store.tasks.create(task("kid", { parent_id: "root", spawn_key: "child-0" })); // subtask_spawned on root's
+      await store.tasks.step("kid", { event: { kind: "token", payload: { message: "a" } } });
+      await store.tasks.step("kid", {
+        to: "input_required",
+        event: { kind: "input_required", payload: { prompt: "?" } },
+      });
+      assertEquals(
+        await store.tasks.usage(),
+        { live: 2, stored: 2, events: 4 },
+        "kid's two, and two subtask_ on root's",
+      );
+      await store.tasks.create(task("other", { session_id: "s2" }));
+      await store.tasks.step("other", { to: "done", event: { kind: "done", payload: { result: {} } } });
+      assertEquals(
+        await store.tasks.usage(),
+        { live: 2, stored: 3, events: 5 },
+        "session and global copies not counted",
+      );
+      assertEquals((await store.tasks.cancel("root", true)).cancelled.length, 2);
+      assertEquals(await store.tasks.usage(), { live: 0, stored: 3, events: 7 });
+      await store.tasks.remove("root");
+      assertEquals(await store.tasks.usage(), { live: 0, stored: 1, events: 1 });
+      store.tasks.retain(100);
+      await store.tasks.create(task("brief"));
+      await store.tasks.step("brief", { to: "done", event: { kind: "done", payload: { result: {} } } });
+      assertEquals(await store.tasks.usage(), { live: 0, stored: 2, events: 2 });
+      for (let i = 0; i < 250 && (await store.tasks.usage()).stored > 1; i++) await sleep(20);
+      assertEquals(await store.tasks.usage(), { live: 0, stored: 1, events: 1 }, "a swept tree gives its events back");
+      await store.close();
+    },
+  );
 
   await t.step(
     "tasks: retention removes a finished root's tree after it; running and unfinished roots stay",

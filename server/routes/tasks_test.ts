@@ -107,17 +107,20 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     assertEquals((await api.call("GET", "/tasks")).body.total, 0);
   });
 
-  await t.step("POST /tasks: one request cannot make a thousand tasks → 422 naming the limit, nothing stored", async () => {
-    await using api = setup(await open());
-    const probe = { steps: 0, children: 10, depth: 3, tokens: Array(2_000).fill("token") };
-    const refused = await api.call("POST", "/tasks", { kind: "demo", input: probe });
-    assertEquals([refused.status, refused.type], [422, "application/problem+json"]);
-    assertMatch(refused.body.detail as string, /1,111 tasks in one tree; at most 100 .*\(TASK_MAX_TREE_TASKS\)/);
-    assertEquals((refused.body.errors as Json[])[0].field, "input");
-    const flood = await api.call("POST", "/tasks", { kind: "demo", input: { tokens: Array(100_000).fill("t") } });
-    assertMatch(flood.body.detail as string, /100,004 events on one task; at most 50,000 .*\(TASK_MAX_EVENTS\)/);
-    assertEquals((await api.call("GET", "/tasks")).body.total, 0);
-  });
+  await t.step(
+    "POST /tasks: one request cannot make a thousand tasks → 422 naming the limit, nothing stored",
+    async () => {
+      await using api = setup(await open());
+      const probe = { steps: 0, children: 10, depth: 3, tokens: Array(2_000).fill("token") };
+      const refused = await api.call("POST", "/tasks", { kind: "demo", input: probe });
+      assertEquals([refused.status, refused.type], [422, "application/problem+json"]);
+      assertMatch(refused.body.detail as string, /1,111 tasks in one tree; at most 100 .*\(TASK_MAX_TREE_TASKS\)/);
+      assertEquals((refused.body.errors as Json[])[0].field, "input");
+      const flood = await api.call("POST", "/tasks", { kind: "demo", input: { tokens: Array(100_000).fill("t") } });
+      assertMatch(flood.body.detail as string, /100,004 events on one task; at most 50,000 .*\(TASK_MAX_EVENTS\)/);
+      assertEquals((await api.call("GET", "/tasks")).body.total, 0);
+    },
+  );
 
   await t.step("POST /tasks over a tenant's quota → 429 with Retry-After naming it", async () => {
     await using api = setup(await open(), true, { ...DEFAULT_TASK_LIMITS, liveTasks: 1 });
