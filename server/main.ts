@@ -12,7 +12,7 @@ import { createPipelineSource, createSearchIndex, remoteEngine } from "../lib/pi
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { listenFailure } from "./listen_error.ts";
 import { createApp, taskDefinitions } from "./mod.ts";
-import { createTokenSet, parseTokens, type TokenSet } from "./auth/tokens.ts";
+import { loadTokensFile } from "./auth/tokens_file.ts";
 
 const runtime: Runtime = await loadRuntime();
 let config: ServerConfig;
@@ -23,21 +23,19 @@ try {
   runtime.exit(2);
 }
 
-const tokensFile = config.auth.tokensFile;
-let tokens: TokenSet | undefined;
-if (tokensFile) {
-  try {
-    const text = await runtime.fs.readTextFile(tokensFile).catch((error: Error) => {
-      throw new Error(
-        `SERVICE_TOKENS_FILE '${tokensFile}' cannot be read (${error.message}); point it at the tokens file`,
-      );
-    });
-    tokens = createTokenSet(parseTokens(text, tokensFile));
-  } catch (error) {
-    console.error((error as Error).message);
-    runtime.exit(2);
-  }
-}
+const tokensPath = config.auth.tokensFile;
+const tokensFile = tokensPath === undefined ? undefined : await loadTokensFile(tokensPath, {
+  read: (path) => runtime.fs.readTextFile(path),
+  log: (line) => console.error(`storectl server: ${line}`),
+  // Reloads come only once the service runs (below): the tenants' map is there by then.
+  beforeUse: (set) => {
+    for (const tenant of set.tenants) if (!tenants.has(tenant)) tenants.set(tenant, workersOver(store.forTenant(tenant)));
+  },
+}).catch((error: Error) => {
+  console.error(error.message);
+  return runtime.exit(2);
+});
+const tokens = tokensFile?.tokens;
 
 const caFile = config.storeTlsCaFile;
 const tlsCa = caFile === undefined ? undefined : await runtime.fs.readTextFile(caFile).catch((error: Error) => {
@@ -116,8 +114,15 @@ const access = tokens
 console.log(
   `storectl server listening on ${listener.url} ${access} (store: ${store.kind}; search index: ${search.engine})`,
 );
+// SIGHUP reads the tokens file again (a changed file is noticed within 2 s anyway); it never stops the service.
+tokensFile?.watch(2_000);
+runtime.onHangup(() => {
+  if (tokensFile) void tokensFile.reload("SIGHUP");
+  else console.error("storectl server: SIGHUP: nothing to reload (no SERVICE_TOKENS_FILE); SIGTERM stops the server");
+});
 // Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
+  tokensFile?.close();
   await listener.close();
   for (const workers of [{ search, tasks }, ...tenants.values()]) {
     workers.search.close();
@@ -125,4 +130,4 @@ runtime.onTerminate(async () => {
   }
   await store.close();
   runtime.exit(0);
-});
+}, ["SIGINT", "SIGTERM"]);

@@ -7,6 +7,7 @@
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { concrete, ROUTE_SCOPES, testTokens } from "./auth_tokens.ts";
+import { sha256Hex } from "../server/auth/tokens.ts";
 import { until as waitUntil } from "./until.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
@@ -66,6 +67,67 @@ export const AUTH_SCENARIOS: readonly TaskScenario[] = [
         const missing = await refusal(command, { SERVICE_TOKENS_FILE: `${path}.absent` });
         assertEquals(missing.code, 2, missing.stderr);
         assertMatch(missing.stderr, /SERVICE_TOKENS_FILE '.*\.absent' cannot be read/);
+      } finally {
+        await Deno.remove(path);
+      }
+    },
+  },
+  {
+    name:
+      "the tokens file is reloaded on SIGHUP and when it changes; an invalid one keeps the tokens in use and says why",
+    tools: [],
+    async run(command) {
+      const token = (name: string) => `${name}-${crypto.randomUUID()}`;
+      const [first, second, third] = [token("first"), token("second"), token("third")];
+      const entry = (name: string, value: string, tenant: string) => ({
+        name,
+        tenant,
+        scopes: ["admin"],
+        sha256: sha256Hex(value),
+      });
+      const path = await tokensFile(JSON.stringify([entry("first", first, "acme")]));
+      try {
+        await using server = await startServer(command, { SERVICE_TOKENS_FILE: path }, { captureStderr: true });
+        const status = async (token: string, method = "GET", body?: unknown) => {
+          const res = await fetch(`${server.url}/tasks`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            ...(body !== undefined && { body: JSON.stringify(body) }),
+          });
+          await res.body?.cancel();
+          return res.status;
+        };
+        assertEquals([await status(first), await status(second)], [200, 401]);
+
+        // A leaked token revoked, a new one for a new tenant: SIGHUP, no restart (the memory store keeps its tasks).
+        assertEquals(await status(first, "POST", { kind: "demo", input: { steps: 0 } }), 201);
+        await Deno.writeTextFile(path, JSON.stringify([entry("second", second, "newco")]));
+        Deno.kill(server.pid, "SIGHUP");
+        await waitUntil("the new tokens are in use", async () => await status(second) === 200, 10_000);
+        assertEquals(await status(first), 401, "the revoked token is refused");
+        assertEquals(await status(second, "POST", { kind: "demo", input: { steps: 0 } }), 201, "the new tenant's");
+        assertMatch(server.stderrSoFar(), /SERVICE_TOKENS_FILE '.*' reloaded \(SIGHUP\): 1 token \(was 1\)/);
+
+        // An invalid file is refused and the tokens in use stay, whether it came by SIGHUP or was noticed.
+        await Deno.writeTextFile(
+          path,
+          JSON.stringify([{ name: "bad", tenant: "acme", scopes: ["admin"], token: third }]),
+        );
+        Deno.kill(server.pid, "SIGHUP");
+        await waitUntil("the refusal is logged", () => /not reloaded \(SIGHUP\)/.test(server.stderrSoFar()), 10_000);
+        assertMatch(
+          server.stderrSoFar(),
+          /entry 1 \('bad'\): holds a 'token'.*\n.*still using the 1 token loaded before/,
+        );
+        assert(!server.stderrSoFar().includes(third), "no token echoed");
+        assertEquals(await status(second), 200);
+
+        // A change to the file is noticed without a signal.
+        await Deno.writeTextFile(path, JSON.stringify([entry("third", third, "acme")]));
+        await waitUntil("the changed file is in use", async () => await status(third) === 200, 10_000);
+        assertEquals(await status(second), 401);
+        assertMatch(server.stderrSoFar(), /reloaded \(the file changed\): 1 token/);
+        assertEquals(await server.stop(), 0, "SIGHUP never stopped it; SIGTERM does");
       } finally {
         await Deno.remove(path);
       }

@@ -21,6 +21,8 @@ export interface ServerProcess extends AsyncDisposable {
   kill(): Promise<void>;
   /** With `captureStderr`: everything it wrote to stderr, once it has stopped. */
   stderr(): Promise<string>;
+  /** With `captureStderr`: what it has written to stderr so far. */
+  stderrSoFar(): string;
 }
 
 export const DENO_SERVER = [Deno.execPath(), "run", "-A", new URL("../server/main.ts", import.meta.url).pathname];
@@ -36,7 +38,13 @@ export async function startServer(
     stdout: "piped",
     stderr: options.captureStderr ? "piped" : "inherit",
   }).spawn();
-  const stderr = options.captureStderr ? new Response(child.stderr).text() : Promise.resolve("");
+  let written = "";
+  const stderr = options.captureStderr
+    ? (async () => {
+      for await (const text of child.stderr.pipeThrough(new TextDecoderStream())) written += text;
+      return written;
+    })()
+    : Promise.resolve("");
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let output = "";
   while (!/listening on (\S+)/.test(output)) {
@@ -68,6 +76,7 @@ export async function startServer(
       await stopped;
     },
     stderr: () => stderr,
+    stderrSoFar: () => written,
     [Symbol.asyncDispose]: async () => void await stop(),
   };
 }

@@ -17,8 +17,9 @@ export const runtime: Runtime = {
   cwd: () => Deno.cwd(),
   homeDir: () => Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? Deno.cwd(),
   exit: (code) => Deno.exit(code),
-  onTerminate: (handler) =>
-    onFirstTerminatingSignal((name, listener) => Deno.addSignalListener(name, listener), handler),
+  onTerminate: (handler, signals) =>
+    onFirstTerminatingSignal((name, listener) => Deno.addSignalListener(name, listener), handler, signals),
+  onHangup: (handler) => Deno.addSignalListener("SIGHUP", handler),
   stdin: denoStdin,
   stdout: denoStdStream(Deno.stdout),
   stderr: denoStdStream(Deno.stderr),

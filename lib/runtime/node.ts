@@ -23,7 +23,9 @@ export const runtime: Runtime = {
   cwd: () => process.cwd(),
   homeDir: () => homedir(),
   exit: (code) => process.exit(code),
-  onTerminate: (handler) => onFirstTerminatingSignal((name, listener) => process.on(name, listener), handler),
+  onTerminate: (handler, signals) =>
+    onFirstTerminatingSignal((name, listener) => process.on(name, listener), handler, signals),
+  onHangup: (handler) => void process.on("SIGHUP", handler),
   stdin: nodeStdin,
   stdout: nodeStdStream(process.stdout),
   stderr: nodeStdStream(process.stderr),

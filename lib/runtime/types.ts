@@ -16,8 +16,13 @@ export interface Runtime {
   homeDir(): string;
   /** Ends the process. */
   exit(code: number): never;
-  /** Calls `handler` on the first SIGINT, SIGTERM or SIGHUP; the handler decides how to exit. */
-  onTerminate(handler: (signal: TerminatingSignal) => void): void;
+  /**
+   * Calls `handler` on the first of `signals` (default SIGINT, SIGTERM and SIGHUP); the handler
+   * decides how to exit.
+   */
+  onTerminate(handler: (signal: TerminatingSignal) => void, signals?: readonly TerminatingSignal["name"][]): void;
+  /** Calls `handler` on every SIGHUP (a daemon's "read your configuration again"); leave SIGHUP out of `onTerminate`. */
+  onHangup(handler: () => void): void;
   readonly stdin: StdIn;
   readonly stdout: StdStream;
   readonly stderr: StdStream;
