@@ -35,12 +35,13 @@ const root = new URL("..", import.meta.url).pathname;
 export async function bundleAll(outDir: string): Promise<void> {
   await Deno.remove(`${outDir}/lib`, { recursive: true }).catch(() => {});
   const entries = Object.values(ENTRIES);
-  await Promise.all([
-    bundle(entries, `${outDir}/lib`),
-    // One file beside the chunks: the runtime starts it by that name (lib/runtime/node.ts).
-    denoBundle(["--output", `${outDir}/lib/search_worker.js`, `${root}${SEARCH_WORKER}`]),
-    bundleCtl(outDir),
-  ]);
+  // The builds below run at once, but on an empty Deno cache (a fresh machine's `npm ci`) Deno
+  // processes started together race to fill it (packages, esbuild) and all but one fail: one
+  // process fills it first, and the first build, which installs esbuild, runs alone.
+  await deno(["cache", ...[...entries, SEARCH_WORKER, "cli/main.ts", "cli/node_main.ts"].map((e) => `${root}${e}`)]);
+  // One file beside the chunks: the runtime starts it by that name (lib/runtime/node.ts).
+  await denoBundle(["--output", `${outDir}/lib/search_worker.js`, `${root}${SEARCH_WORKER}`]);
+  await Promise.all([bundle(entries, `${outDir}/lib`), bundleCtl(outDir)]);
   const folder = commonFolder(entries);
   for (const [name, entry] of Object.entries(ENTRIES)) {
     const target = `./lib/${entry.slice(folder.length).replace(/\.ts$/, ".js")}`;
@@ -115,13 +116,14 @@ async function writeLauncher(path: string, code: string): Promise<void> {
 }
 
 /** Runs `deno bundle` from the repository root with `args`, leaving the `EXTERNAL` addons out. */
-export async function denoBundle(args: readonly string[]): Promise<void> {
-  const result = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", ...EXTERNAL.flatMap((name) => ["--external", name]), ...args],
-    cwd: root,
-    stderr: "piped",
-  }).output();
-  if (result.code !== 0) throw new Error(`bundling failed:\n${new TextDecoder().decode(result.stderr)}`);
+export function denoBundle(args: readonly string[]): Promise<void> {
+  return deno(["bundle", "--quiet", ...EXTERNAL.flatMap((name) => ["--external", name]), ...args]);
+}
+
+/** Runs `deno <args>` from the repository root; throws with its error output when it fails. */
+async function deno(args: readonly string[]): Promise<void> {
+  const result = await new Deno.Command(Deno.execPath(), { args: [...args], cwd: root, stderr: "piped" }).output();
+  if (result.code !== 0) throw new Error(`deno ${args[0]} failed:\n${new TextDecoder().decode(result.stderr)}`);
 }
 
 if (import.meta.main) {
