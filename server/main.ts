@@ -29,7 +29,9 @@ const tokensFile = tokensPath === undefined ? undefined : await loadTokensFile(t
   log: (line) => console.error(`storectl server: ${line}`),
   // Reloads come only once the service runs (below): the tenants' map is there by then.
   beforeUse: (set) => {
-    for (const tenant of set.tenants) if (!tenants.has(tenant)) tenants.set(tenant, workersOver(store.forTenant(tenant)));
+    for (const tenant of set.tenants) {
+      if (!tenants.has(tenant)) tenants.set(tenant, workersOver(store.forTenant(tenant)));
+    }
   },
 }).catch((error: Error) => {
   console.error(error.message);
