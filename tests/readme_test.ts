@@ -78,12 +78,23 @@ Deno.test("README: every ctl command of the try-it block runs against the emulat
     const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
     const commands = await readmeCommands("ctl");
     assert(commands.length >= 8);
+    // The walk-through changes only what it made: the pre-seeded databases are as they were.
+    const seeded = () =>
+      fetch(`${emulator.cloudUrl}/subscriptions/156400/databases`, {
+        headers: { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" },
+      }).then((r) => r.json());
+    const before = await seeded();
     for (const line of commands) {
       const r = await sh(line, dir, ports);
       assertEquals(r.code, 0, `${line}\n${r.stderr}`);
     }
     const bytes = await Deno.readFile(`${dir}/debuginfo.tar.gz`);
     assertEquals([bytes[0], bytes[1]], [0x1f, 0x8b]);
+    const databases = (list: { subscription: { databases: { databaseId: number }[] }[] }) =>
+      list.subscription.flatMap((s) => s.databases);
+    const after = new Map(databases(await seeded()).map((d) => [d.databaseId, d]));
+    for (const database of databases(before)) assertEquals(after.get(database.databaseId), database);
+    assert(!after.has(Number(await Deno.readTextFile(`${dir}/db-id`))), "the database it made is deleted");
   });
 });
 
