@@ -50,21 +50,24 @@ async function tree(dir: string, prefix = ""): Promise<string[]> {
   return found.sort();
 }
 
-/** Extracts `archive` into `into` with Python's `tarfile` as it was before 3.14 (no filter). */
-async function pythonExtract(archive: string, into: string): Promise<Result> {
-  const script = `import sys, tarfile
-trusting = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
-with tarfile.open(sys.argv[1]) as archive:
-    archive.extractall(sys.argv[2], **trusting)`;
-  const out = await new Deno.Command(requireTool("python3"), { args: ["-c", script, archive, into] }).output();
+/** Runs a system tool to its end. */
+async function runTool(name: string, args: string[]): Promise<Result> {
+  const out = await new Deno.Command(requireTool(name), { args }).output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
 
-async function gnuExtract(archive: string, into: string): Promise<Result> {
-  const out = await new Deno.Command(requireTool("tar"), { args: ["-xzf", archive, "-C", into] }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+/** Extracts `archive` into `into` with Python's `tarfile` as it was before 3.14 (no filter). */
+function pythonExtract(archive: string, into: string): Promise<Result> {
+  const script = `import sys, tarfile
+trusting = {"filter": "fully_trusted"} if hasattr(tarfile, "fully_trusted_filter") else {}
+with tarfile.open(sys.argv[1]) as archive:
+    archive.extractall(sys.argv[2], **trusting)`;
+  return runTool("python3", ["-c", script, archive, into]);
+}
+
+function gnuExtract(archive: string, into: string): Promise<Result> {
+  return runTool("tar", ["-xzf", archive, "-C", into]);
 }
 
 /** The world's ctl with its job state in the test directory, never in the user's home. */
