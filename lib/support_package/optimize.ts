@@ -28,7 +28,7 @@ export type ByteTransform = () => ReadableWritablePair<Uint8Array<ArrayBuffer>, 
 /** One thing `optimize` did to an entry, for the verbose listing. */
 export interface OptimizeAction {
   readonly action: "truncated" | "removed" | "linked" | "rejected";
-  /** The entry's name as the archive has it. */
+  /** The entry's name as the archive has it; one over 4096 bytes as its first 100 characters and its size. */
   readonly name: string;
   /** Why, in words (`kept the last 1000 of 52310 lines`, `nested archive`). */
   readonly detail: string;
