@@ -6,7 +6,7 @@ import type { Factory } from "./factory.ts";
 import { execute } from "./framework/app.ts";
 import type { GroupSpec } from "./framework/spec.ts";
 
-/** Exit codes of ARCHITECTURE §5, plus 13 for file-system failures. */
+/** Exit codes of ARCHITECTURE §5, plus 13 for file-system failures and 14 for a damaged package (docs/optimize.md). */
 export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   internal: 1,
   usage: 2,
@@ -22,6 +22,7 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   timeout: 11,
   cancelled: 12,
   filesystem: 13,
+  damaged: 14,
 };
 
 /**

@@ -3,6 +3,7 @@ import { SCENARIOS } from "./ctl_scenarios.ts";
 import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import "./ctl_support_package_scenarios.ts";
+import "./ctl_optimize_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 
 Deno.test("ctl on Deno against the emulator (cloud over HTTP, enterprise over TLS)", async (t) => {

@@ -5,6 +5,7 @@ import { SCENARIOS } from "./ctl_scenarios.ts";
 import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import "./ctl_support_package_scenarios.ts";
+import "./ctl_optimize_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
 import { missingTools, requireTool } from "./tools.ts";
 

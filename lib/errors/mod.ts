@@ -25,6 +25,7 @@ export type ErrorCode =
   | "timeout"
   | "cancelled"
   | "filesystem"
+  | "damaged"
   | "internal";
 
 /** What a `StoreCtlError` is built with besides its code and message. */

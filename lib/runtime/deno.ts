@@ -9,6 +9,7 @@ import { denoFsOps } from "./deno/fs.ts";
 import { onFirstTerminatingSignal } from "./signals.ts";
 import { denoStdin, denoStdStream } from "./deno/stdio.ts";
 import type { Runtime } from "./types.ts";
+import { webGunzip } from "./web_gunzip.ts";
 
 export const runtime: Runtime = {
   name: "deno",
@@ -27,7 +28,7 @@ export const runtime: Runtime = {
   // Loaded when used: `ctl` never serves, and rarely detaches.
   serve: async (options) => (await import("./deno/serve.ts")).denoServe(options),
   gzip: () => new CompressionStream("gzip"),
-  gunzip: () => new DecompressionStream("gzip"),
+  gunzip: webGunzip,
   launchDetached: async (...args) => (await import("./deno/launch.ts")).denoLaunchDetached(...args),
   startSearchWorker() {
     const worker = new Worker(new URL("./deno/search_worker.ts", import.meta.url), { type: "module" });

@@ -36,6 +36,7 @@ export {
   type ServeLog,
 } from "./serve_limits.ts";
 export { basename, dirname, joinPath, resolvePath } from "./path.ts";
+export { GUNZIP_PIECE_BYTES, webGunzip } from "./web_gunzip.ts";
 
 /** The runtime this process runs on. */
 export async function loadRuntime(): Promise<Runtime> {

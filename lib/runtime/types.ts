@@ -30,7 +30,10 @@ export interface Runtime {
   serve(options: ServeOptions): Promise<Listener>;
   /** A gzip transform that holds backpressure (Node's `CompressionStream` does not). */
   gzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
-  /** A gunzip transform that holds backpressure (Node's `DecompressionStream` does not, and is slow). */
+  /**
+   * A gunzip transform that holds backpressure (Node's `DecompressionStream` does not, and is
+   * slow) and hands out chunks of a few MiB at most, however well the input compresses.
+   */
   gunzip(): ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
   /** Starts this program again with `args`, detached (it outlives this one), stdio closed; resolves with its pid. */
   launchDetached(args: readonly string[]): Promise<number>;

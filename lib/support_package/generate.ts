@@ -160,6 +160,7 @@ export async function generateSupportPackage(
       });
       stream = stream.pipeThrough(optimizer);
       stats = optimizer.stats.then((s) => (events.onOptimized?.(s), s));
+      stats.catch(() => {}); // the write reports the failure; this is awaited only after it succeeds
     }
     let size: number;
     let upload: Record<string, unknown> | undefined;

@@ -5,6 +5,7 @@ import { createEnterpriseClient } from "../enterprise/mod.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import { type ClientSettings, fetchTransport } from "../http/mod.ts";
 import { runtime } from "../runtime/deno.ts";
+import { DamagedPackageError } from "./damaged.ts";
 import { type GenerateRequest, generateSupportPackage, lowestVersion } from "./generate.ts";
 
 const CLUSTER = "https://cluster.test:9443";
@@ -30,6 +31,8 @@ interface Server {
   stallAfter?: number;
   requests: string[];
   stored?: { size: number };
+  /** The package the cluster sends; default `pkg()`. */
+  body?: Uint8Array<ArrayBuffer>;
 }
 
 /** The cluster and the file-transfer service, as fetch handlers with the real shapes. */
@@ -71,7 +74,7 @@ function settings(server: Server, body: Uint8Array<ArrayBuffer>): ClientSettings
 
 async function world(options: Partial<Server> = {}) {
   const server: Server = { version: "7.2.4", missing: /^$/, partFailures: 0, requests: [], ...options };
-  const http = settings(server, await pkg());
+  const http = settings(server, server.body ?? await pkg());
   const client = createEnterpriseClient(
     { deployment: "enterprise", url: CLUSTER, username: "a", password: "p" } as EnterpriseCredentials,
     http,
@@ -145,6 +148,17 @@ Deno.test("generateSupportPackage() optimizes on the fly and reports each action
   assertEquals(outcome.optimization?.filesTruncated, 1);
   assertEquals(outcome.result.optimization?.files_removed, 1);
   assertEquals(outcome.result.file_size, outcome.optimization?.bytesAfter);
+});
+
+Deno.test("generateSupportPackage() says a damaged package is damaged when optimizing it, and keeps no file", async () => {
+  const cut = await pkg();
+  await using w = await world({ body: cut.slice(0, cut.length - 12) }); // no gzip trailer
+  const outcome = await w.run({ path: `${w.dir}/p.tar.gz`, optimize: { logLines: 10 } });
+  assert(!outcome.ok);
+  assert(outcome.error instanceof DamagedPackageError, String(outcome.error));
+  assertMatch(outcome.error.message, /^The support package is damaged: it is not a complete gzip stream \(/);
+  assertEquals([outcome.result.success, outcome.result.error], [false, outcome.error.message]);
+  assertEquals(await Array.fromAsync(Deno.readDir(w.dir)), []);
 });
 
 Deno.test("generateSupportPackage() uploads without a local copy, in parts, telling each", async () => {

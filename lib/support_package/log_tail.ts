@@ -15,10 +15,20 @@ export interface TailResult {
 
 const NL = 10;
 
+/** A chunk longer than this is taken in pieces of this size: what a tail holds grows by one at most. */
+export const TAIL_PIECE_BYTES = 1024 * 1024;
+
+/** A kept piece whose buffer is larger than it by more than this is copied, so the rest is freed. */
+const SPARE_BYTES = 64 * 1024;
+
+const NONE = new Uint8Array(0);
+
 /**
- * The last `lines` lines of a text, fed as chunks. It holds only the chunks that may still
+ * The last `lines` lines of a text, fed as chunks. It holds only the pieces that may still
  * contain one of those lines (at most `maxBytes`, beyond which the oldest kept lines are cut
- * too), and counts every line so the caller can say how many were cut.
+ * too), and counts every line so the caller can say how many were cut. What it holds does not
+ * depend on the chunks' sizes: a large chunk is taken in pieces of `TAIL_PIECE_BYTES`, and a kept
+ * piece of a larger buffer is copied (a stream's chunk of 64 MiB is not kept for its last line).
  *
  * @example
  * ```ts
@@ -46,23 +56,39 @@ export class LogTail {
 
   /**
    * Adds the next chunk. It is kept as it is, not copied (stream chunks are never reused), so
-   * the scan of every log byte costs no copy.
+   * the scan of every log byte costs no copy; only a kept piece of a larger buffer is copied.
    */
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    const bytes = chunk as Uint8Array<ArrayBuffer>;
+    const pieces = Math.ceil(chunk.length / TAIL_PIECE_BYTES);
+    for (let at = 0; at < chunk.length; at += TAIL_PIECE_BYTES) {
+      this.#pushPiece(chunk.subarray(at, at + TAIL_PIECE_BYTES) as Uint8Array<ArrayBuffer>);
+    }
+    for (let i = Math.max(this.#chunks.length - pieces, this.#first); i < this.#chunks.length; i++) {
+      const held = this.#chunks[i];
+      if (held.bytes.buffer.byteLength - held.bytes.length > SPARE_BYTES) held.bytes = held.bytes.slice();
+    }
+  }
+
+  /** The bytes the tail holds, counting whole buffers: what it keeps from being freed. */
+  get retainedBytes(): number {
+    const buffers = new Set(this.#chunks.slice(this.#first).map((c) => c.bytes.buffer));
+    return [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0);
+  }
+
+  #pushPiece(bytes: Uint8Array<ArrayBuffer>): void {
     const newlines = countNewlines(bytes);
     this.#totalNewlines += newlines;
-    this.#lastByte = chunk[chunk.length - 1];
+    this.#lastByte = bytes[bytes.length - 1];
     this.#chunks.push({ bytes, newlines });
-    this.#heldBytes += chunk.length;
+    this.#heldBytes += bytes.length;
     this.#heldNewlines += newlines;
     // N + 1 newlines held are enough to find where the last N lines start.
     while (this.#chunks.length - this.#first > 1) {
       const oldest = this.#chunks[this.#first];
       const enoughLines = this.#heldNewlines - oldest.newlines >= this.#lines + 1;
       if (!enoughLines && this.#heldBytes <= this.#maxBytes) break;
-      this.#first++;
+      this.#chunks[this.#first++] = { bytes: NONE, newlines: 0 }; // its buffer can go now
       this.#heldBytes -= oldest.bytes.length;
       this.#heldNewlines -= oldest.newlines;
       this.#dropped = true;

@@ -1,5 +1,5 @@
-import { assertEquals } from "../../tests/assert.ts";
-import { countNewlines, LogTail } from "./log_tail.ts";
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { countNewlines, LogTail, TAIL_PIECE_BYTES } from "./log_tail.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -61,6 +61,22 @@ Deno.test("LogTail holds at most maxBytes, starting at a whole line", () => {
   assertEquals(got.text.startsWith(line(got.totalLines - got.text.split("\n").length + 1)), true);
   assertEquals(got.text.length <= 1000 + 64 && got.text.length >= 900, true, `${got.text.length}`);
   assertEquals(got.linesCut, 100 - got.text.length / 100);
+});
+
+Deno.test("LogTail keeps what the tail needs, not the chunks it came in, whatever their size", () => {
+  const MiB = 1024 * 1024;
+  const tail = new LogTail(1000);
+  // Ten 16 MiB chunks of short lines, each its own buffer, as Deno's gunzip hands them out.
+  for (let i = 0; i < 10; i++) {
+    tail.push(new Uint8Array(16 * MiB).fill(10));
+    assert(tail.retainedBytes <= TAIL_PIECE_BYTES, `${tail.retainedBytes} bytes held after chunk ${i}`);
+  }
+  // A few bytes at the end of a large buffer keep only themselves (a copy), not the buffer.
+  const buffer = new Uint8Array(8 * MiB).fill(10);
+  tail.push(buffer.subarray(buffer.length - 100));
+  assertEquals(tail.retainedBytes, TAIL_PIECE_BYTES + 100);
+  const { bytes, totalLines, linesCut } = tail.finish();
+  assertEquals([bytes.length, totalLines, linesCut], [1000, 160 * MiB + 100, 160 * MiB + 100 - 1000]);
 });
 
 Deno.test("countNewlines() counts at every offset and alignment", () => {

@@ -2,7 +2,8 @@
  * Support packages: generating one (`generateSupportPackage`: download, optimize, save, upload,
  * telling each step through callbacks and returning the spec's result), shrinking one on disk
  * (`optimizePackageFile`) or as a stream (`createOptimizer`, with the rules it applies to each
- * entry's name), default names, the upload in parts, and this machine's job records.
+ * entry's name; a damaged package fails with `DamagedPackageError`), default names, the upload in
+ * parts, and this machine's job records.
  *
  * @example
  * ```ts
@@ -50,8 +51,20 @@ export {
   type OptimizeFileResult,
   optimizePackageFile,
 } from "./optimize_file.ts";
-export { LogTail, MAX_TAIL_BYTES, type TailResult } from "./log_tail.ts";
-export { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
+export { LogTail, MAX_TAIL_BYTES, TAIL_PIECE_BYTES, type TailResult } from "./log_tail.ts";
+export {
+  currentLogOf,
+  isLogFile,
+  isNestedArchive,
+  linkOnPath,
+  MAX_NAME_BYTES,
+  normalizeName,
+  pathKey,
+  unsafePathReason,
+  utf8Length,
+} from "./rules.ts";
+export { guardTarMetadata, MAX_META_BYTES, OVERSIZED_META_KEY } from "./tar_meta_guard.ts";
+export { convertingErrors, DamagedPackageError, damageProblem } from "./damaged.ts";
 export { defaultPackageName, packageTimestamp, packageType } from "./naming.ts";
 export { type PackageResult, packageResult, type ResultInput } from "./result.ts";
 export {

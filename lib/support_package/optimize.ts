@@ -1,6 +1,20 @@
 import type { createTarPacker, ParsedTarEntry, TarHeader } from "modern-tar";
+import { StoreCtlError } from "../errors/mod.ts";
+import { webGunzip } from "../runtime/mod.ts";
+import { convertingErrors, DamagedPackageError, damageProblem } from "./damaged.ts";
 import { LogTail } from "./log_tail.ts";
-import { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
+import { guardTarMetadata, MAX_META_BYTES, OVERSIZED_META_KEY } from "./tar_meta_guard.ts";
+import {
+  currentLogOf,
+  isLogFile,
+  isNestedArchive,
+  linkOnPath,
+  MAX_NAME_BYTES,
+  normalizeName,
+  pathKey,
+  unsafePathReason,
+  utf8Length,
+} from "./rules.ts";
 
 /** Lines kept per log file unless told otherwise (the spec's `--log-lines` default). */
 export const DEFAULT_LOG_LINES = 1000;
@@ -14,7 +28,7 @@ export type ByteTransform = () => ReadableWritablePair<Uint8Array<ArrayBuffer>, 
 /** One thing `optimize` did to an entry, for the verbose listing. */
 export interface OptimizeAction {
   readonly action: "truncated" | "removed" | "linked" | "rejected";
-  /** The entry's name as the archive has it. */
+  /** The entry's name as the archive has it; one over 4096 bytes as its first 100 characters and its size. */
   readonly name: string;
   /** Why, in words (`kept the last 1000 of 52310 lines`, `nested archive`). */
   readonly detail: string;
@@ -34,7 +48,7 @@ export interface OptimizeStats {
   readonly filesTruncated: number;
   /** Files left out: nested archives, rotated copies, duplicates (stored as hard links). */
   readonly filesRemoved: number;
-  /** Entries refused for an unsafe name (absolute, `..`): never written. */
+  /** Entries refused by rule 1 (an unsafe name, a path through a symbolic link, …): never written. */
   readonly entriesRejected: number;
 }
 
@@ -42,7 +56,10 @@ export interface OptimizeStats {
 export interface OptimizeOptions {
   /** Lines kept per log file; default 1000. */
   readonly logLines?: number;
-  /** Default `DecompressionStream("gzip")`. */
+  /**
+   * Default `webGunzip()` (a `DecompressionStream` fed in small pieces). Memory stays flat only
+   * with a gunzip that hands out chunks of bounded size, as the runtimes' do.
+   */
   readonly gunzip?: ByteTransform;
   /** Default `CompressionStream("gzip")`; pass the runtime's, which holds backpressure on Node. */
   readonly gzip?: ByteTransform;
@@ -58,9 +75,15 @@ export interface Optimizer extends ReadableWritablePair<Uint8Array<ArrayBuffer>,
 
 /**
  * Shrinks a support package as a stream, `tar.gz` in, `tar.gz` out, holding at most one small
- * file or one log tail in memory whatever the package's size. The rules, in order, per entry:
+ * file or one log tail in memory whatever the package's size. A package that is not a whole
+ * `tar.gz` fails with `DamagedPackageError`; the input's own failure passes through as it is.
+ * The rules, in order, per entry:
  *
- * 1. a name that is absolute or has a `..` component (hard-link targets too) is rejected;
+ * 1. an entry is rejected when its name (or a hard link's target) is absolute, has a `..`
+ *    component, is longer than 4096 bytes, or is, or lies under, a symbolic link written earlier
+ *    (extracting it would follow the link); also a symbolic link whose target is longer than
+ *    4096 bytes, an entry with GNU sparse-file records (`GNU.sparse.*`, which may rename it), and
+ *    one whose metadata (PAX header, GNU long name) exceeds 64 KiB (never read: `tar_meta_guard.ts`);
  * 2. a `.gz`/`.tgz` file is removed (nested archives);
  * 3. a rotated log `x.log.<n>` is removed when `x.log` came earlier in the same archive;
  * 4. a log (`*.log`, `*.log.<n>`) longer than `logLines` lines keeps its last lines, after a
@@ -93,7 +116,7 @@ export function createOptimizer(options: OptimizeOptions = {}): Optimizer {
       controller.enqueue(chunk);
     },
   });
-  const gunzip = options.gunzip?.() ?? new DecompressionStream("gzip");
+  const gunzip = options.gunzip?.() ?? webGunzip();
   const gzip = options.gzip?.() ?? new CompressionStream("gzip");
   // The tar library loads with the first optimization: ctl's other commands never need it.
   const output = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>();
@@ -106,16 +129,38 @@ export function createOptimizer(options: OptimizeOptions = {}): Optimizer {
   });
   stats.catch(() => {}); // the output stream reports the failure too; a caller may read only that
 
+  // The input's own failure (a dropped download, an interrupt) passes through as it is; what the
+  // gunzip or the tar decoder fail with is damage, named by the stage that found it.
+  let inputFailure: { reason: unknown } | undefined;
+  const input = counter.writable.getWriter();
+  const writable = new WritableStream<Uint8Array<ArrayBuffer>>({
+    write: (chunk) => input.write(chunk),
+    close: () => input.close(),
+    abort(reason) {
+      inputFailure = { reason };
+      return input.abort(reason);
+    },
+  });
+  const damage = (stage: "gzip" | "tar") => (error: unknown) =>
+    error instanceof StoreCtlError || (inputFailure !== undefined && error === inputFailure.reason)
+      ? error
+      : new DamagedPackageError(damageProblem(stage, error, bytesBefore), { cause: error });
+
   const run = new EntryRules(logLines, counts, options.onAction ?? (() => {}));
   (async () => {
     const { createTarDecoder, createTarPacker } = await import("modern-tar");
-    const entries = counter.readable.pipeThrough(gunzip).pipeThrough(createTarDecoder({ strict: true }));
+    const tar = convertingErrors(counter.readable.pipeThrough(gunzip), damage("gzip"));
+    const entries = convertingErrors(
+      tar.pipeThrough(guardTarMetadata()).pipeThrough(createTarDecoder({ strict: true })),
+      damage("tar"),
+    );
     const packer = createTarPacker();
     packer.readable.pipeThrough(gzip).pipeTo(output.writable).catch(() => {}); // errors reach the reader
     const reader = entries.getReader();
     try {
       for (let next = await reader.read(); !next.done; next = await reader.read()) {
-        await run.entry(next.value, packer.controller);
+        const body = convertingErrors(next.value.body, damage("tar"));
+        await run.entry({ header: next.value.header, body }, packer.controller);
       }
       packer.controller.finalize();
     } catch (error) {
@@ -152,7 +197,7 @@ export function createOptimizer(options: OptimizeOptions = {}): Optimizer {
       },
     }),
   );
-  return { writable: counter.writable, readable, stats };
+  return { writable, readable, stats };
 }
 
 type PackerController = ReturnType<typeof createTarPacker>["controller"];
@@ -168,6 +213,8 @@ class EntryRules {
   readonly #gone = new Set<string>();
   /** `size:sha256` of small files written, to the first name written with it. */
   readonly #seen = new Map<string, string>();
+  /** Symbolic links written so far (`pathKey` to the name): later entries must not go through them. */
+  readonly #links = new Map<string, string>();
 
   constructor(
     logLines: number,
@@ -182,15 +229,16 @@ class EntryRules {
   async entry(entry: ParsedTarEntry, out: PackerController): Promise<void> {
     const { header } = entry;
     const type = header.type ?? "file";
-    const name = normalizeName(header.name);
-    const unsafe = unsafePathReason(header.name) ??
-      (type === "link" ? unsafePathReason(header.linkname ?? "") : undefined);
-    if (unsafe) {
+    const refusal = this.#refusal(header, type);
+    if (refusal) {
       this.#counts.rejected++;
-      this.#gone.add(name);
-      this.#report({ action: "rejected", name: header.name, detail: `unsafe name: ${unsafe}` });
+      // A name over the limit is never a link's target (that would be over it too): not kept.
+      if (header.name.length <= MAX_NAME_BYTES) this.#gone.add(normalizeName(header.name));
+      this.#report({ action: "rejected", name: shownName(header.name), detail: refusal });
       return drain(entry.body);
     }
+    const name = normalizeName(header.name);
+    if (type === "symlink") this.#links.set(pathKey(header.name), header.name);
     if (type === "link" && this.#gone.has(normalizeName(header.linkname ?? ""))) {
       this.#counts.removed++;
       this.#gone.add(name);
@@ -212,6 +260,27 @@ class EntryRules {
     if (header.size > DEDUP_MAX_BYTES) return write(out, header, entry.body);
     const bytes = new Uint8Array(await new Response(entry.body).arrayBuffer());
     return this.#small(header, bytes, header.size, out);
+  }
+
+  /** Rule 1: why the entry must not be written, or undefined. */
+  #refusal(header: TarHeader, type: string): string | undefined {
+    const metadata = header.pax?.[OVERSIZED_META_KEY];
+    if (metadata !== undefined) {
+      return `metadata (a PAX header or GNU long name) of ${metadata} bytes, over ${MAX_META_BYTES}`;
+    }
+    const name = unsafePathReason(header.name) ?? throughLink(header.name, this.#links);
+    if (name) return `unsafe name: ${name}`;
+    const target = type === "link"
+      ? unsafePathReason(header.linkname ?? "") ?? throughLink(header.linkname ?? "", this.#links)
+      : type === "symlink" && utf8Length(header.linkname ?? "") > MAX_NAME_BYTES
+      ? `longer than ${MAX_NAME_BYTES} bytes`
+      : undefined;
+    if (target) return `unsafe link target: ${target}`;
+    const sparse = Object.keys(header.pax ?? {}).filter((key) => key.startsWith("GNU.sparse."));
+    if (sparse.length > 0) {
+      return `GNU sparse-file records (${sparse.join(", ")}): extractors would take the name and data from them`;
+    }
+    return undefined;
   }
 
   async #remove(entry: ParsedTarEntry, name: string, why: string): Promise<void> {
@@ -260,6 +329,18 @@ class EntryRules {
     const pax = header.pax ? withoutKeys(header.pax, ["size", "linkpath"]) : undefined;
     return writeBytes(out, { ...header, pax, type: "link", linkname: first, size: 0 }, new Uint8Array(0));
   }
+}
+
+/** Why `name` (or a hard link's target) would be reached through a symbolic link written earlier. */
+function throughLink(name: string, links: ReadonlyMap<string, string>): string | undefined {
+  const on = linkOnPath(name, links);
+  return on && `${on.under ? "under " : ""}the symbolic link ${on.link} (an earlier entry)`;
+}
+
+/** A name for the listing: one over the length limit is cut, with its size. */
+function shownName(name: string): string {
+  if (name.length <= MAX_NAME_BYTES && utf8Length(name) <= MAX_NAME_BYTES) return name;
+  return `${name.slice(0, 100)}… (${utf8Length(name)} bytes)`;
 }
 
 /** Copies an entry as it is, streaming its body. */

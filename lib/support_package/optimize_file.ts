@@ -1,4 +1,5 @@
 import type { FileSystem } from "../runtime/mod.ts";
+import { DamagedPackageError } from "./damaged.ts";
 import { type ByteTransform, createOptimizer, type OptimizeAction, type OptimizeStats } from "./optimize.ts";
 import { type PackageResult, packageResult } from "./result.ts";
 
@@ -36,7 +37,8 @@ export type OptimizeFileResult = PackageResult & { readonly source_path: string 
 
 /**
  * Shrinks a support package already on disk with the same transform `--optimize` applies while
- * downloading; a damaged package is an error, and leaves no file behind.
+ * downloading; a damaged package is a `DamagedPackageError` naming the source, and leaves no
+ * file behind.
  *
  * @example
  * ```ts
@@ -76,7 +78,13 @@ export async function optimizePackageFile(
       flush: () => events.onRead?.(read),
     }),
   );
-  const written = await deps.fs.writeStream(request.path, input.pipeThrough(optimizer));
+  let written: number;
+  try {
+    written = await deps.fs.writeStream(request.path, input.pipeThrough(optimizer));
+  } catch (error) {
+    if (!(error instanceof DamagedPackageError)) throw error;
+    throw new DamagedPackageError(error.problem, { subject: request.source, cause: error.cause });
+  }
   const optimization = await optimizer.stats;
   const result = {
     source_path: request.source,

@@ -1,6 +1,7 @@
 import { packTar } from "modern-tar";
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { runtime } from "../runtime/deno.ts";
+import { DamagedPackageError } from "./damaged.ts";
 import { optimizePackageFile } from "./optimize_file.ts";
 
 Deno.test("optimizePackageFile() writes the smaller package and tells progress, actions and the end", async () => {
@@ -32,11 +33,13 @@ Deno.test("optimizePackageFile() writes the smaller package and tells progress, 
     assertEquals([optimization.filesTruncated, result.optimization?.size_before], [1, gz.length]);
 
     await Deno.writeTextFile(`${dir}/bad.tar.gz`, "not gzip");
-    await assertRejects(() =>
+    const error = await assertRejects(() =>
       optimizePackageFile({ source: `${dir}/bad.tar.gz`, path: `${dir}/bad-s.tar.gz`, logLines: 5 }, {
         fs: runtime.fs,
       })
     );
+    assert(error instanceof DamagedPackageError, String(error));
+    assertMatch(error.message, new RegExp(`^${dir}/bad\\.tar\\.gz is damaged: it is not a complete gzip stream \\(`));
     assert(
       !(await Array.fromAsync(Deno.readDir(dir))).some((e) => e.name.startsWith("bad-s")),
       "no file from a damaged package",

@@ -1,6 +1,7 @@
 import { createTarPacker, packTar, type TarEntry, type TarHeader, unpackTar } from "modern-tar";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { missingTools, requireTool } from "../../tests/tools.ts";
+import { DamagedPackageError } from "./damaged.ts";
 import { createOptimizer, type OptimizeAction, type OptimizeOptions, type OptimizeStats } from "./optimize.ts";
 
 const encoder = new TextEncoder();
@@ -50,10 +51,85 @@ Deno.test("createOptimizer() rejects unsafe names, never writing them, and repor
       ["rejected", "/etc/passwd", "unsafe name: an absolute path"],
       ["rejected", "a/../../escape2.txt", "unsafe name: a '..' component"],
       ["rejected", "../up/", "unsafe name: a '..' component"],
-      ["rejected", "link-out", "unsafe name: a '..' component"],
+      ["rejected", "link-out", "unsafe link target: a '..' component"],
     ],
   );
   assertEquals(stats.entriesRejected, 5);
+});
+
+Deno.test("createOptimizer() rejects entries reached through an earlier symbolic link, and GNU sparse names", async () => {
+  const link = (name: string, linkname: string, type: "symlink" | "link" = "symlink"): TarEntry => ({
+    header: { name, type, linkname, size: 0 },
+  });
+  const input = await gz(
+    await packTar([
+      link("node_1", "/abs/dir"),
+      file("node_1/file", "abs"),
+      link("up", "../x"),
+      file("up/file", "rel"),
+      file("./UP//deeper/./file", "case and spelling do not matter"),
+      { header: { name: "node_1/", type: "directory", size: 0 } },
+      file("node_1", "written through the link"),
+      link("hard-through", "node_1/secret", "link"),
+      link("hard-to-link", "up", "link"),
+      link("inside", "n"),
+      file("inside/y.txt", "even a link within the archive"),
+      file("sparse", "s", { pax: { "GNU.sparse.name": "../x" } }),
+      file("sparse-map", "s", { pax: { "GNU.sparse.major": "1", "GNU.sparse.minor": "0" } }),
+      file("n/ok.txt", "fine"),
+      file("node_10/file", "a sibling of the link, not under it"),
+    ]),
+  );
+  const { entries, actions, stats } = await optimize(input);
+  assertEquals(entries.map((e) => e.header.name), ["node_1", "up", "inside", "n/ok.txt", "node_10/file"]);
+  assertEquals(actions.map((a) => [a.action, a.name, a.detail]), [
+    ["rejected", "node_1/file", "unsafe name: under the symbolic link node_1 (an earlier entry)"],
+    ["rejected", "up/file", "unsafe name: under the symbolic link up (an earlier entry)"],
+    ["rejected", "./UP//deeper/./file", "unsafe name: under the symbolic link up (an earlier entry)"],
+    ["rejected", "node_1/", "unsafe name: the symbolic link node_1 (an earlier entry)"],
+    ["rejected", "node_1", "unsafe name: the symbolic link node_1 (an earlier entry)"],
+    ["rejected", "hard-through", "unsafe link target: under the symbolic link node_1 (an earlier entry)"],
+    ["rejected", "hard-to-link", "unsafe link target: the symbolic link up (an earlier entry)"],
+    ["rejected", "inside/y.txt", "unsafe name: under the symbolic link inside (an earlier entry)"],
+    [
+      "rejected",
+      "sparse",
+      "GNU sparse-file records (GNU.sparse.name): extractors would take the name and data from them",
+    ],
+    [
+      "rejected",
+      "sparse-map",
+      "GNU sparse-file records (GNU.sparse.major, GNU.sparse.minor): extractors would take the name and data from them",
+    ],
+  ]);
+  assertEquals(stats.entriesRejected, 10);
+});
+
+Deno.test("createOptimizer() rejects names and link targets longer than 4096 bytes, showing them cut", async () => {
+  const longest = `n/${"a".repeat(4090)}.log`; // 4096 bytes: kept
+  const tooLong = `n/${"ü".repeat(2046)}.log`; // 2046 × 2 + 6 = 4098 bytes
+  const long = `n/${"b".repeat(60_000)}.log`;
+  const huge = `n/${"c".repeat(1_000_000)}.log`; // its PAX header is never read
+  const input = await gz(
+    await packTar([
+      file(longest, "kept\n"),
+      file(tooLong, "refused\n"),
+      file(long, "refused\n"),
+      file(huge, "refused\n"),
+      { header: { name: "n/link", type: "symlink", linkname: "t".repeat(4097), size: 0 } },
+      file("n/after.log", "after\n"),
+    ]),
+  );
+  const { entries, actions, stats } = await optimize(input);
+  assertEquals(entries.map((e) => e.header.name), [longest, "n/after.log"]);
+  assertEquals(actions.map((a) => [a.name, a.detail]), [
+    [`${tooLong.slice(0, 100)}… (4098 bytes)`, "unsafe name: longer than 4096 bytes"],
+    [`${long.slice(0, 100)}… (60006 bytes)`, "unsafe name: longer than 4096 bytes"],
+    // The name in the tar header itself: the first 100 bytes.
+    [huge.slice(0, 100), "metadata (a PAX header or GNU long name) of 1000020 bytes, over 65536"],
+    ["n/link", "unsafe link target: longer than 4096 bytes"],
+  ]);
+  assertEquals(stats.entriesRejected, 4);
 });
 
 Deno.test("createOptimizer() removes nested archives and rotated copies whose current log came first", async () => {
@@ -189,6 +265,46 @@ Deno.test("createOptimizer() fails on a cut or corrupt package instead of writin
   const corruptGz = await gz(tar);
   await assertRejects(() => new Response(new Blob([corruptGz]).stream().pipeThrough(corrupt)).bytes(), /checksum/);
   await assertRejects(() => corrupt.stats);
+});
+
+Deno.test("createOptimizer() says how a package is damaged: gzip stream, tar archive, or empty", async () => {
+  const tar = await packTar([file("a.log", "line\n".repeat(20_000)), file("b.txt", "b\n")]);
+  const whole = await gz(tar);
+  const badCrc = whole.slice();
+  badCrc[badCrc.length - 8] ^= 0xff;
+  const badChecksum = tar.slice();
+  badChecksum[148] ^= 1;
+  const cases: [string, Uint8Array<ArrayBuffer>, RegExp][] = [
+    ["truncated", whole.slice(0, whole.length >> 1), /^it is not a complete gzip stream \(.+\)$/],
+    ["bad CRC", badCrc, /^it is not a complete gzip stream \(.+\)$/],
+    ["not gzip", encoder.encode("<html>Not a package</html>\n"), /^it is not a complete gzip stream \(.+\)$/],
+    ["empty", new Uint8Array(0), /^it is empty \(0 bytes\)$/],
+    ["no trailer", await gz(tar.slice(0, -1024)), /^it is not a complete tar archive \(tar archive is truncated\)$/],
+    ["bad checksum", await gz(badChecksum), /^it is not a complete tar archive \(invalid tar header checksum\)$/],
+  ];
+  for (const [label, bytes, problem] of cases) {
+    const optimizer = createOptimizer();
+    const error = await assertRejects(() => new Response(new Blob([bytes]).stream().pipeThrough(optimizer)).bytes());
+    assert(error instanceof DamagedPackageError, `${label}: ${error}`);
+    assertEquals(error.code, "damaged", label);
+    assertMatch(error.problem, problem, label);
+    assertEquals(error.message, `The support package is damaged: ${error.problem}`);
+    assertEquals(await optimizer.stats.catch((e) => e), error, label);
+  }
+});
+
+Deno.test("createOptimizer() passes its input's own failure through as it is, never as damage", async () => {
+  const whole = await gz(await packTar([file("a.log", "x\n".repeat(100_000))]));
+  const dropped = new Error("connection reset");
+  const input = new ReadableStream<Uint8Array<ArrayBuffer>>({
+    start(controller) {
+      controller.enqueue(whole.slice(0, 200));
+      controller.error(dropped);
+    },
+  });
+  const optimizer = createOptimizer();
+  const error = await assertRejects(() => new Response(input.pipeThrough(optimizer)).bytes());
+  assertEquals(error, dropped);
 });
 
 Deno.test("createOptimizer() reports sizes before and after", async () => {

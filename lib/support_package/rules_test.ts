@@ -1,5 +1,15 @@
 import { assertEquals } from "../../tests/assert.ts";
-import { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
+import {
+  currentLogOf,
+  isLogFile,
+  isNestedArchive,
+  linkOnPath,
+  MAX_NAME_BYTES,
+  normalizeName,
+  pathKey,
+  unsafePathReason,
+  utf8Length,
+} from "./rules.ts";
 
 Deno.test("unsafePathReason() refuses absolute paths, drive letters and '..' components", () => {
   const unsafe: [string, string][] = [
@@ -40,4 +50,29 @@ Deno.test("currentLogOf() names the current log of a rotated copy", () => {
 Deno.test("normalizeName() drops a leading ./ and a trailing /", () => {
   assertEquals(normalizeName("./a/b/"), "a/b");
   assertEquals(normalizeName("a"), "a");
+});
+
+Deno.test("unsafePathReason() refuses a name longer than MAX_NAME_BYTES in UTF-8", () => {
+  assertEquals(unsafePathReason("a".repeat(MAX_NAME_BYTES)), undefined);
+  assertEquals(unsafePathReason("a".repeat(MAX_NAME_BYTES + 1)), "longer than 4096 bytes");
+  assertEquals(unsafePathReason("é".repeat(MAX_NAME_BYTES / 2)), undefined);
+  assertEquals(unsafePathReason("é".repeat(MAX_NAME_BYTES / 2) + "a"), "longer than 4096 bytes");
+});
+
+Deno.test("utf8Length() counts as TextEncoder does", () => {
+  for (const text of ["", "a.log", "ü", "журнал", "日本語", "😀x", "a\u0000b"]) {
+    assertEquals(utf8Length(text), new TextEncoder().encode(text).length, text);
+  }
+});
+
+Deno.test("pathKey() and linkOnPath() find a symbolic link on a name's path, however it is spelt", () => {
+  assertEquals(pathKey("./Node_1//logs/./a.log"), "node_1/logs/a.log");
+  assertEquals(pathKey("a\\b/"), "a/b");
+  const links = new Map([[pathKey("Node_1"), "Node_1"], [pathKey("a/up"), "a/up"]]);
+  assertEquals(linkOnPath("node_1/x", links), { link: "Node_1", under: true });
+  assertEquals(linkOnPath("./NODE_1/", links), { link: "Node_1", under: false });
+  assertEquals(linkOnPath("a//up/b/c", links), { link: "a/up", under: true });
+  for (const name of ["node_10/x", "a/upper", "a", "x/node_1/y"]) {
+    assertEquals(linkOnPath(name, links), undefined, name);
+  }
 });
