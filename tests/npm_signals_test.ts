@@ -35,7 +35,8 @@ function descendants(pid: number): number[] {
     parents.get(ppid)!.push(Number(entry.name));
   }
   const out: number[] = [];
-  for (let queue = [pid]; queue.length > 0;) {
+  const queue = [pid];
+  while (queue.length > 0) {
     for (const child of parents.get(queue.shift()!) ?? []) (out.push(child), queue.push(child));
   }
   return out;
