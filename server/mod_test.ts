@@ -250,3 +250,16 @@ Deno.test("TRACE and TRACK are 405 with Allow like any method a path lacks; unkn
   const nowhere = await app.fetch(request("TRACE", "/nowhere"));
   assertEquals(nowhere.status, 404);
 });
+
+Deno.test("asset names that are Object.prototype members are 404 under /console/assets and /docs, logging nothing", async () => {
+  const { app, lines } = setup();
+  const { version } = await import("./docs/assets.ts");
+  for (const name of ["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf", "__defineGetter__"]) {
+    for (const path of [`/console/assets/${name}`, `/docs/swagger-ui-dist@${version}/${name}`]) {
+      const res = await app.request(path);
+      assertEquals([res.status, res.headers.get("content-type")], [404, "application/problem+json"], path);
+      await res.body?.cancel();
+    }
+  }
+  assertEquals(lines, []);
+});

@@ -17,6 +17,7 @@
  */
 import { type Context, Hono } from "hono";
 import { assets, entry } from "./assets.gen.ts";
+import { serveAsset } from "../static_asset.ts";
 
 /** Where the console is served. */
 export const CONSOLE_BASE = "/console";
@@ -48,13 +49,6 @@ export function consoleRoutes(): Hono {
   app.get(CONSOLE_BASE, page);
   // The app routes inside the page by hash (#/tasks/<id>), so one path serves every view.
   app.get(`${CONSOLE_BASE}/`, page);
-  app.get(`${CONSOLE_BASE}/assets/:file`, (c, next) => {
-    const asset = assets[c.req.param("file")];
-    if (!asset) return next();
-    return c.body(asset.text, 200, {
-      "content-type": asset.type,
-      "cache-control": "public, max-age=31536000, immutable",
-    });
-  });
+  app.get(`${CONSOLE_BASE}/assets/:file`, (c, next) => serveAsset(c, next, assets, c.req.param("file")));
   return app;
 }

@@ -14,6 +14,7 @@
  */
 import { Hono } from "hono";
 import { swaggerUI } from "@hono/swagger-ui";
+import { serveAsset } from "../static_asset.ts";
 
 /** Where the assets are served: `/docs/swagger-ui-dist@<version>/<file>`. */
 export const DOCS_BASE = "/docs";
@@ -35,13 +36,8 @@ export function docsRoutes(specUrl: string): Hono {
   });
   app.get(`${DOCS_BASE}/:dir/:file`, async (c, next) => {
     const { version, assets } = await load();
-    const asset = c.req.param("dir") === `swagger-ui-dist@${version}` ? assets[c.req.param("file")] : undefined;
-    if (!asset) return next();
     // The version is in the URL: a new one is a new URL, so this one never changes.
-    return c.body(asset.text, 200, {
-      "content-type": asset.type,
-      "cache-control": "public, max-age=31536000, immutable",
-    });
+    return serveAsset(c, next, assets, c.req.param("dir") === `swagger-ui-dist@${version}` ? c.req.param("file") : undefined);
   });
   return app;
 }
