@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { withBody } from "./body_limit.ts";
 import { InvalidInput } from "./errors.ts";
+import { loneSurrogateInJson } from "./well_formed.ts";
 
 /** The deepest nesting of arrays and objects a JSON request body may have. */
 export const MAX_JSON_DEPTH = 100;
@@ -18,7 +19,8 @@ const LENIENT = new Set(["", "text/plain", "application/x-www-form-urlencoded"])
  *   parses as JSON is read as JSON (curl's `-d` sends the form type); one that does not parse
  *   keeps its type, which the JSON routes answer with 415;
  * - JSON nested deeper than `maxDepth` is a 422 (`InvalidInput`) — deep values overflow the
- *   stack of `structuredClone` and `JSON.stringify` further on, after state has changed.
+ *   stack of `structuredClone` and `JSON.stringify` further on, after state has changed;
+ * - a string or key with a lone UTF-16 surrogate is a 422 naming the field (`server/well_formed.ts`).
  *
  * Other types (multipart, XML) pass untouched: the JSON routes refuse them with 415.
  */
@@ -48,6 +50,8 @@ export function jsonBody(maxDepth = MAX_JSON_DEPTH): MiddlewareHandler {
       const message = `JSON nested deeper than ${maxDepth} levels; flatten the data`;
       throw new InvalidInput(message, [{ field: "(body)", message }]);
     }
+    const lone = loneSurrogateInJson(text);
+    if (lone) throw lone;
     if (!json) {
       const headers = new Headers(request.headers);
       headers.set("content-type", "application/json");

@@ -18,6 +18,7 @@ import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } from "./errors.ts";
 import { jsonBody } from "./json_body.ts";
+import { wellFormedUrl } from "./well_formed.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
@@ -160,6 +161,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   const scopeTable = () => scopes ??= routeScopes(app.openAPIRegistry.definitions as never);
   const tickets = createTickets(deps.store.idempotency, { ttlMs: deps.auth?.ticketTtlMs });
   app.use("*", authenticate({ tokens: deps.auth?.tokens, tickets, scopes: scopeTable }));
+  app.use("*", wellFormedUrl());
   app.use("*", jsonBody());
 
   app.openapi(

@@ -1,12 +1,13 @@
 /**
  * The service's HTTP hardening under real clients, on a real server process: asset names that
- * are `Object.prototype` members. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
+ * are `Object.prototype` members; lone surrogates in JSON and in URLs, on memory and on Redis. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
  * bundle (`http_hardening_node_test.ts`) alike.
  *
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
-import { startServer } from "./server_process.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { startRedis } from "./redis_server.ts";
+import { type ServerProcess, startServer } from "./server_process.ts";
 
 /** One scenario: the system tools it needs, and its body given the server's command line. */
 export interface HardeningScenario {
@@ -21,6 +22,37 @@ async function prototypeAssetPaths(url: string): Promise<string[]> {
   const dir = docs.match(/\/docs\/(swagger-ui-dist@[^/]+)\//)![1];
   return ["constructor", "toString", "hasOwnProperty", "__proto__"]
     .flatMap((name) => [`/console/assets/${name}`, `/docs/${dir}/${name}`]);
+}
+
+/** A JSON request (the body as text, so that it can hold escapes JSON.stringify would not write). */
+async function send(server: ServerProcess, method: string, path: string, text?: string) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    ...(text !== undefined && { headers: { "content-type": "application/json" }, body: text }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Lone surrogates are refused alike on `storeUrl`'s store: none reaches it, so none turns into U+FFFD there. */
+async function loneSurrogates(command: string[], storeUrl: string): Promise<void> {
+  await using server = await startServer(command, { STORE_URL: storeUrl });
+  const task = (session: string) => String.raw`{"kind":"demo","session_id":"${session}","input":{"steps":0}}`;
+  for (const session of [String.raw`s\ud800`, String.raw`s\uDC00`]) {
+    const { status, body } = await send(server, "POST", "/tasks", task(session));
+    assertEquals([status, body.errors?.[0]?.field], [422, "session_id"], session);
+    assertMatch(body.errors[0].message, /lone UTF-16 surrogate \(\\u(d800|dc00)\)/);
+  }
+  const doc = String.raw`{"title":"T","source":"a\udbff.md","content":"x"}`;
+  assertEquals((await send(server, "POST", "/pipelines/documents", doc)).body.errors?.[0]?.field, "source");
+  // What Redis would have made of both: a session of its own, not shared with the refused ones.
+  assertEquals((await send(server, "POST", "/tasks", task(String.raw`s\ufffd`))).status, 201);
+  const listed = await send(server, "GET", `/tasks?session_id=${encodeURIComponent("s\ufffd")}`);
+  assertEquals([listed.status, listed.body.total], [200, 1]);
+  assertEquals((await send(server, "GET", "/tasks")).body.total, 1);
+  for (const [path, field] of [["/tasks?session_id=s%ED%A0%80", "session_id"], ["/tasks/t%ED%B0%80", "task_id"]]) {
+    const { status, body } = await send(server, "GET", path);
+    assertEquals([status, body.errors?.[0]?.field], [422, field], path);
+  }
 }
 
 export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
@@ -40,6 +72,19 @@ export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
       }
       const log = await server.stderr();
       assert(!/error|TypeError/.test(log), log);
+    },
+  },
+  {
+    name: "a lone surrogate in a JSON string or a percent-encoded one in the URL is a 422 naming the field (memory)",
+    tools: [],
+    run: (command) => loneSurrogates(command, "memory:"),
+  },
+  {
+    name: "a lone surrogate is a 422 on Redis too: nothing reaches Redis to become U+FFFD there",
+    tools: ["redis-server"],
+    async run(command) {
+      await using redis = await startRedis();
+      await loneSurrogates(command, redis.url);
     },
   },
 ];
