@@ -19,6 +19,7 @@ import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } from "./errors.ts";
 import { jsonBody } from "./json_body.ts";
 import { wellFormedUrl } from "./well_formed.ts";
+import { securityHeaders } from "./security_headers.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
@@ -131,6 +132,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   };
   const app = new OpenAPIHono({ defaultHook });
 
+  // Outermost, so that every answer has them, however it was made.
+  app.use("*", securityHeaders());
   const origins = deps.auth?.corsOrigins ?? [];
   if (origins.length > 0) {
     // First, so that a preflight (which carries no token) is answered before anything asks for one.

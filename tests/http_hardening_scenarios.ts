@@ -1,6 +1,7 @@
 /**
  * The service's HTTP hardening under real clients, on a real server process: asset names that
- * are `Object.prototype` members; lone surrogates in JSON and in URLs, on memory and on Redis. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
+ * are `Object.prototype` members; lone surrogates in JSON and in URLs, on memory and on Redis; the
+ * security headers of the API, the console and `/docs`. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
  * bundle (`http_hardening_node_test.ts`) alike.
  *
  * @module
@@ -55,6 +56,18 @@ async function loneSurrogates(command: string[], storeUrl: string): Promise<void
   }
 }
 
+/** Asserts the headers every answer has; answers its Content-Security-Policy. */
+function securityHeaders(res: Response, what: string): string {
+  assertEquals(
+    [res.headers.get("x-content-type-options"), res.headers.get("referrer-policy"), res.headers.get("x-frame-options")],
+    ["nosniff", "no-referrer", "DENY"],
+    what,
+  );
+  const csp = res.headers.get("content-security-policy") ?? "";
+  assertMatch(csp, /(^|; )frame-ancestors 'none'(;|$)/, what);
+  return csp;
+}
+
 export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
   {
     name: "asset names that are Object.prototype members are 404, with nothing in the log",
@@ -85,6 +98,40 @@ export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
     async run(command) {
       await using redis = await startRedis();
       await loneSurrogates(command, redis.url);
+    },
+  },
+  {
+    name: "security headers on the API, the console and /docs; the pages' CSP allows their own files only",
+    tools: [],
+    async run(command) {
+      await using server = await startServer(command);
+      const get = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+      for (
+        const [path, init] of [
+          ["/health"],
+          ["/tasks"],
+          ["/nowhere"],
+          ["/tasks", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }],
+          ["/api/RateLimited/sliding", { headers: { authorization: `Basic ${btoa("a:b")}` } }],
+          ["/openapi.json"],
+        ] as [string, RequestInit?][]
+      ) {
+        const res = await get(path, init);
+        await res.body?.cancel();
+        assertEquals(securityHeaders(res, path), "default-src 'none'; frame-ancestors 'none'", path);
+      }
+      const consolePage = await get("/console");
+      const html = await consolePage.text();
+      const consoleCsp = securityHeaders(consolePage, "/console");
+      assertMatch(consoleCsp, /(^|; )script-src 'self'(;|$)/);
+      assertMatch(consoleCsp, /(^|; )style-src 'self'(;|$)/);
+      const script = html.match(/src="([^"]+\.js)"/)![1];
+      const asset = await get(script);
+      await asset.body?.cancel();
+      securityHeaders(asset, script);
+      const docs = await get("/docs");
+      await docs.body?.cancel();
+      assertMatch(securityHeaders(docs, "/docs"), /(^|; )script-src 'self' 'sha256-[A-Za-z0-9+/]{43}='(;|$)/);
     },
   },
 ];
