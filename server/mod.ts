@@ -20,6 +20,8 @@ import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } 
 import { jsonBody } from "./json_body.ts";
 import { wellFormedUrl } from "./well_formed.ts";
 import { securityHeaders } from "./security_headers.ts";
+import { allowedHostsOnly } from "./allowed_hosts.ts";
+import { refuseCrossSite } from "./cross_site.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
@@ -51,6 +53,12 @@ export interface AuthConfig {
   readonly tokens?: TokenSet;
   /** `CORS_ORIGINS`: origins browsers may call from; none: no CORS headers at all. */
   readonly corsOrigins?: readonly string[];
+  /**
+   * `ALLOWED_HOSTS`: names besides localhost and IP addresses that requests may address (`Host`).
+   * Running open, only those are answered (DNS rebinding); with tokens, any name unless some are
+   * listed; `"any"`: every name (the edge entry, which is public under its platform's names).
+   */
+  readonly allowedHosts?: readonly string[] | "any";
   /** How long a stream ticket lives. Default 60 s. */
   readonly ticketTtlMs?: number;
 }
@@ -134,6 +142,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
 
   // Outermost, so that every answer has them, however it was made.
   app.use("*", securityHeaders());
+  const hosts = deps.auth?.allowedHosts;
+  if (hosts !== "any" && (hosts?.length || !deps.auth?.tokens)) app.use("*", allowedHostsOnly(hosts ?? []));
   const origins = deps.auth?.corsOrigins ?? [];
   if (origins.length > 0) {
     // First, so that a preflight (which carries no token) is answered before anything asks for one.
@@ -147,6 +157,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       }),
     );
   }
+  // After CORS (a trusted origin's preflight is answered), before anything that could change state.
+  app.use("*", refuseCrossSite(origins));
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
   app.use(
     "*",

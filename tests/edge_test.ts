@@ -69,3 +69,41 @@ Deno.test(
     assertEquals([listed.status, (await listed.json()).tasks], [200, []]);
   },
 );
+
+Deno.test(
+  "edge entry: it answers under any name (its platform's), unless an ALLOWED_HOSTS binding pins them; cross-site writes are refused",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    await using upstash = await startUpstashStandIn(redis.url);
+    const env = {
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: upstash.token,
+      ALLOW_ANONYMOUS: "true",
+    };
+    const fresh = async () => (await import(`../server/edge.ts?fresh=${crypto.randomUUID()}`)).default;
+    const open = await fresh();
+    const status = async (app: typeof edge, url: string, bindings: Record<string, string>, init?: RequestInit) => {
+      const res = await app.fetch(new Request(url, init), bindings);
+      await res.body?.cancel();
+      return res.status;
+    };
+    assertEquals(await status(open, "https://storectl.acme.workers.dev/health", env), 200);
+    const post = {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
+    };
+    assertEquals(await status(open, "https://storectl.acme.workers.dev/tasks", env, post), 403);
+
+    const pinned = await fresh();
+    const names = { ...env, ALLOWED_HOSTS: "storectl.acme.example" };
+    assertEquals(await status(pinned, "https://storectl.acme.example/health", names), 200);
+    assertEquals(await status(pinned, "https://storectl.acme.workers.dev/health", names), 421);
+
+    let message = "";
+    await (await fresh()).fetch(new Request("https://x.example/health"), { ...env, ALLOWED_HOSTS: "https://x.example" })
+      .catch((e: Error) => message = e.message);
+    assertMatch(message, /^The ALLOWED_HOSTS binding must list host names.*'https:\/\/x\.example'/);
+  },
+);

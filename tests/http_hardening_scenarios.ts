@@ -1,12 +1,14 @@
 /**
  * The service's HTTP hardening under real clients, on a real server process: asset names that
  * are `Object.prototype` members; lone surrogates in JSON and in URLs, on memory and on Redis; the
- * security headers of the API, the console and `/docs`. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
+ * security headers of the API, the console and `/docs`; cross-site writes, bodies that do not say
+ * they are JSON and foreign `Host` names refused. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
  * bundle (`http_hardening_node_test.ts`) alike.
  *
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { requireTool } from "./tools.ts";
 import { startRedis } from "./redis_server.ts";
 import { type ServerProcess, startServer } from "./server_process.ts";
 
@@ -67,6 +69,21 @@ function securityHeaders(res: Response, what: string): string {
   assertMatch(csp, /(^|; )frame-ancestors 'none'(;|$)/, what);
   return csp;
 }
+
+/** `curl` with `args` (the URL among them): the status and the parsed body. */
+async function curl(args: string[]) {
+  const { code, stdout } = await new Deno.Command(requireTool("curl"), {
+    args: ["-sS", "--max-time", "30", "-w", "\n%{http_code}", ...args],
+    stdout: "piped",
+  }).output();
+  assertEquals(code, 0, `curl ${args.join(" ")}`);
+  const text = new TextDecoder().decode(stdout);
+  const cut = text.lastIndexOf("\n");
+  const body = text.slice(0, cut);
+  return { status: Number(text.slice(cut + 1)), body: body ? JSON.parse(body) : undefined };
+}
+
+const DEMO = JSON.stringify({ kind: "demo", input: { steps: 0 } });
 
 export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
   {
@@ -132,6 +149,43 @@ export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
       const docs = await get("/docs");
       await docs.body?.cancel();
       assertMatch(securityHeaders(docs, "/docs"), /(^|; )script-src 'self' 'sha256-[A-Za-z0-9+/]{43}='(;|$)/);
+    },
+  },
+  {
+    name: "running open: cross-site writes 403, non-JSON bodies 415, foreign Host 421; curl and same-origin pass",
+    tools: ["curl"],
+    async run(command) {
+      await using server = await startServer(command, { CORS_ORIGINS: "http://app.example" });
+      const tasks = `${server.url}/tasks`;
+      const json = ["-H", "content-type: application/json", "-d", DEMO];
+      for (
+        const headers of [
+          ["-H", "origin: http://evil.example"],
+          ["-H", "origin: http://evil.example", "-H", "sec-fetch-site: cross-site"],
+          ["-H", "sec-fetch-site: same-site", "-H", "origin: http://localhost:1"],
+        ]
+      ) {
+        const { status, body } = await curl([...headers, ...json, tasks]);
+        assertEquals(status, 403, headers.join(" "));
+        assertMatch(body.detail, /add it to CORS_ORIGINS/);
+      }
+      const clear = await curl(["-X", "POST", "-H", "origin: http://evil.example", `${server.url}/pipelines/clear`]);
+      assertEquals(clear.status, 403);
+      const plain = await curl(["-H", "content-type: text/plain", "-d", DEMO, tasks]);
+      assertEquals(plain.status, 415);
+      assertMatch(plain.body.detail, /Content-Type text\/plain .*send JSON with Content-Type: application\/json/);
+      for (const host of ["evil.example", "evil.example:8080"]) {
+        const rebound = await curl(["-H", `host: ${host}`, `${server.url}/health`]);
+        assertEquals(rebound.status, 421, host);
+        assertMatch(rebound.body.detail, /'evil\.example'.*ALLOWED_HOSTS/);
+      }
+      assertEquals((await curl(["-H", "host: evil.example", ...json, tasks])).status, 421);
+      assertEquals((await curl([...json, tasks])).status, 201, "curl, no Origin");
+      const sameOrigin = ["-H", `origin: ${server.url}`, "-H", "sec-fetch-site: same-origin"];
+      assertEquals((await curl([...sameOrigin, ...json, tasks])).status, 201, "the console's own requests");
+      const trusted = ["-H", "origin: http://app.example", "-H", "sec-fetch-site: cross-site"];
+      assertEquals((await curl([...trusted, ...json, tasks])).status, 201, "an origin of CORS_ORIGINS");
+      assertEquals((await curl(["-H", `host: localhost:${new URL(server.url).port}`, tasks])).body.total, 3);
     },
   },
 ];
