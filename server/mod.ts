@@ -24,7 +24,12 @@ import { allowedHostsOnly } from "./allowed_hosts.ts";
 import { refuseCrossSite } from "./cross_site.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
-import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
+import {
+  DEFAULT_RATE_LIMIT,
+  type RateLimitConfig,
+  rateLimitedRoutes,
+  STORE_SILENT,
+} from "./routes/rate_limited.ts";
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
@@ -168,7 +173,9 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   );
   const outage = deps.outage ?? storeOutage(log, deps.now);
   const rateLimit = deps.rateLimit ?? DEFAULT_RATE_LIMIT;
-  app.use("*", rateLimitedRoutes(deps.store, rateLimit, outage));
+  // With tokens, the answers that anyone gets (this route's, /health's) do not name the store's address.
+  const tellCause = !deps.auth?.tokens;
+  app.use("*", rateLimitedRoutes(deps.store, rateLimit, outage, tellCause));
   // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
   app.use("*", refuseUnbuildableMethods(() => app.routes));
   // What each route needs, read back from the routes' own `security` (once every route is in).
@@ -206,7 +213,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
         return c.json({ status: "healthy" as const, store: deps.store.kind }, 200);
       } catch (error) {
         outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
-        return c.json({ status: "unhealthy" as const, store: deps.store.kind, cause: (error as Error).message }, 503);
+        const cause = tellCause ? (error as Error).message : STORE_SILENT;
+        return c.json({ status: "unhealthy" as const, store: deps.store.kind, cause }, 503);
       }
     },
   );

@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
-import { createMemoryStore, type Store } from "../lib/store/mod.ts";
+import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
+import { testTokens } from "../tests/auth_tokens.ts";
+import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { createApp } from "./mod.ts";
 import { assertDocsOffline } from "../tests/docs_page.ts";
@@ -268,4 +270,28 @@ Deno.test("asset names that are Object.prototype members are 404 under /console/
     }
   }
   assertEquals(lines, []);
+});
+
+Deno.test("with tokens, /health and the rate-limited route's 503 do not name the store's address to strangers; the log does", async () => {
+  const message = "Redis at 10.0.0.7:6390 is not reachable (connection refused); retrying";
+  const failing: Store = {
+    ...createMemoryStore(),
+    kind: "redis",
+    ping: () => Promise.reject(new StoreUnavailableError(message)),
+    hitSlidingWindow: () => Promise.reject(new StoreUnavailableError(message)),
+    close: () => Promise.resolve(),
+  };
+  const tokens = createTokenSet(parseTokens(testTokens().file, "test"));
+  for (const auth of [{ tokens }, {}]) {
+    const lines: string[] = [];
+    const app = createApp({ store: failing, log: (line) => lines.push(line), auth });
+    const health = await app.request("/health");
+    const route = await app.request("/api/RateLimited/sliding", { headers: { authorization: `Basic ${btoa("a:b")}` } });
+    assertEquals([health.status, route.status], [503, 503]);
+    const answers = JSON.stringify([await health.json(), await route.json()]);
+    // Running open, whoever calls may already do anything: the answers help them with the cause.
+    assertEquals(answers.includes("10.0.0.7:6390"), !auth.tokens, answers);
+    assertMatch(answers, /the store does not answer|not reachable/);
+    assert(lines.some((line) => line.endsWith(`: ${message}`)), lines.join("\n"));
+  }
 });

@@ -2,13 +2,15 @@
  * The service's HTTP hardening under real clients, on a real server process: asset names that
  * are `Object.prototype` members; lone surrogates in JSON and in URLs, on memory and on Redis; the
  * security headers of the API, the console and `/docs`; cross-site writes, bodies that do not say
- * they are JSON and foreign `Host` names refused. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
+ * they are JSON and foreign `Host` names refused; with tokens, a Redis that is down not named to
+ * strangers. Run on Deno (`http_hardening_e2e_test.ts`) and on the Node
  * bundle (`http_hardening_node_test.ts`) alike.
  *
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { requireTool } from "./tools.ts";
+import { testTokens } from "./auth_tokens.ts";
 import { startRedis } from "./redis_server.ts";
 import { type ServerProcess, startServer } from "./server_process.ts";
 
@@ -186,6 +188,37 @@ export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
       const trusted = ["-H", "origin: http://app.example", "-H", "sec-fetch-site: cross-site"];
       assertEquals((await curl([...trusted, ...json, tasks])).status, 201, "an origin of CORS_ORIGINS");
       assertEquals((await curl(["-H", `host: localhost:${new URL(server.url).port}`, tasks])).body.total, 3);
+    },
+  },
+  {
+    name: "with tokens, /health and the rate-limited route do not name a Redis that is down; the log does",
+    tools: ["redis-server"],
+    async run(command) {
+      await using redis = await startRedis();
+      const tokensFile = await Deno.makeTempFile({ suffix: ".json" });
+      await using _file = { [Symbol.asyncDispose]: () => Deno.remove(tokensFile) };
+      await Deno.writeTextFile(tokensFile, testTokens().file);
+      const server = await startServer(command, { STORE_URL: redis.url, SERVICE_TOKENS_FILE: tokensFile }, {
+        captureStderr: true,
+      });
+      try {
+        await redis.stop();
+        const address = `127.0.0.1:${redis.port}`;
+        const health = await send(server, "GET", "/health");
+        const res = await fetch(`${server.url}/api/RateLimited/sliding`, {
+          headers: { authorization: `Basic ${btoa("a:b")}` },
+        });
+        const route = { status: res.status, body: await res.json() };
+        assertEquals([health.status, health.body.cause, route.status], [
+          503,
+          "the store does not answer (the server's log says why)",
+          503,
+        ]);
+        assert(!JSON.stringify([health.body, route.body]).includes(address), JSON.stringify(route.body));
+      } finally {
+        await server.stop();
+      }
+      assertMatch(await server.stderr(), new RegExp(`store unreachable .*Redis at 127\\.0\\.0\\.1:${redis.port}`));
     },
   },
 ];
