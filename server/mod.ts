@@ -28,7 +28,7 @@ import {
   DEFAULT_RATE_LIMIT,
   type RateLimitConfig,
   rateLimitedRoutes,
-  STORE_SILENT,
+  NO_STORE_ANSWER,
 } from "./routes/rate_limited.ts";
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
@@ -213,7 +213,7 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
         return c.json({ status: "healthy" as const, store: deps.store.kind }, 200);
       } catch (error) {
         outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
-        const cause = tellCause ? (error as Error).message : STORE_SILENT;
+        const cause = tellCause ? (error as Error).message : NO_STORE_ANSWER;
         return c.json({ status: "unhealthy" as const, store: deps.store.kind, cause }, 503);
       }
     },

@@ -11,7 +11,7 @@ export interface RateLimitConfig {
 }
 
 /** What an answer says of a store that does not answer, where it names nothing of the inside. */
-export const STORE_SILENT = "the store does not answer (the server's log says why)";
+export const NO_STORE_ANSWER = "the store does not answer (the server's log says why)";
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
   routes: ["/api/RateLimited/sliding"],
@@ -106,7 +106,7 @@ export function rateLimitedRoutes(
       decision = await store.hitSlidingWindow(`${route}:${identity}`, config.limit, config.windowMs);
     } catch (error) {
       outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
-      const why = tellCause && error instanceof StoreUnavailableError ? error.message : STORE_SILENT;
+      const why = tellCause && error instanceof StoreUnavailableError ? error.message : NO_STORE_ANSWER;
       return problem(c, 503, `The rate limit cannot be checked: ${why}. Try again shortly`, {
         headers: { "retry-after": "1" },
       });
