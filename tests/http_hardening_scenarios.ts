@@ -9,17 +9,10 @@
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { requireTool } from "./tools.ts";
+import { curl, type ProcessScenario } from "./process_scenarios.ts";
 import { testTokens } from "./auth_tokens.ts";
 import { startRedis } from "./redis_server.ts";
 import { type ServerProcess, startServer } from "./server_process.ts";
-
-/** One scenario: the system tools it needs, and its body given the server's command line. */
-export interface HardeningScenario {
-  readonly name: string;
-  readonly tools: readonly string[];
-  run(command: string[]): Promise<void>;
-}
 
 /** The paths of asset names that only `Object.prototype` holds. */
 async function prototypeAssetPaths(url: string): Promise<string[]> {
@@ -72,22 +65,9 @@ function securityHeaders(res: Response, what: string): string {
   return csp;
 }
 
-/** `curl` with `args` (the URL among them): the status and the parsed body. */
-async function curl(args: string[]) {
-  const { code, stdout } = await new Deno.Command(requireTool("curl"), {
-    args: ["-sS", "--max-time", "30", "-w", "\n%{http_code}", ...args],
-    stdout: "piped",
-  }).output();
-  assertEquals(code, 0, `curl ${args.join(" ")}`);
-  const text = new TextDecoder().decode(stdout);
-  const cut = text.lastIndexOf("\n");
-  const body = text.slice(0, cut);
-  return { status: Number(text.slice(cut + 1)), body: body ? JSON.parse(body) : undefined };
-}
-
 const DEMO = JSON.stringify({ kind: "demo", input: { steps: 0 } });
 
-export const HARDENING_SCENARIOS: readonly HardeningScenario[] = [
+export const HARDENING_SCENARIOS: readonly ProcessScenario[] = [
   {
     name: "asset names that are Object.prototype members are 404, with nothing in the log",
     tools: [],

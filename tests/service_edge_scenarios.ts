@@ -1,7 +1,7 @@
 /**
- * The service under real clients: curl's default form type (refused: JSON must say so), methods a
- * runtime refuses to build a `Request` for, empty JSON bodies, JSON nested too deep, over-long ids and idempotent creation
- * across two processes. Run on Deno (`service_edge_e2e_test.ts`) and on the Node bundle
+ * The service under real clients: curl's default form type (refused: JSON must say so), methods
+ * a runtime refuses to build a `Request` for, empty JSON bodies, JSON nested too deep, over-long
+ * ids and idempotent creation across two processes. Run on Deno (`service_edge_e2e_test.ts`) and on the Node bundle
  * (`service_edge_node_test.ts`) alike.
  *
  * @module
@@ -10,27 +10,7 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { startRedis } from "./redis_server.ts";
 import { type ServerProcess, startServer } from "./server_process.ts";
 import { requireTool } from "./tools.ts";
-
-/** One scenario: the system tools it needs, and its body given the server's command line. */
-export interface EdgeScenario {
-  readonly name: string;
-  readonly tools: readonly string[];
-  run(command: string[]): Promise<void>;
-}
-
-/** `curl` with `args`: the status, the Content-Type and the body it printed. */
-async function curl(args: string[]) {
-  const { code, stdout } = await new Deno.Command(requireTool("curl"), {
-    args: ["-sS", "--max-time", "30", "-w", "\n%{http_code} %{content_type}", ...args],
-    stdout: "piped",
-  }).output();
-  assertEquals(code, 0, `curl ${args.join(" ")}`);
-  const text = new TextDecoder().decode(stdout);
-  const cut = text.lastIndexOf("\n");
-  const [status, type = ""] = text.slice(cut + 1).split(" ");
-  const body = text.slice(0, cut);
-  return { status: Number(status), type, body: body ? JSON.parse(body) : undefined };
-}
+import { curl, type ProcessScenario } from "./process_scenarios.ts";
 
 /** Polls the task until `ok(task)` holds. */
 async function until(server: ServerProcess, id: string, ok: (task: Record<string, unknown>) => boolean) {
@@ -46,7 +26,7 @@ async function until(server: ServerProcess, id: string, ok: (task: Record<string
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 const demo = JSON.stringify({ kind: "demo", input: { steps: 0, tokens: ["ok"] } });
 
-export const EDGE_SCENARIOS: readonly EdgeScenario[] = [
+export const EDGE_SCENARIOS: readonly ProcessScenario[] = [
   {
     name: "JSON must say it is JSON: curl's form type, text/plain or no type get 415 naming the fix, as multipart does",
     tools: ["curl"],
