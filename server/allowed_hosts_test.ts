@@ -73,6 +73,9 @@ Deno.test("isLocalHostName() and parseAllowedHosts()", () => {
   }
   assertEquals(parseAllowedHosts(" svc.example, .Corp.Example ,,"), ["svc.example", ".corp.example"]);
   assertEquals(parseAllowedHosts(""), []);
-  assertThrows(() => parseAllowedHosts("https://svc.example"), /ALLOWED_HOSTS must list host names.*not 'https:\/\/svc\.example'$/);
+  assertThrows(
+    () => parseAllowedHosts("https://svc.example"),
+    /ALLOWED_HOSTS must list host names.*not 'https:\/\/svc\.example'$/,
+  );
   assertThrows(() => parseAllowedHosts("svc.example:8080,*"), /'svc\.example:8080', '\*'/);
 });

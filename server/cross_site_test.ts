@@ -43,7 +43,9 @@ Deno.test("a state-changing request from another origin is a 403 naming CORS_ORI
       const res = await send(method, path, { ...JSON_TYPE, ...headers }, body);
       assertEquals([res.status, res.body?.title], [403, "Forbidden"], `${what}: ${method} ${path}`);
       assertMatch(res.body.detail, /CORS_ORIGINS/);
-      const from = headers.origin && headers.origin !== "null" ? `A page of ${headers.origin} ` : "A page of another site ";
+      const from = headers.origin && headers.origin !== "null"
+        ? `A page of ${headers.origin} `
+        : "A page of another site ";
       assert(res.body.detail.startsWith(from), res.body.detail);
     }
   }

@@ -24,12 +24,7 @@ import { allowedHostsOnly } from "./allowed_hosts.ts";
 import { refuseCrossSite } from "./cross_site.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
-import {
-  DEFAULT_RATE_LIMIT,
-  type RateLimitConfig,
-  rateLimitedRoutes,
-  NO_STORE_ANSWER,
-} from "./routes/rate_limited.ts";
+import { DEFAULT_RATE_LIMIT, NO_STORE_ANSWER, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";

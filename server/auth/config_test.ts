@@ -39,7 +39,10 @@ Deno.test("ALLOWED_HOSTS: host names and leading-dot domains, lower-cased; a sch
     ".corp.example",
   ]);
   const message = refused({ ALLOWED_HOSTS: "http://svc.example,svc.example:8080,*,ok.example", PORT: "x" });
-  assertMatch(message, /ALLOWED_HOSTS must list host names .* not 'http:\/\/svc\.example', 'svc\.example:8080', '\*'$/m);
+  assertMatch(
+    message,
+    /ALLOWED_HOSTS must list host names .* not 'http:\/\/svc\.example', 'svc\.example:8080', '\*'$/m,
+  );
   assertMatch(message, /PORT must be a whole number/); // listed with every other bad variable
 });
 

@@ -44,7 +44,12 @@ export function docsRoutes(specUrl: string): Hono {
   app.get(`${DOCS_BASE}/:dir/:file`, async (c, next) => {
     const { version, assets } = await load();
     // The version is in the URL: a new one is a new URL, so this one never changes.
-    return serveAsset(c, next, assets, c.req.param("dir") === `swagger-ui-dist@${version}` ? c.req.param("file") : undefined);
+    return serveAsset(
+      c,
+      next,
+      assets,
+      c.req.param("dir") === `swagger-ui-dist@${version}` ? c.req.param("file") : undefined,
+    );
   });
   return app;
 }
