@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { ProblemException } from "./errors.ts";
 
 /** Whether `hostname` (as a URL has it: lower case, IPv6 in brackets, no port) is a local name or an address. */
@@ -57,17 +57,17 @@ function hostnameOf(url: string): string {
 }
 
 /**
- * Answers only requests whose `Host` is local, an address, or one of `names` (exact, or under a
- * leading-dot domain); others get a 421 naming `ALLOWED_HOSTS`.
+ * The check of a request's `Host`: local, an address, or one of `names` (exact, or under a
+ * leading-dot domain) passes; another throws a 421 naming `ALLOWED_HOSTS`.
  */
-export function allowedHostsOnly(names: readonly string[]): MiddlewareHandler {
+export function hostCheck(names: readonly string[]): (c: Context) => void {
   const exact = new Set(names.filter((n) => !n.startsWith(".")));
   const domains = names.filter((n) => n.startsWith("."));
   const allowed = (host: string) =>
     isLocalHostName(host) || exact.has(host) || domains.some((d) => host === d.slice(1) || host.endsWith(d));
-  return (c, next) => {
+  return (c) => {
     const host = hostnameOf(c.req.url).toLowerCase();
-    if (allowed(host)) return next();
+    if (allowed(host)) return;
     throw new MisdirectedRequest(
       `This service does not answer to the name '${host}': it answers to localhost, IP addresses` +
         `${names.length > 0 ? ` and ${names.join(", ")}` : ""} (a page of another site may have made its name ` +

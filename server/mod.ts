@@ -18,10 +18,10 @@ import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } from "./errors.ts";
 import { jsonBody } from "./json_body.ts";
-import { wellFormedUrl } from "./well_formed.ts";
+import { checkUrl } from "./well_formed.ts";
 import { securityHeaders } from "./security_headers.ts";
-import { allowedHostsOnly } from "./allowed_hosts.ts";
-import { refuseCrossSite } from "./cross_site.ts";
+import { hostCheck } from "./allowed_hosts.ts";
+import { crossSiteCheck } from "./cross_site.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
 import { DEFAULT_RATE_LIMIT, NO_STORE_ANSWER, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
@@ -142,11 +142,20 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
 
   // Outermost, so that every answer has them, however it was made.
   app.use("*", securityHeaders());
+  // Then, in one middleware (each layer costs a promise per request): the Host names answered
+  // (running open: against DNS rebinding), no writes from other origins (a trusted origin's
+  // preflight is a read, and passes on to CORS).
   const hosts = deps.auth?.allowedHosts;
-  if (hosts !== "any" && (hosts?.length || !deps.auth?.tokens)) app.use("*", allowedHostsOnly(hosts ?? []));
+  const checkHost = hosts !== "any" && (hosts?.length || !deps.auth?.tokens) ? hostCheck(hosts ?? []) : undefined;
   const origins = deps.auth?.corsOrigins ?? [];
+  const checkOrigin = crossSiteCheck(origins);
+  app.use("*", (c, next) => {
+    checkHost?.(c);
+    checkOrigin(c);
+    return next();
+  });
   if (origins.length > 0) {
-    // First, so that a preflight (which carries no token) is answered before anything asks for one.
+    // Before authentication, so that a preflight (which carries no token) is answered before anything asks for one.
     app.use(
       "*",
       cors({
@@ -157,8 +166,6 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
       }),
     );
   }
-  // After CORS (a trusted origin's preflight is answered), before anything that could change state.
-  app.use("*", refuseCrossSite(origins));
   const maxBytes = deps.bodyLimitBytes ?? 1024 * 1024;
   app.use(
     "*",
@@ -178,8 +185,9 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   const scopeTable = () => scopes ??= routeScopes(app.openAPIRegistry.definitions as never);
   const tickets = createTickets(deps.store.idempotency, { ttlMs: deps.auth?.ticketTtlMs });
   app.use("*", authenticate({ tokens: deps.auth?.tokens, tickets, scopes: scopeTable }));
-  app.use("*", wellFormedUrl());
-  app.use("*", jsonBody());
+  // After authentication (a stranger learns no parameter names), before any route reads its input.
+  const body = jsonBody();
+  app.use("*", (c, next) => (checkUrl(c), body(c, next)));
 
   app.openapi(
     createRoute({

@@ -46,15 +46,20 @@ export async function scriptHash(script: string): Promise<string> {
   return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
 }
 
-const FIXED: readonly [string, string][] = [
-  ["x-content-type-options", "nosniff"],
-  ["referrer-policy", "no-referrer"],
-  ["x-frame-options", "DENY"], // for browsers that predate frame-ancestors
-];
+/** The headers of every answer (pages replace the policy with their own). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY", // for browsers that predate frame-ancestors
+  "content-security-policy": API_CSP,
+};
+const FIXED = Object.entries(SECURITY_HEADERS).filter(([name]) => name !== "content-security-policy");
 
 /**
  * Sets the security headers on every answer, whatever made it (a route, `onError`, a middleware
- * that answered early, an event stream); the CSP only where the answer has none of its own.
+ * that answered early, an event stream); the CSP only where the answer has none of its own. Set
+ * on the answer once it is made: preparing them on the context would make every answer copy a
+ * `Headers` object, which costs more.
  */
 export function securityHeaders(): MiddlewareHandler {
   return async (c, next) => {

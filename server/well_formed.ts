@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import { type FieldError, InvalidInput } from "./errors.ts";
 
@@ -119,32 +119,29 @@ function badEscapes(component: string): string | undefined {
 }
 
 /**
- * Refuses a URL whose path segments or query parameters hold percent-escapes that are not UTF-8
- * (an encoded surrogate, `%FF`, a cut sequence): a 422 naming the route's parameter (`task_id`),
- * the query parameter, or `(path)`. URLs without `%` pass at once.
+ * Throws a 422 for a URL whose path segments or query parameters hold percent-escapes that are
+ * not UTF-8 (an encoded surrogate, `%FF`, a cut sequence), naming the route's parameter
+ * (`task_id`), the query parameter, or `(path)`. URLs without `%` pass at once.
  */
-export function wellFormedUrl(): MiddlewareHandler {
-  return (c, next) => {
-    const url = c.req.url;
-    if (!url.includes("%")) return next();
-    const start = url.indexOf("/", url.indexOf("//") + 2);
-    const queryAt = url.indexOf("?", start);
-    const path = queryAt === -1 ? url.slice(start) : url.slice(start, queryAt);
-    const segments = path.split("/");
-    const bad = segments.findIndex((s) => badEscapes(s) !== undefined);
-    if (bad !== -1) {
-      const route = matchedRoutes(c).find((r) => r.method !== "ALL")?.path.split("/");
-      const name = route?.length === segments.length && route[bad].startsWith(":") ? route[bad].slice(1) : "(path)";
-      throw notUtf8(name, "path parameter", badEscapes(segments[bad])!);
+export function checkUrl(c: Context): void {
+  const url = c.req.url;
+  if (!url.includes("%")) return;
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const queryAt = url.indexOf("?", start);
+  const path = queryAt === -1 ? url.slice(start) : url.slice(start, queryAt);
+  const segments = path.split("/");
+  const bad = segments.findIndex((s) => badEscapes(s) !== undefined);
+  if (bad !== -1) {
+    const route = matchedRoutes(c).find((r) => r.method !== "ALL")?.path.split("/");
+    const name = route?.length === segments.length && route[bad].startsWith(":") ? route[bad].slice(1) : "(path)";
+    throw notUtf8(name, "path parameter", badEscapes(segments[bad])!);
+  }
+  if (queryAt !== -1) {
+    for (const pair of url.slice(queryAt + 1).split("#")[0].split("&")) {
+      const run = badEscapes(pair);
+      if (run === undefined) continue;
+      const rawName = pair.split("=")[0];
+      throw notUtf8(badEscapes(rawName) === undefined ? decoded(rawName) : "(query)", "query parameter", run);
     }
-    if (queryAt !== -1) {
-      for (const pair of url.slice(queryAt + 1).split("#")[0].split("&")) {
-        const run = badEscapes(pair);
-        if (run === undefined) continue;
-        const rawName = pair.split("=")[0];
-        throw notUtf8(badEscapes(rawName) === undefined ? decoded(rawName) : "(query)", "query parameter", run);
-      }
-    }
-    return next();
-  };
+  }
 }
