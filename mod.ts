@@ -70,7 +70,11 @@
  * const store = createMemoryStore();
  * const runner = createTaskRunner({ store, definitions: [echo] });
  * const app = createApp({ store, tasks: runner });
- * const created = await app.request("/tasks", { method: "POST", body: JSON.stringify({ kind: "echo", input: { text: "hi" } }) });
+ * const created = await app.request("/tasks", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json" },
+ *   body: JSON.stringify({ kind: "echo", input: { text: "hi" } }),
+ * });
  * if (created.status !== 201) throw new Error(`${created.status}`);
  * await runner.close();
  * ```

@@ -11,6 +11,7 @@ import {
 import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.ts";
 import type { TaskApiConfig } from "./routes/tasks.ts";
 import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
+import { parseAllowedHosts } from "./allowed_hosts.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -40,6 +41,8 @@ export interface AccessConfig {
   readonly allowAnonymous: boolean;
   /** `CORS_ORIGINS`: the origins browsers may call from; empty: no CORS. */
   readonly corsOrigins: readonly string[];
+  /** `ALLOWED_HOSTS`: names besides localhost and IP addresses that requests may address. */
+  readonly allowedHosts: readonly string[];
 }
 
 /** Whether `host` is this machine only: 127.0.0.0/8, ::1 or localhost. */
@@ -176,6 +179,14 @@ const Env = z.object({
     }
     return origins.map((o) => o.replace(/\/$/, ""));
   }),
+  ALLOWED_HOSTS: z.string().default("").transform((v, ctx) => {
+    try {
+      return parseAllowedHosts(v);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  }),
 }).refine((e) => !e.UPSTASH_REDIS_REST_URL === !e.UPSTASH_REDIS_REST_TOKEN, {
   message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN go together: set both or neither",
 }).refine((e) => !e.LLM_BASE_URL || e.LLM_MODEL, {
@@ -261,6 +272,7 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
       ...(e.SERVICE_TOKENS_FILE && { tokensFile: e.SERVICE_TOKENS_FILE }),
       allowAnonymous: e.ALLOW_ANONYMOUS,
       corsOrigins: e.CORS_ORIGINS,
+      allowedHosts: e.ALLOWED_HOSTS,
     },
   };
 }

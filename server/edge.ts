@@ -4,11 +4,17 @@
  * An edge deployment is public: it needs a `SERVICE_TOKENS` binding (the tokens file's JSON:
  * digests, no secret), or `ALLOW_ANONYMOUS=true` to run open on purpose.
  *
+ * It answers to every `Host`, open or not: it is served under its platform's names (and any
+ * custom domain), which it cannot know, and DNS rebinding gains nothing against a service that
+ * anyone can call directly. An `ALLOWED_HOSTS` binding (`svc.example,.corp.example`) pins the
+ * names, as the variable does for a server process.
+ *
  * @module
  */
 import { openStore } from "../lib/store/mod.ts";
 import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { createApp } from "./mod.ts";
+import { parseAllowedHosts } from "./allowed_hosts.ts";
 
 type Bindings = Record<string, string | undefined>;
 
@@ -28,9 +34,12 @@ export default {
       const tokens = env.SERVICE_TOKENS
         ? createTokenSet(parseTokens(env.SERVICE_TOKENS, { binding: "SERVICE_TOKENS" }))
         : undefined;
+      const allowedHosts = env.ALLOWED_HOSTS
+        ? parseAllowedHosts(env.ALLOWED_HOSTS, "The ALLOWED_HOSTS binding")
+        : "any" as const;
       return createApp({
         store: await openStore({ upstash: { url, token }, prefix: env.STORE_KEY_PREFIX ?? "storectl:" }),
-        auth: { tokens },
+        auth: { tokens, allowedHosts },
       });
     })();
     return app.then((a) => a.fetch(request, env), (error) => {

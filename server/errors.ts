@@ -36,6 +36,7 @@ const TITLES: Record<number, string> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  421: "Misdirected Request",
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
@@ -174,12 +175,9 @@ export function problemOf(error: Error, c: Context): ProblemOf {
 /** The detail of a 415, naming the type the body came with and the one to send. */
 export function unsupportedType(c: Context): string {
   const type = c.req.header("content-type")?.split(";")[0].trim().toLowerCase();
-  const send = "send JSON with Content-Type: application/json";
-  if (!type) return `The body has no Content-Type and is not JSON; ${send}`;
-  if (type === "text/plain" || type === "application/x-www-form-urlencoded") {
-    return `The body (Content-Type: ${type}) is not JSON; ${send}`;
-  }
-  return `Content-Type ${type} is not accepted here; ${send}`;
+  const send = "send JSON with Content-Type: application/json (curl: -H 'content-type: application/json')";
+  if (!type) return `The body has no Content-Type; this route reads JSON: ${send}`;
+  return `Content-Type ${type} is not accepted here, even for a body that is JSON; ${send}`;
 }
 
 /**

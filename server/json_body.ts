@@ -1,26 +1,29 @@
 import type { MiddlewareHandler } from "hono";
 import { withBody } from "./body_limit.ts";
 import { InvalidInput } from "./errors.ts";
+import { loneSurrogateInJson } from "./well_formed.ts";
 
 /** The deepest nesting of arrays and objects a JSON request body may have. */
 export const MAX_JSON_DEPTH = 100;
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
-/** Types a JSON body commonly arrives under by accident: `curl -d`, `fetch(url, {body: string})`, none at all. */
-const LENIENT = new Set(["", "text/plain", "application/x-www-form-urlencoded"]);
+/** Types an empty body commonly comes with (`curl -d ''`, `fetch(url, {body: ""})`), besides none at all. */
+const EMPTY_AS = new Set(["", "text/plain", "application/x-www-form-urlencoded"]);
 
 /**
  * Prepares request bodies for the JSON routes, before any route sees them:
  *
- * - an empty body (or only whitespace) is no body, whatever its type: "no options" where the
- *   body is optional, the missing fields' 422 where it is required;
- * - a body without a type, as `text/plain` or as `application/x-www-form-urlencoded` that
- *   parses as JSON is read as JSON (curl's `-d` sends the form type); one that does not parse
- *   keeps its type, which the JSON routes answer with 415;
+ * - an empty body (or only whitespace) is no body, whether its type is JSON, none, `text/plain` or
+ *   a form: "no options" where the body is optional, the missing fields' 422 where it is required;
+ * - any other body must say it is JSON (`Content-Type: application/json`): the JSON routes answer
+ *   415 to one without a type, as `text/plain` or as a form, even when it parses as JSON. Those
+ *   are the types a page of another site can send without asking first (and `curl -d` sends the
+ *   form type);
  * - JSON nested deeper than `maxDepth` is a 422 (`InvalidInput`) — deep values overflow the
- *   stack of `structuredClone` and `JSON.stringify` further on, after state has changed.
+ *   stack of `structuredClone` and `JSON.stringify` further on, after state has changed;
+ * - a string or key with a lone UTF-16 surrogate is a 422 naming the field (`server/well_formed.ts`).
  *
- * Other types (multipart, XML) pass untouched: the JSON routes refuse them with 415.
+ * Bodies that are not JSON pass untouched: the JSON routes refuse them with 415.
  */
 export function jsonBody(maxDepth = MAX_JSON_DEPTH): MiddlewareHandler {
   return async (c, next) => {
@@ -28,7 +31,7 @@ export function jsonBody(maxDepth = MAX_JSON_DEPTH): MiddlewareHandler {
     if (request.method === "GET" || request.method === "HEAD" || !request.body) return await next();
     const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
     const json = JSON_TYPE.test(type);
-    if (!json && !LENIENT.has(type)) return await next();
+    if (!json && !EMPTY_AS.has(type)) return await next();
     const text = await c.req.text();
     if (text.trim() === "") {
       const headers = new Headers(request.headers);
@@ -37,22 +40,13 @@ export function jsonBody(maxDepth = MAX_JSON_DEPTH): MiddlewareHandler {
       c.req.raw = withBody(request, null, headers);
       return await next();
     }
-    if (!json) {
-      try {
-        JSON.parse(text);
-      } catch {
-        return await next(); // not JSON: the route says 415, naming the type to send
-      }
-    }
+    if (!json) return await next(); // not JSON by its type: the route says 415, naming the type to send
     if (deeperThan(text, maxDepth)) {
       const message = `JSON nested deeper than ${maxDepth} levels; flatten the data`;
       throw new InvalidInput(message, [{ field: "(body)", message }]);
     }
-    if (!json) {
-      const headers = new Headers(request.headers);
-      headers.set("content-type", "application/json");
-      c.req.raw = withBody(request, text, headers);
-    }
+    const lone = loneSurrogateInJson(text);
+    if (lone) throw lone;
     return await next();
   };
 }

@@ -18,9 +18,13 @@ import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "./body_limit.ts";
 import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } from "./errors.ts";
 import { jsonBody } from "./json_body.ts";
+import { checkUrl } from "./well_formed.ts";
+import { securityHeaders } from "./security_headers.ts";
+import { hostCheck } from "./allowed_hosts.ts";
+import { crossSiteCheck } from "./cross_site.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
-import { DEFAULT_RATE_LIMIT, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
+import { DEFAULT_RATE_LIMIT, NO_STORE_ANSWER, type RateLimitConfig, rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
 import { DEFAULT_TASK_API, type TaskApiConfig, taskRoutes } from "./routes/tasks.ts";
@@ -49,6 +53,12 @@ export interface AuthConfig {
   readonly tokens?: TokenSet;
   /** `CORS_ORIGINS`: origins browsers may call from; none: no CORS headers at all. */
   readonly corsOrigins?: readonly string[];
+  /**
+   * `ALLOWED_HOSTS`: names besides localhost and IP addresses that requests may address (`Host`).
+   * Running open, only those are answered (DNS rebinding); with tokens, any name unless some are
+   * listed; `"any"`: every name (the edge entry, which is public under its platform's names).
+   */
+  readonly allowedHosts?: readonly string[] | "any";
   /** How long a stream ticket lives. Default 60 s. */
   readonly ticketTtlMs?: number;
 }
@@ -130,9 +140,22 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   };
   const app = new OpenAPIHono({ defaultHook });
 
+  // Outermost, so that every answer has them, however it was made.
+  app.use("*", securityHeaders());
+  // Then, in one middleware (each layer costs a promise per request): the Host names answered
+  // (running open: against DNS rebinding), no writes from other origins (a trusted origin's
+  // preflight is a read, and passes on to CORS).
+  const hosts = deps.auth?.allowedHosts;
+  const checkHost = hosts !== "any" && (hosts?.length || !deps.auth?.tokens) ? hostCheck(hosts ?? []) : undefined;
   const origins = deps.auth?.corsOrigins ?? [];
+  const checkOrigin = crossSiteCheck(origins);
+  app.use("*", (c, next) => {
+    checkHost?.(c);
+    checkOrigin(c);
+    return next();
+  });
   if (origins.length > 0) {
-    // First, so that a preflight (which carries no token) is answered before anything asks for one.
+    // Before authentication, so that a preflight (which carries no token) is answered before anything asks for one.
     app.use(
       "*",
       cors({
@@ -152,7 +175,9 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   );
   const outage = deps.outage ?? storeOutage(log, deps.now);
   const rateLimit = deps.rateLimit ?? DEFAULT_RATE_LIMIT;
-  app.use("*", rateLimitedRoutes(deps.store, rateLimit, outage));
+  // With tokens, the answers that anyone gets (this route's, /health's) do not name the store's address.
+  const tellCause = !deps.auth?.tokens;
+  app.use("*", rateLimitedRoutes(deps.store, rateLimit, outage, tellCause));
   // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
   app.use("*", refuseUnbuildableMethods(() => app.routes));
   // What each route needs, read back from the routes' own `security` (once every route is in).
@@ -160,7 +185,9 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
   const scopeTable = () => scopes ??= routeScopes(app.openAPIRegistry.definitions as never);
   const tickets = createTickets(deps.store.idempotency, { ttlMs: deps.auth?.ticketTtlMs });
   app.use("*", authenticate({ tokens: deps.auth?.tokens, tickets, scopes: scopeTable }));
-  app.use("*", jsonBody());
+  // After authentication (a stranger learns no parameter names), before any route reads its input.
+  const body = jsonBody();
+  app.use("*", (c, next) => (checkUrl(c), body(c, next)));
 
   app.openapi(
     createRoute({
@@ -189,7 +216,8 @@ export function createApp(deps: ServerDeps): OpenAPIHono {
         return c.json({ status: "healthy" as const, store: deps.store.kind }, 200);
       } catch (error) {
         outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
-        return c.json({ status: "unhealthy" as const, store: deps.store.kind, cause: (error as Error).message }, 503);
+        const cause = tellCause ? (error as Error).message : NO_STORE_ANSWER;
+        return c.json({ status: "unhealthy" as const, store: deps.store.kind, cause }, 503);
       }
     },
   );

@@ -1,6 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
-import { createMemoryStore, type Store } from "../lib/store/mod.ts";
+import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
+import { testTokens } from "../tests/auth_tokens.ts";
+import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { createApp } from "./mod.ts";
 import { assertDocsOffline } from "../tests/docs_page.ts";
@@ -112,7 +114,7 @@ Deno.test("a body that timed out is a 408 problem, a client gone mid-body a debu
   const debug: string[] = [];
   const app = createApp({ store: createMemoryStore(), log: (l) => lines.push(l), debug: (l) => debug.push(l) });
   const failing = (error: Error) =>
-    new Request("http://x/api/RateLimited/sliding", {
+    new Request("http://localhost/api/RateLimited/sliding", {
       method: "POST",
       body: new ReadableStream({ pull: (controller) => controller.error(error) }),
       duplex: "half",
@@ -146,20 +148,26 @@ async function asJson(app: ReturnType<typeof setup>["app"], path: string, body: 
   return res.status;
 }
 
-Deno.test("JSON sent without a type, as text/plain or as a form (curl -d) is read as JSON on every JSON route", async () => {
+Deno.test("JSON sent without a type, as text/plain or as a form (curl -d) is a 415 on every JSON route, changing nothing", async () => {
   const { app, lines } = setup();
+  const tasks = async () => (await (await app.request("/tasks")).json()).total;
   for (const [path, body] of JSON_ROUTES) {
     const expected = await asJson(app, path, body);
     assert(expected !== 415 && expected < 500, `${path}: ${expected}`);
+    const before = await tasks();
+    // What a page of another site can send without a preflight, and what curl -d sends.
     for (const type of [undefined, "text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded"]) {
       const res = await app.request(path, {
         method: "POST",
         headers: type ? { "content-type": type } : {},
         body: new TextEncoder().encode(body), // bytes: fetch adds no Content-Type of its own
       });
-      await res.body?.cancel();
-      assertEquals(res.status, expected, `${path} as ${type ?? "no type"}`);
+      const problem = await res.json();
+      assertEquals(res.status, 415, `${path} as ${type ?? "no type"}`);
+      assertMatch(problem.detail, /send JSON with Content-Type: application\/json/);
+      assert(problem.detail.includes(type?.split(";")[0] ?? "no Content-Type"), problem.detail);
     }
+    assertEquals(await tasks(), before, `${path}: a refused body made a task`);
   }
   assertEquals(lines, []);
 });
@@ -228,7 +236,7 @@ Deno.test("TRACE and TRACK are 405 with Allow like any method a path lacks; unkn
   const { app } = setup();
   // `new Request()` refuses TRACE and TRACK, as a runtime's server does not: hand the app one it built.
   const request = (method: string, path: string) => {
-    const req = new Request(`http://x${path}`, { method: "POST", body: "x" });
+    const req = new Request(`http://localhost${path}`, { method: "POST", body: "x" });
     Object.defineProperty(req, "method", { value: method });
     return req;
   };
@@ -249,4 +257,41 @@ Deno.test("TRACE and TRACK are 405 with Allow like any method a path lacks; unkn
   }
   const nowhere = await app.fetch(request("TRACE", "/nowhere"));
   assertEquals(nowhere.status, 404);
+});
+
+Deno.test("asset names that are Object.prototype members are 404 under /console/assets and /docs, logging nothing", async () => {
+  const { app, lines } = setup();
+  const { version } = await import("./docs/assets.ts");
+  for (const name of ["constructor", "toString", "hasOwnProperty", "__proto__", "valueOf", "__defineGetter__"]) {
+    for (const path of [`/console/assets/${name}`, `/docs/swagger-ui-dist@${version}/${name}`]) {
+      const res = await app.request(path);
+      assertEquals([res.status, res.headers.get("content-type")], [404, "application/problem+json"], path);
+      await res.body?.cancel();
+    }
+  }
+  assertEquals(lines, []);
+});
+
+Deno.test("with tokens, /health and the rate-limited route's 503 do not name the store's address to strangers; the log does", async () => {
+  const message = "Redis at 10.0.0.7:6390 is not reachable (connection refused); retrying";
+  const failing: Store = {
+    ...createMemoryStore(),
+    kind: "redis",
+    ping: () => Promise.reject(new StoreUnavailableError(message)),
+    hitSlidingWindow: () => Promise.reject(new StoreUnavailableError(message)),
+    close: () => Promise.resolve(),
+  };
+  const tokens = createTokenSet(parseTokens(testTokens().file, "test"));
+  for (const auth of [{ tokens }, {}]) {
+    const lines: string[] = [];
+    const app = createApp({ store: failing, log: (line) => lines.push(line), auth });
+    const health = await app.request("/health");
+    const route = await app.request("/api/RateLimited/sliding", { headers: { authorization: `Basic ${btoa("a:b")}` } });
+    assertEquals([health.status, route.status], [503, 503]);
+    const answers = JSON.stringify([await health.json(), await route.json()]);
+    // Running open, whoever calls may already do anything: the answers help them with the cause.
+    assertEquals(answers.includes("10.0.0.7:6390"), !auth.tokens, answers);
+    assertMatch(answers, /the store does not answer|not reachable/);
+    assert(lines.some((line) => line.endsWith(`: ${message}`)), lines.join("\n"));
+  }
 });

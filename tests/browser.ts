@@ -22,13 +22,16 @@ declare const document: any;
 /** Where browser tests write screenshots (gitignored). */
 export const ARTIFACTS = new URL("../test-artifacts/", import.meta.url).pathname;
 
-/** Launches headless chromium (on a free debugging port chosen by the browser); closes on dispose. */
-export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
+/**
+ * Launches headless chromium (on a free debugging port chosen by the browser), with `args` besides
+ * ours (e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1`); closes on dispose.
+ */
+export async function launchBrowser(args: readonly string[] = []): Promise<Browser & AsyncDisposable> {
   const browser = await puppeteer.launch({
     executablePath: requireTool("chromium"),
     headless: true,
     // As root (CI) chromium refuses to start with its sandbox; the pages are our own.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", ...args],
   });
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
 }

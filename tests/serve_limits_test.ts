@@ -116,7 +116,7 @@ const ITEMS: Record<string, Item> = {
     const server = await startServer(underUlimit("-Sn", 256, commands.server));
     const conns = await openConnections(server.url, 300);
     try {
-      const request = encoder.encode("GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+      const request = encoder.encode("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n");
       await Promise.all(conns.map((conn) => conn.write(request)));
       const answers = await Promise.all(conns.map(async (conn) => {
         const buffer = new Uint8Array(1024);
@@ -169,7 +169,7 @@ const ITEMS: Record<string, Item> = {
         const conn = await Deno.connect(address(server.url));
         let open = true;
         const dribble = (async () => {
-          await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n")).catch(() => {});
+          await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: localhost\r\n")).catch(() => {});
           for (let i = 0; open && i < 50; i++) {
             await new Promise((resolve) => setTimeout(resolve, 100));
             await conn.write(encoder.encode(`X-Slow-${i}: y\r\n`)).catch(() => open = false);
@@ -186,7 +186,7 @@ const ITEMS: Record<string, Item> = {
         const started = performance.now();
         const conn = await Deno.connect(address(server.url));
         await conn.write(encoder.encode(
-          "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+          "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
         ));
         const { text, closedAfterMs } = await untilClosed(conn, started, 5000);
         assertMatch(text, /^HTTP\/1\.1 408 /);
@@ -197,7 +197,7 @@ const ITEMS: Record<string, Item> = {
 
       await t.step("a kept-alive connection is closed after the idle timeout", async () => {
         const conn = await Deno.connect(address(server.url));
-        await conn.write(encoder.encode("GET /health HTTP/1.1\r\nHost: x\r\n\r\n"));
+        await conn.write(encoder.encode("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"));
         const buffer = new Uint8Array(4096);
         const n = await conn.read(buffer);
         assertMatch(new TextDecoder().decode(buffer.subarray(0, n ?? 0)), /^HTTP\/1\.1 200 /);
@@ -210,7 +210,7 @@ const ITEMS: Record<string, Item> = {
       await t.step("a client leaving mid-body is one debug line, not an error", async () => {
         const conn = await Deno.connect(address(server.url));
         await conn.write(encoder.encode(
-          "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+          "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
         ));
         await new Promise((resolve) => setTimeout(resolve, 200));
         conn.close();
@@ -235,7 +235,7 @@ const ITEMS: Record<string, Item> = {
       const answers = await Promise.all(Array.from({ length: 300 }, async () => {
         const conn = await Deno.connect(address(server.url));
         await conn.write(encoder.encode(
-          "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+          "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
         ));
         const { text, closedAfterMs } = await untilClosed(conn, performance.now(), 8000);
         return closedAfterMs === undefined ? "still open" : text.split("\r\n")[0] || "closed without an answer";
@@ -249,7 +249,7 @@ const ITEMS: Record<string, Item> = {
   },
   "server: SIGTERM lets a request in flight finish, within SHUTDOWN_TIMEOUT_MS": async (commands, t) => {
     const chunkedPost =
-      "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n";
+      "POST /api/RateLimited/sliding HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n";
 
     await t.step("a request that finishes before the deadline is answered, then the server exits 0", async () => {
       const server = await startServer(commands.server, { SHUTDOWN_TIMEOUT_MS: "5000" });
@@ -268,7 +268,7 @@ const ITEMS: Record<string, Item> = {
       const server = await startServer(commands.server, { SHUTDOWN_TIMEOUT_MS: "5000" });
       const silent = await Deno.connect(address(server.url));
       const kept = await Deno.connect(address(server.url));
-      await kept.write(encoder.encode("GET /health HTTP/1.1\r\nHost: x\r\n\r\n"));
+      await kept.write(encoder.encode("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"));
       await kept.read(new Uint8Array(4096)); // answered; the connection stays open, kept alive
       await new Promise((resolve) => setTimeout(resolve, 100));
       const started = performance.now();

@@ -1,11 +1,4 @@
 import { EDGE_SCENARIOS } from "./service_edge_scenarios.ts";
-import { DENO_SERVER } from "./server_process.ts";
-import { missingTools } from "./tools.ts";
+import { denoServerTests } from "./process_scenarios.ts";
 
-for (const scenario of EDGE_SCENARIOS) {
-  Deno.test(
-    `Deno server: ${scenario.name}`,
-    { ignore: missingTools(...scenario.tools) },
-    () => scenario.run(DENO_SERVER),
-  );
-}
+denoServerTests(EDGE_SCENARIOS);

@@ -1,7 +1,7 @@
 /**
- * The service under real clients: curl's default form type, methods a runtime refuses to build a
- * `Request` for, empty JSON bodies, JSON nested too deep, over-long ids and idempotent creation
- * across two processes. Run on Deno (`service_edge_e2e_test.ts`) and on the Node bundle
+ * The service under real clients: curl's default form type (refused: JSON must say so), methods
+ * a runtime refuses to build a `Request` for, empty JSON bodies, JSON nested too deep, over-long
+ * ids and idempotent creation across two processes. Run on Deno (`service_edge_e2e_test.ts`) and on the Node bundle
  * (`service_edge_node_test.ts`) alike.
  *
  * @module
@@ -10,27 +10,7 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { startRedis } from "./redis_server.ts";
 import { type ServerProcess, startServer } from "./server_process.ts";
 import { requireTool } from "./tools.ts";
-
-/** One scenario: the system tools it needs, and its body given the server's command line. */
-export interface EdgeScenario {
-  readonly name: string;
-  readonly tools: readonly string[];
-  run(command: string[]): Promise<void>;
-}
-
-/** `curl` with `args`: the status, the Content-Type and the body it printed. */
-async function curl(args: string[]) {
-  const { code, stdout } = await new Deno.Command(requireTool("curl"), {
-    args: ["-sS", "--max-time", "30", "-w", "\n%{http_code} %{content_type}", ...args],
-    stdout: "piped",
-  }).output();
-  assertEquals(code, 0, `curl ${args.join(" ")}`);
-  const text = new TextDecoder().decode(stdout);
-  const cut = text.lastIndexOf("\n");
-  const [status, type = ""] = text.slice(cut + 1).split(" ");
-  const body = text.slice(0, cut);
-  return { status: Number(status), type, body: body ? JSON.parse(body) : undefined };
-}
+import { curl, type ProcessScenario } from "./process_scenarios.ts";
 
 /** Polls the task until `ok(task)` holds. */
 async function until(server: ServerProcess, id: string, ok: (task: Record<string, unknown>) => boolean) {
@@ -46,27 +26,29 @@ async function until(server: ServerProcess, id: string, ok: (task: Record<string
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 const demo = JSON.stringify({ kind: "demo", input: { steps: 0, tokens: ["ok"] } });
 
-export const EDGE_SCENARIOS: readonly EdgeScenario[] = [
+export const EDGE_SCENARIOS: readonly ProcessScenario[] = [
   {
-    name: "JSON sent with curl's form type, text/plain or no type is accepted; multipart and non-JSON get 415",
+    name: "JSON must say it is JSON: curl's form type, text/plain or no type get 415 naming the fix, as multipart does",
     tools: ["curl"],
     async run(command) {
       await using server = await startServer(command, { STORE_URL: "memory:" });
-      // `curl -d` sends application/x-www-form-urlencoded
-      const form = await curl(["-d", demo, `${server.url}/tasks`]);
-      assertEquals([form.status, form.body.kind], [201, "demo"]);
-      const text = await curl(["-H", "content-type: text/plain", "-d", demo, `${server.url}/tasks`]);
-      assertEquals(text.status, 201);
-      const none = await curl(["-H", "content-type:", "-d", demo, `${server.url}/tasks`]);
-      assertEquals(none.status, 201);
-      for (const path of ["/tasks", `/tasks/${form.body.task_id}/cancel`, "/pipelines/run"]) {
+      const json = await curl(["-H", "content-type: application/json", "-d", demo, `${server.url}/tasks`]);
+      assertEquals([json.status, json.body.kind], [201, "demo"]);
+      // `curl -d` sends application/x-www-form-urlencoded; these are what another site's page can send unasked.
+      for (const header of [[], ["-H", "content-type: text/plain"], ["-H", "content-type:"]]) {
+        const refused = await curl([...header, "-d", demo, `${server.url}/tasks`]);
+        assertEquals([refused.status, refused.type], [415, "application/problem+json"], header.join(" "));
+        assertMatch(
+          refused.body.detail,
+          /send JSON with Content-Type: application\/json \(curl: -H 'content-type: application\/json'\)/,
+        );
+      }
+      for (const path of ["/tasks", `/tasks/${json.body.task_id}/cancel`, "/pipelines/run"]) {
         const multipart = await curl(["-F", "kind=demo", `${server.url}${path}`]);
         assertEquals([multipart.status, multipart.type], [415, "application/problem+json"], path);
         assertMatch(multipart.body.detail, /multipart\/form-data.*application\/json/);
       }
-      const notJson = await curl(["-d", "kind=demo", `${server.url}/tasks`]);
-      assertEquals(notJson.status, 415);
-      assertMatch(notJson.body.detail, /application\/x-www-form-urlencoded.*not JSON.*application\/json/);
+      assertEquals((await curl([`${server.url}/tasks`])).body.total, 1);
     },
   },
   {

@@ -12,7 +12,7 @@ const refused = (env: Record<string, string>): string => {
 
 Deno.test("access settings default to open on loopback, no CORS", () => {
   const config = loadServerConfig({});
-  assertEquals(config.auth, { allowAnonymous: false, corsOrigins: [] });
+  assertEquals(config.auth, { allowAnonymous: false, corsOrigins: [], allowedHosts: [] });
   assertEquals(config.hostname, "127.0.0.1");
 });
 
@@ -26,10 +26,24 @@ Deno.test("SERVICE_TOKENS_FILE, ALLOW_ANONYMOUS and CORS_ORIGINS are read and va
     tokensFile: "/etc/storectl/tokens.json",
     allowAnonymous: false,
     corsOrigins: ["https://app.example.com", "http://localhost:5173"],
+    allowedHosts: [],
   });
   assertMatch(refused({ CORS_ORIGINS: "*" }), /CORS_ORIGINS.*'\*'.*name each origin/);
   assertMatch(refused({ CORS_ORIGINS: "https://a.example/path" }), /CORS_ORIGINS.*'https:\/\/a\.example\/path'/);
   assertMatch(refused({ ALLOW_ANONYMOUS: "maybe" }), /ALLOW_ANONYMOUS must be true or false/);
+});
+
+Deno.test("ALLOWED_HOSTS: host names and leading-dot domains, lower-cased; a scheme, port or * is refused naming it", () => {
+  assertEquals(loadServerConfig({ ALLOWED_HOSTS: "svc.example, .Corp.Example" }).auth.allowedHosts, [
+    "svc.example",
+    ".corp.example",
+  ]);
+  const message = refused({ ALLOWED_HOSTS: "http://svc.example,svc.example:8080,*,ok.example", PORT: "x" });
+  assertMatch(
+    message,
+    /ALLOWED_HOSTS must list host names .* not 'http:\/\/svc\.example', 'svc\.example:8080', '\*'$/m,
+  );
+  assertMatch(message, /PORT must be a whole number/); // listed with every other bad variable
 });
 
 Deno.test("a non-loopback HOST without tokens is refused unless ALLOW_ANONYMOUS=true, saying why", () => {

@@ -17,6 +17,8 @@
  */
 import { type Context, Hono } from "hono";
 import { assets, entry } from "./assets.gen.ts";
+import { serveAsset } from "../static_asset.ts";
+import { pagePolicy } from "../security_headers.ts";
 
 /** Where the console is served. */
 export const CONSOLE_BASE = "/console";
@@ -44,17 +46,13 @@ export function consoleShell(): string {
 /** The console's page and its assets. */
 export function consoleRoutes(): Hono {
   const app = new Hono();
-  const page = (c: Context) => c.html(consoleShell(), 200, { "cache-control": "no-cache" });
+  // Its own script and stylesheet, nothing inline: an injected script cannot run, nor the page be framed.
+  const csp = pagePolicy();
+  const page = (c: Context) =>
+    c.html(consoleShell(), 200, { "cache-control": "no-cache", "content-security-policy": csp });
   app.get(CONSOLE_BASE, page);
   // The app routes inside the page by hash (#/tasks/<id>), so one path serves every view.
   app.get(`${CONSOLE_BASE}/`, page);
-  app.get(`${CONSOLE_BASE}/assets/:file`, (c, next) => {
-    const asset = assets[c.req.param("file")];
-    if (!asset) return next();
-    return c.body(asset.text, 200, {
-      "content-type": asset.type,
-      "cache-control": "public, max-age=31536000, immutable",
-    });
-  });
+  app.get(`${CONSOLE_BASE}/assets/:file`, (c, next) => serveAsset(c, next, assets, c.req.param("file")));
   return app;
 }

@@ -10,6 +10,9 @@ export interface RateLimitConfig {
   readonly windowMs: number;
 }
 
+/** What an answer says of a store that does not answer, where it names nothing of the inside. */
+export const NO_STORE_ANSWER = "the store does not answer (the server's log says why)";
+
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = {
   routes: ["/api/RateLimited/sliding"],
   limit: 10,
@@ -72,11 +75,17 @@ function decodeUtf8(binary: string): string | undefined {
  * counted under `<canonical path>:<identity>`. 200 with an empty body, or 429 with an RFC 9457
  * problem (the spec's `status` and `traceId` among its fields) and `Retry-After`; both carry
  * IETF `RateLimit-Policy` / `RateLimit` headers. HEAD answers without spending budget. A store that does not answer gives 503:
- * the limit fails closed, and the detail carries a `StoreUnavailableError`'s message (which
- * names the store and never a password); other errors stay in the log, which `outage` keeps
- * to one line per outage.
+ * the limit fails closed, and with `tellCause` the detail carries a `StoreUnavailableError`'s
+ * message (which names the store's address and never a password); other errors, and that one
+ * without `tellCause` (the route answers anyone: a service with tokens tells strangers nothing
+ * of its inside), stay in the log, which `outage` keeps to one line per outage.
  */
-export function rateLimitedRoutes(store: Store, config: RateLimitConfig, outage: StoreOutage): MiddlewareHandler {
+export function rateLimitedRoutes(
+  store: Store,
+  config: RateLimitConfig,
+  outage: StoreOutage,
+  tellCause = true,
+): MiddlewareHandler {
   const canonical = new Map(config.routes.map((route) => [route.toLowerCase(), route]));
   const windowSeconds = Math.ceil(config.windowMs / 1000);
   const policy = `"sliding";q=${config.limit};w=${windowSeconds}`;
@@ -97,7 +106,7 @@ export function rateLimitedRoutes(store: Store, config: RateLimitConfig, outage:
       decision = await store.hitSlidingWindow(`${route}:${identity}`, config.limit, config.windowMs);
     } catch (error) {
       outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
-      const why = error instanceof StoreUnavailableError ? error.message : "the store is unreachable";
+      const why = tellCause && error instanceof StoreUnavailableError ? error.message : NO_STORE_ANSWER;
       return problem(c, 503, `The rate limit cannot be checked: ${why}. Try again shortly`, {
         headers: { "retry-after": "1" },
       });

@@ -121,7 +121,10 @@ Deno.test("rate-limited route: a StoreUnavailableError's message is the 503 deta
   for (
     const [error, detail] of [
       [new StoreUnavailableError(message), `The rate limit cannot be checked: ${message}. Try again shortly`],
-      [new Error("internal words"), "The rate limit cannot be checked: the store is unreachable. Try again shortly"],
+      [
+        new Error("internal words"),
+        "The rate limit cannot be checked: the store does not answer (the server's log says why). Try again shortly",
+      ],
     ] as const
   ) {
     const lines: string[] = [];
