@@ -95,7 +95,7 @@ const app = createApp({
   taskApi: config.tasks,
   streams: config.streams,
   pipelines: { source, search },
-  auth: { tokens, corsOrigins: config.auth.corsOrigins },
+  auth: { tokens, corsOrigins: config.auth.corsOrigins, allowedHosts: config.auth.allowedHosts },
   tenants,
 });
 const log: ServeLog = (level, line) =>

@@ -135,7 +135,7 @@ Deno.test("browser: pages of other origins cannot change a service that runs ope
   // own Local Network Access checks (Chromium only) would stop the rebound page before the service sees
   // it: off, so that the test shows the service's own refusal, which holds in every browser.
   await using browser = await launchBrowser([
-    "--host-resolver-rules=MAP rebind.test 127.0.0.1",
+    "--host-resolver-rules=MAP rebind.test 127.0.0.1, MAP svc.test 127.0.0.1",
     "--disable-features=BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,LocalNetworkAccessChecks",
   ]);
 
@@ -184,5 +184,23 @@ Deno.test("browser: pages of other origins cannot change a service that runs ope
     ]);
     assertEquals(statuses, [421, 421]);
     assertEquals((await api("/tasks")).total, tasks);
+  });
+
+  await t.step("a name of ALLOWED_HOSTS is answered: its console loads, and its page's own writes pass", async () => {
+    await using named = await startServer(DENO_SERVER, { ALLOWED_HOSTS: "svc.test" });
+    await using page = await openPage(browser);
+    const answers: number[] = [];
+    page.on("response", (r) => answers.push(r.status()));
+    const res = await page.goto(`http://svc.test:${new URL(named.url).port}/console`, { waitUntil: "networkidle0" });
+    assertEquals(res?.status(), 200);
+    assert(answers.length >= 3 && answers.every((s) => s === 200), `the console's loads: ${answers}`);
+    const created = await page.evaluate(async () =>
+      (await fetch("/tasks", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
+      })).status
+    );
+    assertEquals(created, 201);
   });
 });

@@ -201,4 +201,18 @@ export const HARDENING_SCENARIOS: readonly ProcessScenario[] = [
       assertMatch(await server.stderr(), new RegExp(`store unreachable .*Redis at 127\\.0\\.0\\.1:${redis.port}`));
     },
   },
+  {
+    name: "running open, a name of ALLOWED_HOSTS is answered too; others still 421",
+    tools: ["curl"],
+    async run(command) {
+      await using server = await startServer(command, { ALLOWED_HOSTS: "svc.example,.corp.example" });
+      const health = `${server.url}/health`;
+      for (const host of ["svc.example", "a.corp.example:8080", "localhost"]) {
+        assertEquals((await curl(["-H", `host: ${host}`, health])).status, 200, host);
+      }
+      const other = await curl(["-H", "host: evil.example", health]);
+      assertEquals(other.status, 421);
+      assertMatch(other.body.detail, /svc\.example, \.corp\.example .*ALLOWED_HOSTS/);
+    },
+  },
 ];
