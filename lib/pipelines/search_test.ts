@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
+import { until } from "../../tests/until.ts";
 import { createMemoryStore, openStore, type Store } from "../store/mod.ts";
 import { prepareDocument } from "./tasks.ts";
 import { createSearchIndex } from "./search.ts";
@@ -83,6 +84,38 @@ Deno.test(
       await a.close();
       await b.close();
     });
+  },
+);
+
+Deno.test(
+  "createSearchIndex() over a Redis restarted empty finds every new document, whether they reach past the index's position or not",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    const store = await openStore({ url: redis.url, prefix: `restart-${crypto.randomUUID()}:` });
+    const index = createSearchIndex(store);
+    try {
+      for (let i = 0; i < 8; i++) await put(store, `old-${i}.md`, `Old ${i}`, `Walnut ledger ${i}.`);
+      assertEquals((await index.search("walnut", 20)).length, 8);
+      await redis.stop();
+      await redis.start(); // empty: the documents and the change stream are gone
+      await until("the store answers after the restart", () => store.ping().then(() => true, () => false));
+      for (let i = 0; i < 12; i++) await put(store, `new-${i}.md`, `New ${i}`, `Chestnut almanac ${i}.`);
+      const found = (await index.search("chestnut", 20)).map((h) => h.source).sort();
+      assertEquals(found, Array.from({ length: 12 }, (_, i) => `new-${i}.md`).sort());
+      assertEquals(await index.search("walnut", 20), []);
+      assertEquals(index.stats().documents, 12);
+      // Restarted empty again, and written less than before: the stream now ends below the index's position.
+      await redis.stop();
+      await redis.start();
+      await until("the store answers after the second restart", () => store.ping().then(() => true, () => false));
+      for (let i = 0; i < 3; i++) await put(store, `late-${i}.md`, `Late ${i}`, `Hazel atlas ${i}.`);
+      assertEquals((await index.search("hazel", 20)).length, 3);
+      assertEquals(index.stats().documents, 3);
+    } finally {
+      index.close();
+      await store.close();
+    }
   },
 );
 
