@@ -1,4 +1,5 @@
 import { twoServersScenario } from "./pipelines_scenario.ts";
+import { SEARCH_SCENARIOS } from "./search_scenarios.ts";
 import { DENO_SERVER } from "./server_process.ts";
 import { missingTools } from "./tools.ts";
 
@@ -7,3 +8,11 @@ Deno.test(
   { ignore: missingTools("redis-server") },
   () => twoServersScenario(DENO_SERVER),
 );
+
+for (const scenario of SEARCH_SCENARIOS) {
+  Deno.test(
+    `Deno server: ${scenario.name}`,
+    { ignore: missingTools(...scenario.tools) },
+    () => scenario.run(DENO_SERVER),
+  );
+}
