@@ -1,5 +1,5 @@
 import type { SearchEngine } from "./engine.ts";
-import { withinEdits } from "../text/edits.ts";
+import { nearWords } from "../text/edits.ts";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -7,6 +7,10 @@ const B = 0.75;
 const EXPANSION_WEIGHT = 0.5;
 /** Prefix expansions scored per query, the most frequent first. */
 const MAX_EXPANSIONS = 20;
+/** The distinct terms of a query that are searched (the first ones); `GET /pipelines/search` refuses more. */
+export const MAX_QUERY_TERMS = 32;
+/** Near spellings scored per query term the index does not hold, the fewest edits away first. */
+export const MAX_NEAR_SPELLINGS = 10;
 
 /** Lower-case runs of letters and digits (the tokens `scanTokens` finds, as strings). */
 export function tokenize(text: string): string[] {
@@ -14,6 +18,11 @@ export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   scanTokens(lowered, (start, end) => tokens.push(lowered.slice(start, end)));
   return tokens;
+}
+
+/** A query's distinct terms, in order of first appearance (engines search the first {@link MAX_QUERY_TERMS}). */
+export function queryTerms(query: string): string[] {
+  return [...new Set(tokenize(query))];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -107,8 +116,11 @@ const matches = (p: Postings, text: string, start: number, end: number) =>
 /**
  * A compact in-memory BM25 engine: postings in typed arrays (~6 bytes per term occurrence per
  * chunk), scores accumulated in one array per query, top-k kept by insertion. Title words count
- * twice; the last query term also matches as a prefix (3+ characters) and a term the index does
- * not hold matches words one edit away (two from 9 characters on), both at half weight.
+ * twice; the last query term also matches as a prefix (3+ characters, the 20 most frequent
+ * completions) and a term the index does not hold matches words one edit away (two from 9
+ * characters on; the {@link MAX_NEAR_SPELLINGS} closest), both at half weight. A query's work is
+ * bounded: its first {@link MAX_QUERY_TERMS} distinct terms are searched, and near spellings
+ * are found by walking the sorted vocabulary as a trie (`nearWords`), not by comparing every word.
  * Removed chunks are skipped until a compaction drops them; document frequencies count live
  * chunks only, so every process holding the same chunks computes the same scores.
  *
@@ -192,12 +204,11 @@ export function createBm25Engine(): SearchEngine {
       for (const term of found.slice(0, MAX_EXPANSIONS)) out.set(term, EXPANSION_WEIGHT);
     }
     if (!terms[token] && token.length >= 5) {
-      const max = token.length >= 9 ? 2 : 1;
-      for (const term in terms) {
-        if (Math.abs(term.length - token.length) <= max && !out.has(term) && withinEdits(token, term, max)) {
-          out.set(term, EXPANSION_WEIGHT);
-        }
-      }
+      sorted ??= Object.keys(terms).sort();
+      const near: { term: string; edits: number }[] = [];
+      nearWords(sorted, token, token.length >= 9 ? 2 : 1, (i, edits) => near.push({ term: sorted![i], edits }));
+      near.sort((a, b) => a.edits - b.edits || terms[b.term]!.n - terms[a.term]!.n || (a.term < b.term ? -1 : 1));
+      for (const { term } of near.slice(0, MAX_NEAR_SPELLINGS)) if (!out.has(term)) out.set(term, EXPANSION_WEIGHT);
     }
     return out;
   };
@@ -239,7 +250,7 @@ export function createBm25Engine(): SearchEngine {
     },
     search(query, k) {
       if (live === 0 || k <= 0) return [];
-      const tokens = [...new Set(tokenize(query))];
+      const tokens = queryTerms(query).slice(0, MAX_QUERY_TERMS);
       const weights = new Map<string, number>();
       tokens.forEach((token, i) => {
         for (const [term, w] of expansions(token, i === tokens.length - 1)) {

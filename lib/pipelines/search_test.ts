@@ -4,6 +4,7 @@ import { missingTools } from "../../tests/tools.ts";
 import { until } from "../../tests/until.ts";
 import { createMemoryStore, openStore, type Store } from "../store/mod.ts";
 import { prepareDocument } from "./tasks.ts";
+import { MAX_QUERY_TERMS } from "./bm25.ts";
 import { createSearchIndex } from "./search.ts";
 import { remoteEngine } from "./engine_worker.ts";
 import { loadRuntime } from "../runtime/mod.ts";
@@ -39,6 +40,20 @@ async function engineBehaviour(t: Deno.TestContext, open: () => Promise<Store>, 
       assertEquals((await index.search("consum", 5)).map((h) => h.source), ["redis.md"]); // prefix
       assertEquals((await index.search("plases", 5)).map((h) => h.source), ["cats.md"]); // fuzzy
       assertEquals(await index.search("zebra", 5), []);
+      index.close();
+      await store.close();
+    },
+  );
+
+  await t.step(
+    `${engine}: a query's first ${MAX_QUERY_TERMS} distinct terms are searched, not the ones after`,
+    async () => {
+      const store = await open();
+      const index = createSearchIndex(store, options(engine));
+      const terms = Array.from({ length: MAX_QUERY_TERMS + 8 }, (_, i) => `q${i}`);
+      for (const term of terms) await put(store, `${term}.md`, "Term", `Only ${term} here.`);
+      const hits = await index.search([...terms.slice(0, 3), ...terms].join(" "), 100);
+      assertEquals(hits.map((h) => h.source).sort(), terms.slice(0, MAX_QUERY_TERMS).map((t) => `${t}.md`).sort());
       index.close();
       await store.close();
     },

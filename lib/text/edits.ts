@@ -3,9 +3,10 @@
  *
  * @example
  * ```ts
- * import { closest, withinEdits } from "./edits.ts";
+ * import { closest, nearWords, withinEdits } from "./edits.ts";
  * withinEdits("lenght", "length", 2); // true
  * closest("to_strin", ["to_number", "to_string"]); // "to_string"
+ * nearWords(["lemon", "length", "lengths"], "lenght", 2, (i, edits) => console.log(i, edits)); // 1 2, 2 2
  * ```
  *
  * @module
@@ -36,4 +37,64 @@ export function closest(word: string, candidates: readonly string[], max = 2): s
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * Calls `each(index, edits)` for every word of `sorted` (ascending, by code unit) at most `max`
+ * edits from `word`. It walks the list as a trie: words sharing a prefix share its rows of the
+ * edit table, only the cells within `max` of the diagonal are computed, and once a prefix is more
+ * than `max` edits from every start of `word`, the words that begin with it are skipped by
+ * bisection. So the work grows with the prefixes near `word`, not with the size of the list.
+ */
+export function nearWords(
+  sorted: readonly string[],
+  word: string,
+  max: number,
+  each: (index: number, edits: number) => void,
+): void {
+  const n = word.length;
+  const far = max + 1; // every distance beyond `max` is the same to this search
+  const first = new Int32Array(n + 2).fill(far);
+  for (let j = 0; j <= Math.min(n, max); j++) first[j] = j;
+  const rows = [first];
+  let held = ""; // the prefix whose rows `rows[1..held.length]` hold
+  for (let i = 0; i < sorted.length;) {
+    const term = sorted[i];
+    let depth = 0;
+    const shared = Math.min(held.length, term.length);
+    while (depth < shared && held.charCodeAt(depth) === term.charCodeAt(depth)) depth++;
+    let dead = false;
+    while (depth < term.length && !dead) {
+      const d = ++depth;
+      const up = rows[d - 1];
+      const row = rows[d] ??= new Int32Array(n + 2);
+      const lo = Math.max(0, d - max), hi = Math.min(n, d + max);
+      const c = term.charCodeAt(d - 1);
+      let best = far;
+      if (lo === 0) best = row[0] = Math.min(d, far);
+      else row[lo - 1] = far;
+      for (let j = Math.max(1, lo); j <= hi; j++) {
+        const v = Math.min(up[j] + 1, row[j - 1] + 1, up[j - 1] + (word.charCodeAt(j - 1) === c ? 0 : 1), far);
+        row[j] = v;
+        if (v < best) best = v;
+      }
+      row[hi + 1] = far;
+      dead = best > max;
+    }
+    held = term.slice(0, depth);
+    if (!dead) {
+      const edits = Math.abs(term.length - n) <= max ? rows[term.length][n] : far;
+      if (edits <= max) each(i, edits);
+      i++;
+      continue;
+    }
+    // No word beginning with `held` can come within `max`: go to the first one that does not.
+    let lo = i + 1, hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid].startsWith(held)) lo = mid + 1;
+      else hi = mid;
+    }
+    i = lo;
+  }
 }
