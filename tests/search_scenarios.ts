@@ -1,11 +1,12 @@
 /**
  * Search in server processes with tokens and two tenants, for the Deno server
  * (`pipelines_e2e_test.ts`) and the Node bundle (`node_bundle_test.ts`): after a redis-server
- * restarted empty, every process's index finds every document written since.
+ * restarted empty, every process's index finds every document written since; and one tenant's
+ * slow searches do not hold another tenant's.
  *
  * @module
  */
-import { assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "./assert.ts";
 import { testTokens } from "./auth_tokens.ts";
 import { startRedis } from "./redis_server.ts";
 import { type ServerProcess, startServer } from "./server_process.ts";
@@ -42,6 +43,23 @@ async function sources(server: ServerProcess, token: string, q: string): Promise
   const res = await call(server, token, "GET", `/pipelines/search?q=${encodeURIComponent(q)}&k=50`);
   assertEquals(res.status, 200, q);
   return ((await res.json()).hits as { source: string }[]).map((h) => h.source).sort();
+}
+
+/** Milliseconds `work` takes. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** Words of random letters: a large vocabulary, which makes MiniSearch's fuzzy matching slow. */
+function randomWords(seed: number, count: number, letters = "abcdefghijklmnopqrstuvwxyz", length = [5, 10]) {
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  return Array.from({ length: count }, () =>
+    Array.from(
+      { length: length[0] + Math.floor(rand() * (length[1] - length[0] + 1)) },
+      () => letters[Math.floor(rand() * letters.length)],
+    ).join(""));
 }
 
 const docs = (prefix: string, word: string, n: number) =>
@@ -89,6 +107,54 @@ export const SEARCH_SCENARIOS: readonly TaskScenario[] = [
           assertEquals(await sources(server, tenantB, "walnut"), [], "the documents lost with Redis");
           assertEquals(await sources(server, tokens.admin, "chestnut"), [], "another tenant's documents");
         }
+      } finally {
+        await Deno.remove(file);
+      }
+    },
+  },
+  {
+    name: "SEARCH_ENGINE=minisearch: one tenant's slow searches do not hold another tenant's one-word search",
+    tools: [],
+    async run(command) {
+      const tokens = testTokens();
+      const file = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        await Deno.writeTextFile(file, tokens.file);
+        await using server = await startServer(command, {
+          SERVICE_TOKENS_FILE: file,
+          SEARCH_ENGINE: "minisearch",
+          BODY_LIMIT_BYTES: "20000000",
+        });
+        const [tenantA, tenantB] = [tokens.admin, tokens.stranger];
+        const words = randomWords(1, 200_000);
+        await ingest(
+          server,
+          tenantA,
+          Array.from({ length: 100 }, (_, i) => ({
+            title: `Noise ${i}`,
+            source: `noise-${i}.md`,
+            content: `${words.slice(i * 2_000, (i + 1) * 2_000).join(" ")}.`,
+          })),
+        );
+        await ingest(server, tenantB, docs("b", "lighthouse", 3));
+        // The most terms a query may have, each long and matching nothing: fuzzy matching walks A's whole vocabulary.
+        const slow = `/pipelines/search?q=${randomWords(2, 32, "bcdfghjkmnpqrstvwxz", [12, 12]).join("+")}`;
+        const oneWord = "/pipelines/search?q=lighthouse";
+        const search = async (token: string, path: string) => {
+          const res = await call(server, token, "GET", path);
+          assertEquals(res.status, 200, await res.clone().text());
+          await res.body?.cancel();
+        };
+        await search(tenantA, slow); // A's index has caught up
+        await search(tenantB, oneWord);
+        let bTook = 0;
+        const aTook = await timed(async () => {
+          const batch = Array.from({ length: 8 }, () => search(tenantA, slow));
+          bTook = await timed(() => search(tenantB, oneWord));
+          await Promise.all(batch);
+        });
+        assert(aTook >= 400, `A's 8 searches took ${aTook.toFixed(0)} ms: too quick to tell whether B waited for them`);
+        assert(bTook < aTook / 4, `B's one-word search took ${bTook.toFixed(0)} ms beside A's ${aTook.toFixed(0)} ms`);
       } finally {
         await Deno.remove(file);
       }

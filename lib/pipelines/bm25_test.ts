@@ -135,3 +135,24 @@ Deno.test(`createBm25Engine() matches an unknown term with at most ${MAX_NEAR_SP
   assertEquals(hits.length, MAX_NEAR_SPELLINGS);
   assertEquals(hits[0], "one-away");
 });
+
+Deno.test("createBm25Engine() looks for a near spelling among the words that begin with the same letter", () => {
+  const engine = createBm25Engine();
+  engine.add([{ id: "a", title: "", text: "lighthouse" }, { id: "b", title: "", text: "keeper" }]);
+  assertEquals(engine.search("lighthoose", 5).map((h) => h.id), ["a"]);
+  assertEquals(engine.search("nighthouse", 5), []);
+});
+
+Deno.test("createBm25Engine() stops looking for near spellings once a query has taken its steps", () => {
+  const words = ["harbour", "lantern", "lighthouse", "keeper", "signal", "breakwater"];
+  const chunks = words.map((word) => ({ id: word, title: "", text: word }));
+  const roomy = createBm25Engine();
+  const tight = createBm25Engine({ nearSpellingSteps: 12 });
+  roomy.add(chunks);
+  tight.add(chunks);
+  // Each misspelling alone is found within 12 steps; together, the first takes them all.
+  assertEquals(tight.search("lanterm", 5).map((h) => h.id), ["lantern"]);
+  assertEquals(tight.search("keepor", 5).map((h) => h.id), ["keeper"]);
+  assertEquals(roomy.search("lanterm keepor", 5).map((h) => h.id).sort(), ["keeper", "lantern"]);
+  assertEquals(tight.search("lanterm keepor", 5).map((h) => h.id), ["lantern"]);
+});

@@ -28,7 +28,14 @@ export {
 } from "./source.ts";
 export { createSearchIndex, type Retriever, type SearchHit, type SearchIndex } from "./search.ts";
 export { createMiniSearchEngine, type EngineName, type IndexedChunk, type SearchEngine } from "./engine.ts";
-export { createBm25Engine, MAX_NEAR_SPELLINGS, MAX_QUERY_TERMS, queryTerms, tokenize } from "./bm25.ts";
+export {
+  createBm25Engine,
+  MAX_NEAR_SPELLINGS,
+  MAX_QUERY_TERMS,
+  NEAR_SPELLING_STEPS,
+  queryTerms,
+  tokenize,
+} from "./bm25.ts";
 export { type AsyncEngine, localEngine, remoteEngine, serveEngine } from "./engine_worker.ts";
 export {
   DocumentInput,

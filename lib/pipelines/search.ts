@@ -53,7 +53,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  * by default, or MiniSearch) and catches up from the store's change stream before each search (and in the background
  * with `start()`), so every process answers the same once a write has finished in any of
  * them. The index keeps only ids and terms; the hits' texts, titles and sources are read
- * from the store.
+ * from the store. With `worker` (one per index, given the engine's name) the engine runs in
+ * that thread: its indexing and searches wait for no other index's.
  *
  * @example
  * ```ts
@@ -64,13 +65,14 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  */
 export function createSearchIndex(
   store: { readonly documents: DocumentStore },
-  options: { engine?: EngineName; worker?: () => AsyncEngine } = {},
+  options: { engine?: EngineName; worker?: (engine: EngineName) => AsyncEngine } = {},
 ): SearchIndex {
   const documents = store.documents;
-  const worker = options.engine === "minisearch" ? undefined : options.worker; // MiniSearch stays in this thread
-  const index = worker?.() ?? localEngine(options.engine === "minisearch" ? createMiniSearchEngine : createBm25Engine);
-  const engine = `${options.engine === "minisearch" ? "MiniSearch" : "compact engine"} in ${
-    worker ? "a worker thread" : "the main thread"
+  const name = options.engine ?? "compact";
+  const index = options.worker?.(name) ??
+    localEngine(name === "minisearch" ? createMiniSearchEngine : createBm25Engine);
+  const engine = `${name === "minisearch" ? "MiniSearch" : "compact engine"} in ${
+    options.worker ? "a worker thread" : "the main thread"
   }`;
   /** Per document: the content hash indexed and its chunk ids. */
   const indexed = new Map<string, { hash: string; ids: readonly string[] }>();

@@ -7,22 +7,25 @@ import { prepareDocument } from "./tasks.ts";
 import { MAX_QUERY_TERMS } from "./bm25.ts";
 import { createSearchIndex } from "./search.ts";
 import { remoteEngine } from "./engine_worker.ts";
+import type { EngineName } from "./engine.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 
 const runtime = await loadRuntime();
 /** How an index is built: its engine, and whether in a worker thread. */
-type Variant = "compact" | "minisearch" | "compact in a worker";
-const options = (variant: Variant) =>
-  variant === "compact in a worker"
-    ? { worker: () => remoteEngine(runtime.startSearchWorker!()) }
-    : { engine: variant };
+type Variant = "compact" | "minisearch" | "compact in a worker" | "minisearch in a worker";
+const options = (variant: Variant) => {
+  const [engine, where] = variant.split(" in a ") as ["compact" | "minisearch", string | undefined];
+  return where
+    ? { engine, worker: (name: EngineName) => remoteEngine(runtime.startSearchWorker!(), name) }
+    : { engine };
+};
 
 const put = async (store: Store, source: string, title: string, content: string) =>
   await store.documents.put(await prepareDocument({ source, title, content }, { chunk_size: 200, overlap: 0 }));
 
 async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
   const variants: Variant[] = ["compact", "minisearch"];
-  if (runtime.startSearchWorker) variants.push("compact in a worker");
+  if (runtime.startSearchWorker) variants.push("compact in a worker", "minisearch in a worker");
   for (const variant of variants) await engineBehaviour(t, open, variant);
 }
 

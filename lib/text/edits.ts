@@ -39,62 +39,88 @@ export function closest(word: string, candidates: readonly string[], max = 2): s
   return undefined;
 }
 
+/** Limits of a {@link nearWords} walk. */
+export interface NearWordsOptions {
+  /** Only words that begin with this many of `word`'s first characters (as a search engine's `prefix_length`). Default 0. */
+  readonly prefix?: number;
+  /** The most rows of the edit table computed; the walk stops there. Default: no limit. */
+  readonly steps?: number;
+}
+
 /**
  * Calls `each(index, edits)` for every word of `sorted` (ascending, by code unit) at most `max`
- * edits from `word`. It walks the list as a trie: words sharing a prefix share its rows of the
- * edit table, only the cells within `max` of the diagonal are computed, and once a prefix is more
- * than `max` edits from every start of `word`, the words that begin with it are skipped by
+ * edits from `word`, in order. It walks the list as a trie: words sharing a prefix share its rows
+ * of the edit table, only the cells within `max` of the diagonal are computed, and once a prefix
+ * is more than `max` edits from every start of `word`, the words that begin with it are skipped by
  * bisection. So the work grows with the prefixes near `word`, not with the size of the list.
+ * Returns the steps it took (rows computed): `options.steps` when it stopped there.
  */
 export function nearWords(
   sorted: readonly string[],
   word: string,
   max: number,
   each: (index: number, edits: number) => void,
-): void {
+  options: NearWordsOptions = {},
+): number {
   const n = word.length;
   const far = max + 1; // every distance beyond `max` is the same to this search
   const first = new Int32Array(n + 2).fill(far);
   for (let j = 0; j <= Math.min(n, max); j++) first[j] = j;
   const rows = [first];
+  const start = word.slice(0, options.prefix ?? 0);
+  /** The first index at or after `from` whose word does not begin with `prefix` (those that do are contiguous). */
+  const after = (prefix: string, from: number) => {
+    let lo = from, hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid].startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  let lo = 0, hi = sorted.length; // the first word not below `start`
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  const end = after(start, lo);
+  const limit = options.steps ?? Infinity;
+  let steps = 0;
   let held = ""; // the prefix whose rows `rows[1..held.length]` hold
-  for (let i = 0; i < sorted.length;) {
+  for (let i = lo; i < end;) {
     const term = sorted[i];
     let depth = 0;
     const shared = Math.min(held.length, term.length);
     while (depth < shared && held.charCodeAt(depth) === term.charCodeAt(depth)) depth++;
     let dead = false;
     while (depth < term.length && !dead) {
+      if (steps === limit) return steps;
+      steps++;
       const d = ++depth;
       const up = rows[d - 1];
       const row = rows[d] ??= new Int32Array(n + 2);
-      const lo = Math.max(0, d - max), hi = Math.min(n, d + max);
+      const from = Math.max(0, d - max), to = Math.min(n, d + max);
       const c = term.charCodeAt(d - 1);
       let best = far;
-      if (lo === 0) best = row[0] = Math.min(d, far);
-      else row[lo - 1] = far;
-      for (let j = Math.max(1, lo); j <= hi; j++) {
+      if (from === 0) best = row[0] = Math.min(d, far);
+      else row[from - 1] = far;
+      for (let j = Math.max(1, from); j <= to; j++) {
         const v = Math.min(up[j] + 1, row[j - 1] + 1, up[j - 1] + (word.charCodeAt(j - 1) === c ? 0 : 1), far);
         row[j] = v;
         if (v < best) best = v;
       }
-      row[hi + 1] = far;
+      row[to + 1] = far;
       dead = best > max;
     }
     held = term.slice(0, depth);
-    if (!dead) {
-      const edits = Math.abs(term.length - n) <= max ? rows[term.length][n] : far;
-      if (edits <= max) each(i, edits);
-      i++;
+    if (dead) {
+      i = after(held, i + 1); // no word beginning with `held` comes within `max`
       continue;
     }
-    // No word beginning with `held` can come within `max`: go to the first one that does not.
-    let lo = i + 1, hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid].startsWith(held)) lo = mid + 1;
-      else hi = mid;
-    }
-    i = lo;
+    const edits = Math.abs(term.length - n) <= max ? rows[term.length][n] : far;
+    if (edits <= max) each(i, edits);
+    i++;
   }
+  return steps;
 }
