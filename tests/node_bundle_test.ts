@@ -7,8 +7,7 @@ import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
 import { storeOutageScenario } from "./store_outage_scenario.ts";
-import { twoServersScenario } from "./pipelines_scenario.ts";
-import { SEARCH_SCENARIOS } from "./search_scenarios.ts";
+import { PIPELINE_SCENARIOS, twoServersScenario } from "./pipelines_scenario.ts";
 
 Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: missingTools("node") }, async (t) => {
   const node = requireTool("node");
@@ -77,7 +76,7 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: 
       fn: () => twoServersScenario([node, `${dir}/server.mjs`]),
     });
 
-    for (const scenario of SEARCH_SCENARIOS) {
+    for (const scenario of PIPELINE_SCENARIOS) {
       await t.step({
         name: `Node server: ${scenario.name}`,
         ignore: missingTools(...scenario.tools),

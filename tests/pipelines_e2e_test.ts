@@ -1,5 +1,4 @@
-import { twoServersScenario } from "./pipelines_scenario.ts";
-import { SEARCH_SCENARIOS } from "./search_scenarios.ts";
+import { PIPELINE_SCENARIOS, twoServersScenario } from "./pipelines_scenario.ts";
 import { DENO_SERVER } from "./server_process.ts";
 import { missingTools } from "./tools.ts";
 
@@ -9,7 +8,7 @@ Deno.test(
   () => twoServersScenario(DENO_SERVER),
 );
 
-for (const scenario of SEARCH_SCENARIOS) {
+for (const scenario of PIPELINE_SCENARIOS) {
   Deno.test(
     `Deno server: ${scenario.name}`,
     { ignore: missingTools(...scenario.tools) },

@@ -13,8 +13,8 @@ export const MAX_QUERY_TERMS = 32;
 export const MAX_NEAR_SPELLINGS = 10;
 /**
  * Steps (rows of the edit table, see `nearWords`) a query may take looking for near spellings,
- * its terms in order; ~30 ms on a 2-core VM. A term whose turn comes after them matches exactly
- * and by prefix only.
+ * its terms in order: 12–20 ms on a 2-core VM over a vocabulary of ~400,000 random words. A term
+ * whose turn comes after them matches exactly and by prefix only.
  */
 export const NEAR_SPELLING_STEPS = 100_000;
 

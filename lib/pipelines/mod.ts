@@ -21,6 +21,7 @@ export { contentHash, documentId, sha256 } from "./hash.ts";
 export { type PipelineFieldError, PipelineInputError } from "./errors.ts";
 export {
   createPipelineSource,
+  DEFAULT_MAX_FILE_BYTES,
   type PipelineSource,
   type SkippedFile,
   SOURCE_EXTENSIONS,

@@ -68,12 +68,23 @@ export function nearWords(
   for (let j = 0; j <= Math.min(n, max); j++) first[j] = j;
   const rows = [first];
   const start = word.slice(0, options.prefix ?? 0);
-  /** The first index at or after `from` whose word does not begin with `prefix` (those that do are contiguous). */
-  const after = (prefix: string, from: number) => {
-    let lo = from, hi = sorted.length;
+  /** Whether `s` begins with the first `length` characters of `of`. */
+  const begins = (s: string, of: string, length: number) => {
+    if (s.length < length) return false;
+    for (let k = 0; k < length; k++) if (s.charCodeAt(k) !== of.charCodeAt(k)) return false;
+    return true;
+  };
+  /**
+   * The first index from `from` (below `to`) whose word does not begin with `of`'s first `length`
+   * characters: those that do are contiguous, and usually few, so it gallops before it bisects.
+   */
+  const after = (of: string, length: number, from: number, to: number) => {
+    let step = 1;
+    while (from + step < to && begins(sorted[from + step - 1], of, length)) step *= 2;
+    let lo = from + (step >> 1), hi = Math.min(from + step, to);
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (sorted[mid].startsWith(prefix)) lo = mid + 1;
+      if (begins(sorted[mid], of, length)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -84,14 +95,14 @@ export function nearWords(
     if (sorted[mid] < start) lo = mid + 1;
     else hi = mid;
   }
-  const end = after(start, lo);
+  const end = start ? after(start, start.length, lo, sorted.length) : sorted.length;
   const limit = options.steps ?? Infinity;
   let steps = 0;
-  let held = ""; // the prefix whose rows `rows[1..held.length]` hold
+  let held = "", heldLength = 0; // `rows[1..heldLength]` hold the rows of `held`'s first characters
   for (let i = lo; i < end;) {
     const term = sorted[i];
     let depth = 0;
-    const shared = Math.min(held.length, term.length);
+    const shared = Math.min(heldLength, term.length);
     while (depth < shared && held.charCodeAt(depth) === term.charCodeAt(depth)) depth++;
     let dead = false;
     while (depth < term.length && !dead) {
@@ -113,9 +124,10 @@ export function nearWords(
       row[to + 1] = far;
       dead = best > max;
     }
-    held = term.slice(0, depth);
+    held = term;
+    heldLength = depth;
     if (dead) {
-      i = after(held, i + 1); // no word beginning with `held` comes within `max`
+      i = after(term, depth, i + 1, end); // no word beginning with these characters comes within `max`
       continue;
     }
     const edits = Math.abs(term.length - n) <= max ? rows[term.length][n] : far;
