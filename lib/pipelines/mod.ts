@@ -1,7 +1,8 @@
 /**
  * Document pipelines: chunking at sentence and word boundaries, content hashing, reading the
- * source folder, the pipeline task kinds, and search — a MiniSearch index per process derived
- * from the store's documents and kept current by their change stream.
+ * source folder, the pipeline task kinds, and search — an index per process (the compact BM25
+ * engine or MiniSearch, in a worker thread of its own where the runtime has one) derived from
+ * the store's documents and kept current by their change stream.
  *
  * @example
  * ```ts
