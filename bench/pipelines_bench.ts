@@ -13,6 +13,7 @@ import { DENO_SERVER, startServer } from "../tests/server_process.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { createSearchIndex, prepareDocument } from "../lib/pipelines/mod.ts";
 import { createMemoryStore, openStore } from "../lib/store/mod.ts";
+import { documentText, rand, random, VOCABULARY, word } from "./corpus.ts";
 
 const { values } = parseArgs({
   options: {
@@ -28,38 +29,6 @@ const { values } = parseArgs({
 const MB = Number(values.mb), CHUNK = Number(values["chunk-size"]), QUERIES = Number(values.queries);
 const DOC_BYTES = Number(values["doc-kb"]) * 1024, PER_REQUEST = Number(values["docs-per-request"]);
 const PARALLEL = Number(values.parallel);
-
-/** A deterministic pseudo-random source (mulberry32). */
-function random(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = random(42);
-const SYLLABLES = ["ka", "lo", "mi", "ren", "sa", "tor", "vel", "qui", "dan", "esh", "or", "pi", "lum", "zet", "bra"];
-const VOCABULARY = Array.from({ length: 30_000 }, () => {
-  const n = 2 + Math.floor(rand() * 3);
-  return Array.from({ length: n }, () => SYLLABLES[Math.floor(rand() * SYLLABLES.length)]).join("");
-});
-/** Zipf-like: low indexes are common. */
-const word = () => VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 3)];
-
-function documentText(bytes: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  while (size < bytes) {
-    const n = 8 + Math.floor(rand() * 12);
-    const sentence = Array.from({ length: n }, word).join(" ");
-    const s = sentence[0].toUpperCase() + sentence.slice(1) + (rand() < 0.1 ? ".\n\n" : ". ");
-    parts.push(s);
-    size += s.length;
-  }
-  return parts.join("");
-}
 
 function rssMb(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);

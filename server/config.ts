@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { LlmConfig } from "../lib/answer/mod.ts";
+import { DEFAULT_MAX_FILE_BYTES } from "../lib/pipelines/mod.ts";
 import { DEFAULT_SERVE_LIMITS, type ServeLimits } from "../lib/runtime/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, isClusterUrl, parseClusterUrl, type StoreConfig } from "../lib/store/mod.ts";
 import {
@@ -28,7 +29,12 @@ export interface ServerConfig {
   readonly streams: StreamConfig;
   /** The model that writes `answer` tasks' answers (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`); none: extractive. */
   readonly llm?: LlmConfig;
-  readonly pipelines: { readonly sourceDir?: string; readonly engine: "compact" | "minisearch" };
+  readonly pipelines: {
+    readonly sourceDir?: string;
+    readonly engine: "compact" | "minisearch";
+    /** `PIPELINE_MAX_FILE_BYTES`: a larger source file is skipped with a warning. */
+    readonly maxFileBytes: number;
+  };
   /** Access control (issue 21). */
   readonly auth: AccessConfig;
 }
@@ -161,6 +167,7 @@ const Env = z.object({
   PIPELINE_SOURCE_DIR: z.string().refine((v) => !v.includes("\0"), "PIPELINE_SOURCE_DIR must be a folder path")
     .optional(),
   SEARCH_ENGINE: z.enum(["compact", "minisearch"], "SEARCH_ENGINE must be compact or minisearch").default("compact"),
+  PIPELINE_MAX_FILE_BYTES: whole("PIPELINE_MAX_FILE_BYTES", 1, 1024 ** 3).default(DEFAULT_MAX_FILE_BYTES),
   // Access control (issue 21)
   SERVICE_TOKENS_FILE: z.string().refine((v) => !v.includes("\0"), "SERVICE_TOKENS_FILE must be a file path")
     .optional(),
@@ -267,7 +274,11 @@ export function loadServerConfig(env: Readonly<Record<string, string | undefined
     },
     ...(e.LLM_BASE_URL &&
       { llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL!, ...(e.LLM_API_KEY && { apiKey: e.LLM_API_KEY }) } }),
-    pipelines: { engine: e.SEARCH_ENGINE, ...(e.PIPELINE_SOURCE_DIR && { sourceDir: e.PIPELINE_SOURCE_DIR }) },
+    pipelines: {
+      engine: e.SEARCH_ENGINE,
+      ...(e.PIPELINE_SOURCE_DIR && { sourceDir: e.PIPELINE_SOURCE_DIR }),
+      maxFileBytes: e.PIPELINE_MAX_FILE_BYTES,
+    },
     auth: {
       ...(e.SERVICE_TOKENS_FILE && { tokensFile: e.SERVICE_TOKENS_FILE }),
       allowAnonymous: e.ALLOW_ANONYMOUS,

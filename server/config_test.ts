@@ -249,12 +249,21 @@ Deno.test("loadServerConfig() refuses a model URL that is not http(s), a URL wit
   assertMatch(failure({ LLM_API_KEY: "k" }), /LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL/);
 });
 
-Deno.test("loadServerConfig() reads the pipeline settings and refuses an unknown search engine", () => {
-  assertEquals(loadServerConfig({}).pipelines, { engine: "compact" });
-  assertEquals(loadServerConfig({ PIPELINE_SOURCE_DIR: "/srv/docs", SEARCH_ENGINE: "minisearch" }).pipelines, {
-    engine: "minisearch",
-    sourceDir: "/srv/docs",
-  });
+Deno.test("loadServerConfig() reads the pipeline settings and refuses an unknown search engine or file limit", () => {
+  assertEquals(loadServerConfig({}).pipelines, { engine: "compact", maxFileBytes: 10_000_000 });
+  assertEquals(
+    loadServerConfig({ PIPELINE_SOURCE_DIR: "/srv/docs", SEARCH_ENGINE: "minisearch", PIPELINE_MAX_FILE_BYTES: "5000" })
+      .pipelines,
+    { engine: "minisearch", sourceDir: "/srv/docs", maxFileBytes: 5_000 },
+  );
+  for (const bad of ["0", "10MB", "2000000000"]) {
+    try {
+      loadServerConfig({ PIPELINE_MAX_FILE_BYTES: bad });
+      throw new Error("expected a failure");
+    } catch (error) {
+      assertMatch((error as Error).message, /PIPELINE_MAX_FILE_BYTES must be (a whole number|from 1 to 1073741824)/);
+    }
+  }
   try {
     loadServerConfig({ SEARCH_ENGINE: "lucene" });
     throw new Error("expected a failure");

@@ -60,14 +60,16 @@ if (sourceDir && (await runtime.fs.info(sourceDir).catch(() => undefined))?.kind
   console.error(`PIPELINE_SOURCE_DIR '${sourceDir}' is not a readable folder; create it or point the variable at one`);
   runtime.exit(2);
 }
-const source = sourceDir ? createPipelineSource(runtime.fs, sourceDir) : undefined;
+const source = sourceDir
+  ? createPipelineSource(runtime.fs, sourceDir, { maxFileBytes: config.pipelines.maxFileBytes })
+  : undefined;
 // A store's (or a tenant view's) derived index, caught up now and followed after, and its task
-// runner. The index is built in a worker thread where the runtime has one (Deno), so indexing
-// runs beside the requests instead of between them.
+// runner. The index is built in a worker thread of its own where the runtime has one (Deno, Node),
+// so indexing and searches run beside the requests, and no tenant's search waits for another's.
 const workersOver = (over: Store) => {
   const search = createSearchIndex(over, {
     engine: config.pipelines.engine,
-    worker: runtime.startSearchWorker && (() => remoteEngine(runtime.startSearchWorker!())),
+    worker: runtime.startSearchWorker && ((engine) => remoteEngine(runtime.startSearchWorker!(), engine)),
   });
   search.start();
   const tasks = createTaskRunner({

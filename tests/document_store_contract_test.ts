@@ -1,5 +1,5 @@
-import { assertEquals } from "./assert.ts";
-import { type NewDocument, openStore } from "../lib/store/mod.ts";
+import { assert, assertEquals } from "./assert.ts";
+import { type DocumentStore, type NewDocument, openStore } from "../lib/store/mod.ts";
 import type { RedisCluster } from "./redis_cluster.ts";
 import { masterPorts, type OpenStore, testOnEveryStore } from "./store_backends.ts";
 
@@ -11,9 +11,19 @@ const doc = (id: string, hash: string, chunks: string[], source = `${id}.md`): N
   chunks,
 });
 
+/** A store's changes after `after`, each checked to carry the time it was written (in this test), then without it. */
+async function changesOf(documents: DocumentStore, after: number, since: number) {
+  return (await documents.changes(after)).map(({ at, ...change }) => {
+    const written = Date.parse(at ?? "");
+    assert(written >= since && written <= Date.now(), `change ${change.id} written at ${at}, not during the test`);
+    return change;
+  });
+}
+
 /** The `documents` port's behaviour on every backend. */
 async function contract(t: Deno.TestContext, open: OpenStore) {
   let n = 0;
+  const since = Date.now();
   const fresh = async () => (await open(`docs-${crypto.randomUUID()}-${n++}:`));
 
   await t.step("put adds a document with its chunks and one change", async () => {
@@ -36,7 +46,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       { id: "a-1-abcdef01-0", document_id: "a-1", index: 0, text: "One." },
       { id: "a-1-abcdef01-1", document_id: "a-1", index: 1, text: "Two." },
     ]);
-    assertEquals(await documents.changes(0), [{ id: 1, op: "put", document_id: "a-1", removed: [] }]);
+    assertEquals(await changesOf(documents, 0, since), [{ id: 1, op: "put", document_id: "a-1", removed: [] }]);
     const status = await documents.status();
     assertEquals([status.chunks, status.documents, status.staged_chunks, status.state], [2, 1, 0, "idle"]);
     await store.close();
@@ -55,7 +65,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     assertEquals(await documents.put(doc("a", "22222222bb", ["new"])), { status: "replaced", chunks: 1, removed: 3 });
     assertEquals(await documents.chunks(["a-11111111-0", "a-11111111-1", "a-11111111-2"]), []);
     assertEquals((await documents.chunks(["a-22222222-0"])).map((c) => c.text), ["new"]);
-    assertEquals(await documents.changes(1), [
+    assertEquals(await changesOf(documents, 1, since), [
       { id: 2, op: "put", document_id: "a", removed: ["a-11111111-0", "a-11111111-1", "a-11111111-2"] },
     ]);
     assertEquals((await documents.status()).chunks, 1);
@@ -110,7 +120,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       assertEquals(await documents.clear(), 3);
       const status = await documents.status();
       assertEquals([status.chunks, status.documents, status.staged_chunks], [0, 0, 0]);
-      assertEquals(await documents.changes(0), [{ id: 3, op: "clear" }]);
+      assertEquals(await changesOf(documents, 0, since), [{ id: 3, op: "clear" }]);
       assertEquals(await documents.changes(3), []);
       assertEquals(await documents.put(doc("a", "1", ["x", "y"])), { status: "added", chunks: 2, removed: 0 });
       assertEquals((await documents.changes(3)).map((c) => [c.id, c.op]), [[4, "put"]]);

@@ -7,7 +7,7 @@ import { bundleAll } from "../tools/bundle.ts";
 import { startRedis } from "./redis_server.ts";
 import { startServer } from "./server_process.ts";
 import { storeOutageScenario } from "./store_outage_scenario.ts";
-import { twoServersScenario } from "./pipelines_scenario.ts";
+import { PIPELINE_SCENARIOS, twoServersScenario } from "./pipelines_scenario.ts";
 
 Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: missingTools("node") }, async (t) => {
   const node = requireTool("node");
@@ -75,6 +75,14 @@ Deno.test("node bundles: built by tools/bundle.ts, they run on Node", { ignore: 
       ignore: missingTools("redis-server"),
       fn: () => twoServersScenario([node, `${dir}/server.mjs`]),
     });
+
+    for (const scenario of PIPELINE_SCENARIOS) {
+      await t.step({
+        name: `Node server: ${scenario.name}`,
+        ignore: missingTools(...scenario.tools),
+        fn: () => scenario.run([node, `${dir}/server.mjs`]),
+      });
+    }
 
     await t.step("the server rate-limits through Redis on Node", async () => {
       await using redis = await startRedis();

@@ -1,4 +1,4 @@
-import { twoServersScenario } from "./pipelines_scenario.ts";
+import { PIPELINE_SCENARIOS, twoServersScenario } from "./pipelines_scenario.ts";
 import { DENO_SERVER } from "./server_process.ts";
 import { missingTools } from "./tools.ts";
 
@@ -7,3 +7,11 @@ Deno.test(
   { ignore: missingTools("redis-server") },
   () => twoServersScenario(DENO_SERVER),
 );
+
+for (const scenario of PIPELINE_SCENARIOS) {
+  Deno.test(
+    `Deno server: ${scenario.name}`,
+    { ignore: missingTools(...scenario.tools) },
+    () => scenario.run(DENO_SERVER),
+  );
+}

@@ -1,13 +1,20 @@
 /**
- * Two server processes (`command`) on one redis-server: an ingest through one, then the same
- * search results from both; a path escaping PIPELINE_SOURCE_DIR is a 422. Run on Deno by
- * `pipelines_e2e_test.ts` and on the Node bundle by `node_bundle_test.ts`.
+ * Pipelines in server processes (`command`), run on Deno by `pipelines_e2e_test.ts` and on the
+ * Node bundle by `node_bundle_test.ts`: two processes on one redis-server give the same search
+ * results after an ingest through one, and a path escaping PIPELINE_SOURCE_DIR is a 422
+ * (`twoServersScenario`); with tokens and two tenants, after a redis-server restarted empty
+ * every process's index finds every document written since, one tenant's slow searches do not
+ * hold another tenant's, and a source file over PIPELINE_MAX_FILE_BYTES is skipped with a warning
+ * (`PIPELINE_SCENARIOS`).
  *
  * @module
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { type TestTokens, testTokens } from "./auth_tokens.ts";
 import { startRedis } from "./redis_server.ts";
-import { startServer } from "./server_process.ts";
+import { type ServerProcess, startServer } from "./server_process.ts";
+import type { TaskScenario } from "./task_scenarios.ts";
+import { until } from "./until.ts";
 
 const json = async (res: Response) => await res.json() as Record<string, unknown>;
 const post = (url: string, body?: unknown) =>
@@ -68,3 +75,187 @@ export async function twoServersScenario(command: string[]): Promise<void> {
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+/** Calls a server, with a bearer token when given one; a body is sent as JSON. */
+const call = (server: ServerProcess, token: string | undefined, method: string, path: string, body?: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      ...(token !== undefined && { authorization: `Bearer ${token}` }),
+      ...(body !== undefined && { "content-type": "application/json" }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+
+/** Submits a pipeline task through `server` and answers the task once it is done. */
+async function completed(server: ServerProcess, token: string | undefined, path: string, body: unknown) {
+  const created = await call(server, token, "POST", path, body);
+  assertEquals(created.status, 201, await created.clone().text());
+  const { task_id } = await created.json();
+  let task: Record<string, unknown> = {};
+  await until(() => `task ${task_id} is ${JSON.stringify(task)}, not done`, async () => {
+    const res = await call(server, token, "GET", `/tasks/${task_id}`);
+    task = res.ok ? await res.json() : { unreadable: res.status, body: await res.text() };
+    return task.status === "done";
+  });
+  return task;
+}
+
+/** Ingests inline documents through `server` and waits for the task to be done. */
+const ingest = (
+  server: ServerProcess,
+  token: string,
+  documents: { title: string; content: string; source: string }[],
+) => completed(server, token, "/pipelines/run", { documents });
+
+/** The sources of the hits of a search through `server`. */
+async function sources(server: ServerProcess, token: string | undefined, q: string): Promise<string[]> {
+  const res = await call(server, token, "GET", `/pipelines/search?q=${encodeURIComponent(q)}&k=50`);
+  assertEquals(res.status, 200, q);
+  return ((await res.json()).hits as { source: string }[]).map((h) => h.source).sort();
+}
+
+/** Runs `work` with fresh tokens of two tenants (acme: `admin`, globex: `stranger`) and their SERVICE_TOKENS_FILE. */
+async function withTokens(work: (tokens: TestTokens, file: string) => Promise<void>) {
+  const tokens = testTokens();
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(file, tokens.file);
+    await work(tokens, file);
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
+/** Milliseconds `work` takes. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** Words of random letters: a large vocabulary, which makes MiniSearch's fuzzy matching slow. */
+function randomWords(seed: number, count: number, letters = "abcdefghijklmnopqrstuvwxyz", length = [5, 10]) {
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  return Array.from({ length: count }, () =>
+    Array.from(
+      { length: length[0] + Math.floor(rand() * (length[1] - length[0] + 1)) },
+      () => letters[Math.floor(rand() * letters.length)],
+    ).join(""));
+}
+
+const docs = (prefix: string, word: string, n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => ({ title: `${prefix} ${i}`, source: `${prefix}-${i}.md`, content: `${word} ${i}.` }),
+  );
+
+export const PIPELINE_SCENARIOS: readonly TaskScenario[] = [
+  {
+    name: "Redis restarted empty: both processes' search finds every document a tenant wrote after it",
+    tools: ["redis-server"],
+    run: (command) =>
+      withTokens(async (tokens, file) => {
+        await using redis = await startRedis();
+        const env = {
+          SERVICE_TOKENS_FILE: file,
+          STORE_URL: redis.url,
+          STORE_KEY_PREFIX: `search-restart-${crypto.randomUUID()}:`,
+          STORE_TIMEOUT_MS: "500",
+        };
+        await using a = await startServer(command, env);
+        await using b = await startServer(command, env);
+        const tenantB = tokens.stranger;
+        await ingest(a, tokens.admin, docs("acme", "maple", 3));
+        await ingest(a, tenantB, docs("before", "walnut", 8));
+        for (const server of [a, b]) assertEquals((await sources(server, tenantB, "walnut")).length, 8);
+
+        await redis.stop();
+        await redis.start(); // empty
+        for (const server of [a, b]) {
+          await until("the server answers after the restart", async () => {
+            const res = await fetch(`${server.url}/health`);
+            await res.body?.cancel();
+            return res.ok;
+          });
+        }
+        await ingest(b, tenantB, docs("after", "chestnut", 12));
+        const expected = docs("after", "chestnut", 12).map((d) => d.source).sort();
+        for (const server of [a, b]) {
+          assertEquals(await sources(server, tenantB, "chestnut"), expected, server.url);
+          assertEquals(await sources(server, tenantB, "walnut"), [], "the documents lost with Redis");
+          assertEquals(await sources(server, tokens.admin, "chestnut"), [], "another tenant's documents");
+        }
+      }),
+  },
+  {
+    name: "SEARCH_ENGINE=minisearch: one tenant's slow searches do not hold another tenant's one-word search",
+    tools: [],
+    run: (command) =>
+      withTokens(async (tokens, file) => {
+        await using server = await startServer(command, {
+          SERVICE_TOKENS_FILE: file,
+          SEARCH_ENGINE: "minisearch",
+          BODY_LIMIT_BYTES: "20000000",
+        });
+        const [tenantA, tenantB] = [tokens.admin, tokens.stranger];
+        const words = randomWords(1, 200_000);
+        await ingest(
+          server,
+          tenantA,
+          Array.from({ length: 100 }, (_, i) => ({
+            title: `Noise ${i}`,
+            source: `noise-${i}.md`,
+            content: `${words.slice(i * 2_000, (i + 1) * 2_000).join(" ")}.`,
+          })),
+        );
+        await ingest(server, tenantB, docs("b", "lighthouse", 3));
+        // The most terms a query may have, each long and matching nothing: fuzzy matching walks A's whole vocabulary.
+        const slow = `/pipelines/search?q=${randomWords(2, 32, "bcdfghjkmnpqrstvwxz", [12, 12]).join("+")}`;
+        const oneWord = "/pipelines/search?q=lighthouse";
+        const search = async (token: string, path: string) => {
+          const res = await call(server, token, "GET", path);
+          assertEquals(res.status, 200, await res.clone().text());
+          await res.body?.cancel();
+        };
+        await search(tenantA, slow); // A's index has caught up
+        await search(tenantB, oneWord);
+        let bTook = 0;
+        const aTook = await timed(async () => {
+          const batch = Array.from({ length: 8 }, () => search(tenantA, slow));
+          bTook = await timed(() => search(tenantB, oneWord));
+          await Promise.all(batch);
+        });
+        assert(aTook >= 400, `A's 8 searches took ${aTook.toFixed(0)} ms: too quick to tell whether B waited for them`);
+        assert(bTook < aTook / 4, `B's one-word search took ${bTook.toFixed(0)} ms beside A's ${aTook.toFixed(0)} ms`);
+      }),
+  },
+  {
+    name:
+      "PIPELINE_MAX_FILE_BYTES: a source file over it is skipped with a warning naming its size, the limit and the fix",
+    tools: [],
+    async run(command) {
+      const dir = await Deno.makeTempDir({ prefix: "storectl-e2e-source-" });
+      try {
+        await Deno.writeTextFile(`${dir}/small.md`, "# Small\nA lighthouse keeper.");
+        await Deno.writeTextFile(`${dir}/big.md`, `# Big\n${"Many harbour words. ".repeat(300)}`);
+        await using server = await startServer(command, { PIPELINE_SOURCE_DIR: dir, PIPELINE_MAX_FILE_BYTES: "2000" });
+        const task = await completed(server, undefined, "/pipelines/full", {});
+        assertEquals([
+          (task.result as Record<string, unknown>).prepared,
+          (task.result as Record<string, unknown>).skipped,
+        ], [1, 1]);
+        assertEquals(
+          (task.updates as Record<string, unknown>[]).filter((u) => u.update_type === "warning").map((u) => u.message),
+          [
+            "skipped big.md: 6006 bytes, over PIPELINE_MAX_FILE_BYTES (2000); split it into smaller files or raise the limit",
+          ],
+        );
+        assertEquals(await sources(server, undefined, "lighthouse"), ["small.md"]);
+        assertEquals(await sources(server, undefined, "harbour"), []);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  },
+];

@@ -1,5 +1,5 @@
 import type { SearchEngine } from "./engine.ts";
-import { withinEdits } from "../text/edits.ts";
+import { nearWords } from "../text/edits.ts";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -7,6 +7,16 @@ const B = 0.75;
 const EXPANSION_WEIGHT = 0.5;
 /** Prefix expansions scored per query, the most frequent first. */
 const MAX_EXPANSIONS = 20;
+/** The distinct terms of a query that are searched (the first ones); `GET /pipelines/search` refuses more. */
+export const MAX_QUERY_TERMS = 32;
+/** Near spellings scored per query term the index does not hold, the fewest edits away first. */
+export const MAX_NEAR_SPELLINGS = 10;
+/**
+ * Steps (rows of the edit table, see `nearWords`) a query may take looking for near spellings,
+ * its terms in order: 12–20 ms on a 2-core VM over a vocabulary of ~400,000 random words. A term
+ * whose turn comes after them matches exactly and by prefix only.
+ */
+export const NEAR_SPELLING_STEPS = 100_000;
 
 /** Lower-case runs of letters and digits (the tokens `scanTokens` finds, as strings). */
 export function tokenize(text: string): string[] {
@@ -14,6 +24,11 @@ export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   scanTokens(lowered, (start, end) => tokens.push(lowered.slice(start, end)));
   return tokens;
+}
+
+/** A query's distinct terms, in order of first appearance (engines search the first {@link MAX_QUERY_TERMS}). */
+export function queryTerms(query: string): string[] {
+  return [...new Set(tokenize(query))];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -107,8 +122,12 @@ const matches = (p: Postings, text: string, start: number, end: number) =>
 /**
  * A compact in-memory BM25 engine: postings in typed arrays (~6 bytes per term occurrence per
  * chunk), scores accumulated in one array per query, top-k kept by insertion. Title words count
- * twice; the last query term also matches as a prefix (3+ characters) and a term the index does
- * not hold matches words one edit away (two from 9 characters on), both at half weight.
+ * twice; the last query term also matches as a prefix (3+ characters, the 20 most frequent
+ * completions) and a term the index does not hold matches words with the same first letter one
+ * edit away (two from 9 characters on; the {@link MAX_NEAR_SPELLINGS} closest), both at half
+ * weight. A query's work is bounded: its first {@link MAX_QUERY_TERMS} distinct terms are
+ * searched, and near spellings are found by walking the sorted vocabulary as a trie
+ * (`nearWords`), in at most {@link NEAR_SPELLING_STEPS} steps per query (`nearSpellingSteps`).
  * Removed chunks are skipped until a compaction drops them; document frequencies count live
  * chunks only, so every process holding the same chunks computes the same scores.
  *
@@ -119,10 +138,23 @@ const matches = (p: Postings, text: string, start: number, end: number) =>
  * engine.search("stream", 5); // [{ id: "c1", score: … }]
  * ```
  */
-export function createBm25Engine(): SearchEngine {
+export function createBm25Engine(options: { nearSpellingSteps?: number } = {}): SearchEngine {
   let terms = vocabulary();
   let byHash: ByHash = new Map();
-  let sorted: string[] | undefined; // the vocabulary in order, for prefixes; rebuilt after new terms
+  let sorted: string[] = []; // the vocabulary in order, for prefixes and near spellings
+  let fresh: string[] = []; // terms added since, merged into `sorted` by the next search
+  /** The vocabulary in order: new terms are sorted and merged in, not the whole vocabulary sorted again. */
+  const inOrder = (): string[] => {
+    if (fresh.length === 0) return sorted;
+    fresh.sort();
+    const merged: string[] = new Array(sorted.length + fresh.length);
+    let i = 0, j = 0, out = 0;
+    while (i < sorted.length && j < fresh.length) merged[out++] = sorted[i] < fresh[j] ? sorted[i++] : fresh[j++];
+    while (i < sorted.length) merged[out++] = sorted[i++];
+    while (j < fresh.length) merged[out++] = fresh[j++];
+    fresh = [];
+    return sorted = merged;
+  };
   const byId = new Map<string, number>();
   let ids: (string | undefined)[] = [];
   let lens = new Uint32Array(1024);
@@ -165,7 +197,8 @@ export function createBm25Engine(): SearchEngine {
     }
     terms = kept;
     byHash = keptByHash;
-    sorted = undefined;
+    sorted = Object.keys(kept).sort();
+    fresh = [];
     dead = 0;
     if (live === 0) { // start numbering again
       ids = [];
@@ -173,11 +206,12 @@ export function createBm25Engine(): SearchEngine {
     }
   };
 
-  const expansions = (token: string, last: boolean): Map<string, number> => {
+  /** The terms `token` stands for, with their weights; near spellings take steps from `budget`. */
+  const expansions = (token: string, last: boolean, budget: { steps: number }): Map<string, number> => {
     const out = new Map<string, number>();
     if (terms[token]) out.set(token, 1);
     if (last && token.length >= 3) {
-      sorted ??= Object.keys(terms).sort();
+      const sorted = inOrder();
       let lo = 0, hi = sorted.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
@@ -192,12 +226,12 @@ export function createBm25Engine(): SearchEngine {
       for (const term of found.slice(0, MAX_EXPANSIONS)) out.set(term, EXPANSION_WEIGHT);
     }
     if (!terms[token] && token.length >= 5) {
-      const max = token.length >= 9 ? 2 : 1;
-      for (const term in terms) {
-        if (Math.abs(term.length - token.length) <= max && !out.has(term) && withinEdits(token, term, max)) {
-          out.set(term, EXPANSION_WEIGHT);
-        }
-      }
+      const sorted = inOrder();
+      const near: { term: string; edits: number }[] = [];
+      const found = (i: number, edits: number) => near.push({ term: sorted[i], edits });
+      budget.steps -= nearWords(sorted, token, token.length >= 9 ? 2 : 1, found, { prefix: 1, steps: budget.steps });
+      near.sort((a, b) => a.edits - b.edits || terms[b.term]!.n - terms[a.term]!.n || (a.term < b.term ? -1 : 1));
+      for (const { term } of near.slice(0, MAX_NEAR_SPELLINGS)) if (!out.has(term)) out.set(term, EXPANSION_WEIGHT);
     }
     return out;
   };
@@ -218,7 +252,7 @@ export function createBm25Engine(): SearchEngine {
               p = new Postings(text.slice(start, end));
               terms[p.term] = p;
               remember(byHash, hash, p);
-              sorted = undefined;
+              fresh.push(p.term);
             }
             if (p.n > 0 && p.docs[p.n - 1] === doc) p.tfs[p.n - 1] = Math.min(p.tfs[p.n - 1] + by, 65_535);
             else p.push(doc, by);
@@ -239,10 +273,11 @@ export function createBm25Engine(): SearchEngine {
     },
     search(query, k) {
       if (live === 0 || k <= 0) return [];
-      const tokens = [...new Set(tokenize(query))];
+      const tokens = queryTerms(query).slice(0, MAX_QUERY_TERMS);
       const weights = new Map<string, number>();
+      const budget = { steps: options.nearSpellingSteps ?? NEAR_SPELLING_STEPS };
       tokens.forEach((token, i) => {
-        for (const [term, w] of expansions(token, i === tokens.length - 1)) {
+        for (const [term, w] of expansions(token, i === tokens.length - 1, budget)) {
           weights.set(term, Math.max(weights.get(term) ?? 0, w));
         }
       });

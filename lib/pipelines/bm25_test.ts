@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { createBm25Engine, scanTokens, tokenize } from "./bm25.ts";
+import { createBm25Engine, MAX_NEAR_SPELLINGS, MAX_QUERY_TERMS, scanTokens, tokenize } from "./bm25.ts";
 
 const words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];
 
@@ -108,4 +108,51 @@ Deno.test("createBm25Engine() replaces a re-added id, and compacts once removals
   assertEquals(engine.size, 1);
   assertEquals(engine.search("filler", 5), []);
   assertEquals(engine.search("new", 5).map((h) => h.id), ["x"]);
+});
+
+Deno.test(`createBm25Engine() searches the first ${MAX_QUERY_TERMS} distinct terms of a query, not the ones after`, () => {
+  const engine = createBm25Engine();
+  const terms = Array.from({ length: MAX_QUERY_TERMS + 8 }, (_, i) => `q${i}`);
+  engine.add(terms.map((term, i) => ({ id: `c${String(i).padStart(2, "0")}`, title: "", text: term })));
+  const query = [...terms.slice(0, 3), ...terms].join(" "); // a repeated term counts once
+  const hits = engine.search(query, 100).map((h) => h.id).sort();
+  assertEquals(hits, terms.slice(0, MAX_QUERY_TERMS).map((_, i) => `c${String(i).padStart(2, "0")}`));
+});
+
+Deno.test(`createBm25Engine() matches an unknown term with at most ${MAX_NEAR_SPELLINGS} near spellings, the closest first`, () => {
+  const engine = createBm25Engine();
+  // "lighthouse" (10 letters: two edits allowed) is not indexed; one word is an edit away, 14 are two away.
+  const twoAway = Array.from(
+    { length: 14 },
+    (_, i) => `lighthou${String.fromCharCode(97 + i)}${String.fromCharCode(97 + i)}`,
+  );
+  engine.add([
+    { id: "one-away", title: "", text: "lighthouses" },
+    ...twoAway.map((word, i) => ({ id: `two-away-${i}`, title: "", text: word })),
+    { id: "three-away", title: "", text: "lightxxxse" },
+  ]);
+  const hits = engine.search("lighthouse", 100).map((h) => h.id);
+  assertEquals(hits.length, MAX_NEAR_SPELLINGS);
+  assertEquals(hits[0], "one-away");
+});
+
+Deno.test("createBm25Engine() looks for a near spelling among the words that begin with the same letter", () => {
+  const engine = createBm25Engine();
+  engine.add([{ id: "a", title: "", text: "lighthouse" }, { id: "b", title: "", text: "keeper" }]);
+  assertEquals(engine.search("lighthoose", 5).map((h) => h.id), ["a"]);
+  assertEquals(engine.search("nighthouse", 5), []);
+});
+
+Deno.test("createBm25Engine() stops looking for near spellings once a query has taken its steps", () => {
+  const words = ["harbour", "lantern", "lighthouse", "keeper", "signal", "breakwater"];
+  const chunks = words.map((word) => ({ id: word, title: "", text: word }));
+  const roomy = createBm25Engine();
+  const tight = createBm25Engine({ nearSpellingSteps: 12 });
+  roomy.add(chunks);
+  tight.add(chunks);
+  // Each misspelling alone is found within 12 steps; together, the first takes them all.
+  assertEquals(tight.search("lanterm", 5).map((h) => h.id), ["lantern"]);
+  assertEquals(tight.search("keepor", 5).map((h) => h.id), ["keeper"]);
+  assertEquals(roomy.search("lanterm keepor", 5).map((h) => h.id).sort(), ["keeper", "lantern"]);
+  assertEquals(tight.search("lanterm keepor", 5).map((h) => h.id), ["lantern"]);
 });

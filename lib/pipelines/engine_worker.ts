@@ -1,6 +1,6 @@
 import type { MessagePortLike } from "../runtime/types.ts";
 import { createBm25Engine } from "./bm25.ts";
-import type { IndexedChunk, SearchEngine } from "./engine.ts";
+import { createMiniSearchEngine, type EngineName, type IndexedChunk, type SearchEngine } from "./engine.ts";
 
 export type { MessagePortLike };
 
@@ -18,6 +18,7 @@ export interface AsyncEngine {
 }
 
 type Operation =
+  | { op: "engine"; name: EngineName }
   | { op: "add"; chunks: readonly IndexedChunk[] }
   | { op: "remove"; ids: readonly string[] }
   | { op: "search"; query: string; k: number }
@@ -37,18 +38,27 @@ export function localEngine(make: () => SearchEngine): AsyncEngine {
   };
 }
 
+const ENGINES: Record<EngineName, () => SearchEngine> = {
+  compact: createBm25Engine,
+  minisearch: createMiniSearchEngine,
+};
+
 /**
- * The worker's side: a compact BM25 engine answering the requests that arrive on `port`, one
- * at a time in their order.
+ * The worker's side: an engine (the compact BM25 one until told otherwise) answering the
+ * requests that arrive on `port`, one at a time in their order.
  */
 export function serveEngine(port: MessagePortLike): void {
-  let engine = createBm25Engine();
+  let make = ENGINES.compact;
+  let engine = make();
   port.onMessage((message) => {
     const request = message as Request;
     try {
-      if (request.op === "add") engine.add(request.chunks);
+      if (request.op === "engine") {
+        make = ENGINES[request.name] ?? ENGINES.compact;
+        engine = make();
+      } else if (request.op === "add") engine.add(request.chunks);
       else if (request.op === "remove") engine.remove(request.ids);
-      else if (request.op === "reset") engine = createBm25Engine();
+      else if (request.op === "reset") engine = make();
       const results = request.op === "search" ? engine.search(request.query, request.k) : undefined;
       port.postMessage({ id: request.id, results } satisfies Reply);
     } catch (error) {
@@ -58,9 +68,10 @@ export function serveEngine(port: MessagePortLike): void {
 }
 
 /**
- * The engine served on the other end of `port` (a worker running `serveEngine`): indexing runs
- * on another core, beside the requests of this one. Each call resolves when the worker has
- * done it, so a caller that awaits adds keeps at most one batch in flight.
+ * The engine `name` served on the other end of `port` (a worker running `serveEngine`): indexing
+ * and searching run on another core, beside the requests of this one and apart from other
+ * indexes' workers (one search index's slow query holds only that index's). Each call resolves
+ * when the worker has done it, so a caller that awaits adds keeps at most one batch in flight.
  *
  * @example
  * ```ts
@@ -70,7 +81,7 @@ export function serveEngine(port: MessagePortLike): void {
  * await engine.search("stream", 5); // [{ id: "c1", score: … }]
  * ```
  */
-export function remoteEngine(port: MessagePortLike): AsyncEngine {
+export function remoteEngine(port: MessagePortLike, name: EngineName = "compact"): AsyncEngine {
   let next = 0;
   const pending = new Map<number, { resolve(results?: RankedId[]): void; reject(error: Error): void }>();
   port.onMessage((message) => {
@@ -86,6 +97,8 @@ export function remoteEngine(port: MessagePortLike): AsyncEngine {
       pending.set(id, { resolve, reject });
       port.postMessage({ ...operation, id });
     });
+  // The worker takes messages in order: every later call finds the engine chosen. A failure shows on them.
+  if (name !== "compact") call({ op: "engine", name }).catch(() => {});
   return {
     add: async (chunks) => void await call({ op: "add", chunks }),
     remove: async (ids) => void await call({ op: "remove", ids }),

@@ -1,8 +1,8 @@
 import { assertEquals, assertRejects } from "../../tests/assert.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { createBm25Engine } from "./bm25.ts";
-import type { IndexedChunk } from "./engine.ts";
-import { localEngine, remoteEngine } from "./engine_worker.ts";
+import { createMiniSearchEngine, type IndexedChunk, type SearchEngine } from "./engine.ts";
+import { type AsyncEngine, localEngine, remoteEngine } from "./engine_worker.ts";
 
 const runtime = await loadRuntime();
 const words = ["harbour", "lighthouse", "keeper", "storm", "beacon", "tide", "signal", "rock"];
@@ -17,29 +17,39 @@ function chunks(count: number): IndexedChunk[] {
   }));
 }
 
-Deno.test({
-  name: "remoteEngine() in a worker answers as the engine does in this thread, through removes and resets",
-  ignore: !runtime.startSearchWorker,
-  fn: async () => {
-    const local = localEngine(createBm25Engine);
-    const remote = remoteEngine(runtime.startSearchWorker!());
-    try {
-      const all = chunks(300);
-      for (const engine of [local, remote]) {
-        await engine.add(all.slice(0, 200));
-        await engine.add(all.slice(200));
-        await engine.remove(["c1", "c2", "c3"]);
-      }
-      for (const query of ["storm", "lighthouse keeper", "bea", "signel"]) {
-        assertEquals(await remote.search(query, 7), await local.search(query, 7), query);
-      }
-      await remote.reset();
-      assertEquals(await remote.search("storm", 7), []);
-    } finally {
-      remote.close();
+for (const [name, make] of [["compact", createBm25Engine], ["minisearch", createMiniSearchEngine]] as const) {
+  Deno.test({
+    name:
+      `remoteEngine() with ${name} in a worker answers as the engine does in this thread, through removes and resets`,
+    ignore: !runtime.startSearchWorker,
+    fn: () => sameAnswers(make, remoteEngine(runtime.startSearchWorker!(), name)),
+  });
+}
+
+/** `remote` answers as `make()`'s engine in this thread does, through adds, removes and a reset; then it is closed. */
+async function sameAnswers(make: () => SearchEngine, remote: AsyncEngine) {
+  const local = localEngine(make);
+  try {
+    const all = chunks(300);
+    for (const engine of [local, remote]) {
+      await engine.add(all.slice(0, 200));
+      await engine.add(all.slice(200));
+      await engine.remove(["c1", "c2", "c3"]);
     }
-  },
-});
+    for (const query of ["storm", "lighthouse keeper", "bea", "signel"]) {
+      assertEquals(await remote.search(query, 7), await local.search(query, 7), query);
+    }
+    await remote.reset();
+    assertEquals(await remote.search("storm", 7), []);
+    for (const engine of [local, remote]) {
+      await engine.reset();
+      await engine.add(all.slice(0, 50));
+    }
+    assertEquals(await remote.search("storm signel", 7), await local.search("storm signel", 7), "after a reset");
+  } finally {
+    remote.close();
+  }
+}
 
 Deno.test({
   name: "remoteEngine() rejects a call the worker failed, and the calls pending when closed",

@@ -1,7 +1,8 @@
 /**
  * Document pipelines: chunking at sentence and word boundaries, content hashing, reading the
- * source folder, the pipeline task kinds, and search — a MiniSearch index per process derived
- * from the store's documents and kept current by their change stream.
+ * source folder, the pipeline task kinds, and search — an index per process (the compact BM25
+ * engine or MiniSearch, in a worker thread of its own where the runtime has one) derived from
+ * the store's documents and kept current by their change stream.
  *
  * @example
  * ```ts
@@ -21,6 +22,7 @@ export { contentHash, documentId, sha256 } from "./hash.ts";
 export { type PipelineFieldError, PipelineInputError } from "./errors.ts";
 export {
   createPipelineSource,
+  DEFAULT_MAX_FILE_BYTES,
   type PipelineSource,
   type SkippedFile,
   SOURCE_EXTENSIONS,
@@ -28,7 +30,14 @@ export {
 } from "./source.ts";
 export { createSearchIndex, type Retriever, type SearchHit, type SearchIndex } from "./search.ts";
 export { createMiniSearchEngine, type EngineName, type IndexedChunk, type SearchEngine } from "./engine.ts";
-export { createBm25Engine, tokenize } from "./bm25.ts";
+export {
+  createBm25Engine,
+  MAX_NEAR_SPELLINGS,
+  MAX_QUERY_TERMS,
+  NEAR_SPELLING_STEPS,
+  queryTerms,
+  tokenize,
+} from "./bm25.ts";
 export { type AsyncEngine, localEngine, remoteEngine, serveEngine } from "./engine_worker.ts";
 export {
   DocumentInput,

@@ -1,7 +1,7 @@
 import { createBm25Engine } from "./bm25.ts";
 import { createMiniSearchEngine, type EngineName } from "./engine.ts";
 import { type AsyncEngine, localEngine } from "./engine_worker.ts";
-import type { DocumentStore } from "../store/mod.ts";
+import type { DocumentChange, DocumentStore } from "../store/mod.ts";
 
 /** One search result: a chunk, its document, and its BM25 score (higher is better). */
 export interface SearchHit {
@@ -53,7 +53,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  * by default, or MiniSearch) and catches up from the store's change stream before each search (and in the background
  * with `start()`), so every process answers the same once a write has finished in any of
  * them. The index keeps only ids and terms; the hits' texts, titles and sources are read
- * from the store.
+ * from the store. With `worker` (one per index, given the engine's name) the engine runs in
+ * that thread: its indexing and searches wait for no other index's.
  *
  * @example
  * ```ts
@@ -64,17 +65,19 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve
  */
 export function createSearchIndex(
   store: { readonly documents: DocumentStore },
-  options: { engine?: EngineName; worker?: () => AsyncEngine } = {},
+  options: { engine?: EngineName; worker?: (engine: EngineName) => AsyncEngine } = {},
 ): SearchIndex {
   const documents = store.documents;
-  const worker = options.engine === "minisearch" ? undefined : options.worker; // MiniSearch stays in this thread
-  const index = worker?.() ?? localEngine(options.engine === "minisearch" ? createMiniSearchEngine : createBm25Engine);
-  const engine = `${options.engine === "minisearch" ? "MiniSearch" : "compact engine"} in ${
-    worker ? "a worker thread" : "the main thread"
+  const name = options.engine ?? "compact";
+  const index = options.worker?.(name) ??
+    localEngine(name === "minisearch" ? createMiniSearchEngine : createBm25Engine);
+  const engine = `${name === "minisearch" ? "MiniSearch" : "compact engine"} in ${
+    options.worker ? "a worker thread" : "the main thread"
   }`;
   /** Per document: the content hash indexed and its chunk ids. */
   const indexed = new Map<string, { hash: string; ids: readonly string[] }>();
   let last = 0;
+  let lastChange: DocumentChange | undefined;
   let syncing: Promise<void> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
@@ -128,9 +131,41 @@ export function createSearchIndex(
     await previous;
   }
 
+  /** Empties the index, to build it again from the store's first change. */
+  async function startOver() {
+    indexed.clear();
+    chunkCount = 0;
+    last = 0;
+    lastChange = undefined;
+    await index.reset();
+  }
+
+  /**
+   * The changes after the last one applied, or undefined when the store no longer holds that one as
+   * it was read: the store lost its change stream (a Redis restarted empty numbers changes from 1
+   * again, as it does events — the signal the event streams end on), so the changes above `last`
+   * are not all there is. Reading from the last change itself also catches a stream written again
+   * past `last` before this look. A `clear` in its place is no loss: it empties the index anyway.
+   */
+  async function changesAfterLast(): Promise<DocumentChange[] | undefined> {
+    if (!lastChange) return await documents.changes(last, CHANGE_BATCH);
+    const changes = await documents.changes(last - 1, CHANGE_BATCH + 1);
+    const [first] = changes;
+    if (
+      first?.id === last && first.op === lastChange.op && first.document_id === lastChange.document_id &&
+      first.at === lastChange.at
+    ) return changes.slice(1);
+    if (first && first.id > last && first.op === "clear") return changes;
+    return undefined;
+  }
+
   async function catchUp() {
     for (;;) {
-      const changes = await documents.changes(last, CHANGE_BATCH);
+      const changes = await changesAfterLast();
+      if (!changes) {
+        await startOver();
+        continue;
+      }
       if (changes.length === 0) return;
       let pending = new Set<string>();
       for (const change of changes) {
@@ -145,13 +180,11 @@ export function createSearchIndex(
         await refresh([...pending]);
       } catch (error) {
         // What the engine holds is unknown now: start over from the first change next time.
-        indexed.clear();
-        chunkCount = 0;
-        last = 0;
-        await index.reset().catch(() => {});
+        await startOver().catch(() => {});
         throw error;
       }
-      last = changes[changes.length - 1].id;
+      lastChange = changes[changes.length - 1];
+      last = lastChange.id;
     }
   }
 

@@ -1,26 +1,31 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
+import { until } from "../../tests/until.ts";
 import { createMemoryStore, openStore, type Store } from "../store/mod.ts";
 import { prepareDocument } from "./tasks.ts";
+import { MAX_QUERY_TERMS } from "./bm25.ts";
 import { createSearchIndex } from "./search.ts";
 import { remoteEngine } from "./engine_worker.ts";
+import type { EngineName } from "./engine.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 
 const runtime = await loadRuntime();
 /** How an index is built: its engine, and whether in a worker thread. */
-type Variant = "compact" | "minisearch" | "compact in a worker";
-const options = (variant: Variant) =>
-  variant === "compact in a worker"
-    ? { worker: () => remoteEngine(runtime.startSearchWorker!()) }
-    : { engine: variant };
+type Variant = "compact" | "minisearch" | "compact in a worker" | "minisearch in a worker";
+const options = (variant: Variant) => {
+  const [engine, where] = variant.split(" in a ") as ["compact" | "minisearch", string | undefined];
+  return where
+    ? { engine, worker: (name: EngineName) => remoteEngine(runtime.startSearchWorker!(), name) }
+    : { engine };
+};
 
 const put = async (store: Store, source: string, title: string, content: string) =>
   await store.documents.put(await prepareDocument({ source, title, content }, { chunk_size: 200, overlap: 0 }));
 
 async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
   const variants: Variant[] = ["compact", "minisearch"];
-  if (runtime.startSearchWorker) variants.push("compact in a worker");
+  if (runtime.startSearchWorker) variants.push("compact in a worker", "minisearch in a worker");
   for (const variant of variants) await engineBehaviour(t, open, variant);
 }
 
@@ -38,6 +43,20 @@ async function engineBehaviour(t: Deno.TestContext, open: () => Promise<Store>, 
       assertEquals((await index.search("consum", 5)).map((h) => h.source), ["redis.md"]); // prefix
       assertEquals((await index.search("plases", 5)).map((h) => h.source), ["cats.md"]); // fuzzy
       assertEquals(await index.search("zebra", 5), []);
+      index.close();
+      await store.close();
+    },
+  );
+
+  await t.step(
+    `${engine}: a query's first ${MAX_QUERY_TERMS} distinct terms are searched, not the ones after`,
+    async () => {
+      const store = await open();
+      const index = createSearchIndex(store, options(engine));
+      const terms = Array.from({ length: MAX_QUERY_TERMS + 8 }, (_, i) => `q${i}`);
+      for (const term of terms) await put(store, `${term}.md`, "Term", `Only ${term} here.`);
+      const hits = await index.search([...terms.slice(0, 3), ...terms].join(" "), 100);
+      assertEquals(hits.map((h) => h.source).sort(), terms.slice(0, MAX_QUERY_TERMS).map((t) => `${t}.md`).sort());
       index.close();
       await store.close();
     },
@@ -83,6 +102,38 @@ Deno.test(
       await a.close();
       await b.close();
     });
+  },
+);
+
+Deno.test(
+  "createSearchIndex() over a Redis restarted empty finds every new document, whether they reach past the index's position or not",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    const store = await openStore({ url: redis.url, prefix: `restart-${crypto.randomUUID()}:` });
+    const index = createSearchIndex(store);
+    try {
+      for (let i = 0; i < 8; i++) await put(store, `old-${i}.md`, `Old ${i}`, `Walnut ledger ${i}.`);
+      assertEquals((await index.search("walnut", 20)).length, 8);
+      await redis.stop();
+      await redis.start(); // empty: the documents and the change stream are gone
+      await until("the store answers after the restart", () => store.ping().then(() => true, () => false));
+      for (let i = 0; i < 12; i++) await put(store, `new-${i}.md`, `New ${i}`, `Chestnut almanac ${i}.`);
+      const found = (await index.search("chestnut", 20)).map((h) => h.source).sort();
+      assertEquals(found, Array.from({ length: 12 }, (_, i) => `new-${i}.md`).sort());
+      assertEquals(await index.search("walnut", 20), []);
+      assertEquals(index.stats().documents, 12);
+      // Restarted empty again, and written less than before: the stream now ends below the index's position.
+      await redis.stop();
+      await redis.start();
+      await until("the store answers after the second restart", () => store.ping().then(() => true, () => false));
+      for (let i = 0; i < 3; i++) await put(store, `late-${i}.md`, `Late ${i}`, `Hazel atlas ${i}.`);
+      assertEquals((await index.search("hazel", 20)).length, 3);
+      assertEquals(index.stats().documents, 3);
+    } finally {
+      index.close();
+      await store.close();
+    }
   },
 );
 

@@ -18,6 +18,13 @@ export interface SkippedFile {
 /** The extensions `prepare` reads. */
 export const SOURCE_EXTENSIONS: readonly string[] = [".md", ".txt", ".json"];
 
+/**
+ * The largest source file read, in bytes (`PIPELINE_MAX_FILE_BYTES`): a file is read whole, and
+ * chunked, staged and stored as one document in one atomic step, so its size sets the memory an
+ * ingest takes (~10× the file). A larger file is skipped with a warning.
+ */
+export const DEFAULT_MAX_FILE_BYTES = 10_000_000;
+
 /** The configured source folder (`PIPELINE_SOURCE_DIR`): paths are checked to stay inside it. */
 export interface PipelineSource {
   readonly root: string;
@@ -32,7 +39,8 @@ export interface PipelineSource {
 }
 
 /**
- * The source folder over the runtime's file system: the only file access of pipelines.
+ * The source folder over the runtime's file system: the only file access of pipelines. Files
+ * over `maxFileBytes` (default {@link DEFAULT_MAX_FILE_BYTES}) are skipped, not read.
  *
  * @example
  * ```ts ignore
@@ -40,7 +48,12 @@ export interface PipelineSource {
  * for await (const doc of source.read(await source.resolve("guides"))) console.log(doc.source);
  * ```
  */
-export function createPipelineSource(fs: FileSystem, root: string): PipelineSource {
+export function createPipelineSource(
+  fs: FileSystem,
+  root: string,
+  options: { maxFileBytes?: number } = {},
+): PipelineSource {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let realRoot: Promise<string> | undefined;
   const rootPath = () => realRoot ??= fs.realPath(root);
   const invalid = (message: string) => new PipelineInputError(message, [{ field: "path", message }]);
@@ -85,6 +98,11 @@ export function createPipelineSource(fs: FileSystem, root: string): PipelineSour
     if (info?.kind !== "file") return;
     const extension = SOURCE_EXTENSIONS.find((e) => relative.toLowerCase().endsWith(e));
     if (!extension) return skip({ path: relative, reason: `not one of ${SOURCE_EXTENSIONS.join(", ")}` });
+    if (info.size > maxFileBytes) {
+      const reason = `${info.size} bytes, over PIPELINE_MAX_FILE_BYTES (${maxFileBytes}); split it into smaller ` +
+        "files or raise the limit";
+      return skip({ path: relative, reason });
+    }
     const text = await fs.readTextFile(real);
     const name = relative.split("/").pop()!.slice(0, -extension.length);
     if (extension === ".json") {

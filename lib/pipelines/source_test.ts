@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "../../tests/assert.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { PipelineInputError } from "./errors.ts";
-import { createPipelineSource, type SkippedFile } from "./source.ts";
+import { createPipelineSource, DEFAULT_MAX_FILE_BYTES, type SkippedFile } from "./source.ts";
 
 async function folder() {
   const base = await Deno.makeTempDir({ prefix: "storectl-source-" });
@@ -67,4 +67,19 @@ Deno.test("createPipelineSource() skips dot-files and dot-folders with a warning
     { path: ".env.md", reason: "a dot-file (hidden)" },
     { path: "guide/.cache", reason: "a dot-folder (hidden)" },
   ]);
+});
+
+Deno.test("createPipelineSource() skips a file over maxFileBytes with a reason naming its size, the limit and the fix", async () => {
+  await using dir = await folder();
+  await Deno.writeTextFile(`${dir.root}/guide/big.md`, `# Big\n${"Many words here. ".repeat(100)}`);
+  const source = createPipelineSource((await loadRuntime()).fs, dir.root, { maxFileBytes: 1_000 });
+  const skipped: SkippedFile[] = [];
+  const docs = [];
+  for await (const doc of source.read(await source.resolve("guide"), (s) => skipped.push(s))) docs.push(doc.source);
+  assertEquals(docs, ["guide/b.txt", "guide/c.json#0"]);
+  assertEquals(skipped.find((s) => s.path === "guide/big.md"), {
+    path: "guide/big.md",
+    reason: "1706 bytes, over PIPELINE_MAX_FILE_BYTES (1000); split it into smaller files or raise the limit",
+  });
+  assertEquals(DEFAULT_MAX_FILE_BYTES, 10_000_000);
 });

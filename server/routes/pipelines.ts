@@ -1,6 +1,14 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
-import { DocumentInput, PIPELINE_KINDS, type PipelineSource, PrepareInput, RunInput } from "../../lib/pipelines/mod.ts";
+import {
+  DocumentInput,
+  MAX_QUERY_TERMS,
+  PIPELINE_KINDS,
+  type PipelineSource,
+  PrepareInput,
+  queryTerms,
+  RunInput,
+} from "../../lib/pipelines/mod.ts";
 import type { ScopeOf } from "../scope.ts";
 import { Conflict } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
@@ -28,7 +36,17 @@ const Hit = z.object({
   score: z.number(),
 }).openapi("SearchHit");
 const SearchQuery = z.object({
-  q: z.string().trim().min(1, "q must not be empty").max(1_000, "q must be at most 1000 characters"),
+  q: z.string().trim().min(1, "q must not be empty").max(1_000, "q must be at most 1000 characters").superRefine(
+    (q, ctx) => {
+      const terms = queryTerms(q).length;
+      if (terms > MAX_QUERY_TERMS) {
+        ctx.addIssue({
+          code: "custom",
+          message: `q has ${terms} distinct terms; at most ${MAX_QUERY_TERMS} are searched: shorten the query`,
+        });
+      }
+    },
+  ),
   k: z.string().regex(/^\d+$/, "k must be a whole number").transform(Number).refine(
     (k) => k >= 1 && k <= MAX_SEARCH_K,
     `k must be from 1 to ${MAX_SEARCH_K}`,
@@ -172,7 +190,9 @@ export function pipelineRoutes<E extends Env>(
       request: { query: SearchQuery },
       responses: {
         200: json(z.object({ query: z.string(), k: z.number().int(), hits: z.array(Hit) }), "Best first"),
-        422: problemResponse("Missing or invalid q or k"),
+        422: problemResponse(
+          `Missing or invalid q (at most 1000 characters and ${MAX_QUERY_TERMS} distinct terms) or k`,
+        ),
       },
     }),
     async (c) => {

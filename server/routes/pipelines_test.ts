@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { startRedis } from "../../tests/redis_server.ts";
 import { missingTools } from "../../tests/tools.ts";
-import { createPipelineSource, pipelineTasks } from "../../lib/pipelines/mod.ts";
+import { createPipelineSource, MAX_QUERY_TERMS, pipelineTasks } from "../../lib/pipelines/mod.ts";
 import { loadRuntime } from "../../lib/runtime/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
 import { createTaskRunner } from "../../lib/tasks/mod.ts";
@@ -130,6 +130,19 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     assertEquals(fieldsOf(doc.body).sort(), ["content", "source"]);
     const search = await api.call("GET", "/pipelines/search?k=0");
     assertEquals([search.status, fieldsOf(search.body).sort()], [422, ["k", "q"]]);
+  });
+
+  await t.step(`a q of more than ${MAX_QUERY_TERMS} distinct terms is a 422 naming the limit`, async () => {
+    await using api = await setup(await open());
+    const terms = (n: number) => Array.from({ length: n }, (_, i) => `term${i}`).join(" ");
+    const over = await api.call("GET", `/pipelines/search?q=${encodeURIComponent(terms(MAX_QUERY_TERMS + 1))}`);
+    assertEquals([over.status, fieldsOf(over.body)], [422, ["q"]]);
+    assertMatch(
+      JSON.stringify(over.body),
+      new RegExp(`q has ${MAX_QUERY_TERMS + 1} distinct terms; at most ${MAX_QUERY_TERMS} are searched`),
+    );
+    const atLimit = `${terms(MAX_QUERY_TERMS)} ${terms(MAX_QUERY_TERMS)}`; // repeats do not count
+    assertEquals((await api.call("GET", `/pipelines/search?q=${encodeURIComponent(atLimit)}`)).status, 200);
   });
 
   await t.step("overlap of chunk_size/2 or more is a 422 on overlap, not silently clamped", async () => {

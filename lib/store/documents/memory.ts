@@ -49,6 +49,7 @@ export function createMemoryDocumentStore(options: { now?: () => number } = {}):
         return Promise.resolve<PutOutcome>({ status: "unchanged", chunks: old.chunk_ids.length, removed: 0 });
       }
       for (const id of old?.chunk_ids ?? []) chunks.delete(id);
+      const at = now();
       const ids = document.chunks.map((text, index) => {
         const id = chunkId(document.id, document.hash, index);
         chunks.set(id, { id, document_id: document.id, index, text });
@@ -60,9 +61,9 @@ export function createMemoryDocumentStore(options: { now?: () => number } = {}):
         source: document.source,
         hash: document.hash,
         chunk_ids: ids,
-        updated_at: now(),
+        updated_at: at,
       });
-      changes.push({ id: ++seq, op: "put", document_id: document.id, removed: [...(old?.chunk_ids ?? [])] });
+      changes.push({ id: ++seq, op: "put", document_id: document.id, removed: [...(old?.chunk_ids ?? [])], at });
       return Promise.resolve<PutOutcome>({
         status: old ? "replaced" : "added",
         chunks: ids.length,
@@ -101,8 +102,8 @@ export function createMemoryDocumentStore(options: { now?: () => number } = {}):
       chunks.clear();
       staged.clear();
       stagedChunks = 0;
-      changes = [{ id: ++seq, op: "clear" }]; // what came before no longer matters to a reader
       updatedAt = now();
+      changes = [{ id: ++seq, op: "clear", at: updatedAt }]; // what came before no longer matters to a reader
       return Promise.resolve(cleared);
     },
     changes(after, limit = 1_000) {

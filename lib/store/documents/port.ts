@@ -47,6 +47,11 @@ export interface DocumentChange {
   readonly document_id?: string;
   /** The chunk ids a `put` replaced. */
   readonly removed?: readonly string[];
+  /**
+   * When it was written (ISO 8601, ms). With its id it tells this entry from one a store that
+   * restarted empty numbered the same; absent on entries stored before it was recorded.
+   */
+  readonly at?: string;
 }
 
 /** Where pipelines stand: `GET /pipelines/status`. */

@@ -166,7 +166,8 @@ function toChange(id: string, fields: string[]): DocumentChange {
   const f: Record<string, string> = {};
   for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1];
   const seq = Number(id.slice(id.indexOf("-") + 1));
-  if (f.op !== "put") return { id: seq, op: "clear" };
+  const at = f.t ? { at: f.t } : {};
+  if (f.op !== "put") return { id: seq, op: "clear", ...at };
   const removed = f.h ? Array.from({ length: Number(f.n) }, (_, i) => chunkId(f.d, f.h, i)) : [];
-  return { id: seq, op: "put", document_id: f.d, removed };
+  return { id: seq, op: "put", document_id: f.d, removed, ...at };
 }

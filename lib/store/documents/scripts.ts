@@ -7,7 +7,7 @@
  * (chunk id → text; a chunk id is `<doc id>-<hash[0..8]>-<index>`, so `n` names them all),
  * `staged` hash (source → JSON document), `staged_n` hash (source → chunk count),
  * `staged_order` sorted set, `staged_chunks` and `seq` counters, `status` hash, and the
- * change stream `changes` with ids `0-<seq>`.
+ * change stream `changes` with ids `0-<seq>` (each entry's `t` is the time it was written).
  *
  * On Redis Cluster the documents and chunks spread by document id over partitions (`{d:<b>.<k>}`,
  * see `tasks/layout.ts`): a partition holds the `docs` and `chunks` hashes of its documents
@@ -66,7 +66,8 @@ end
 if #pairs_ > 0 then batched('HSET', P .. 'chunks', pairs_) end
 redis.call('HSET', P .. 'docs', id, cjson.encode({title = title, source = source, hash = hash, n = n, updated_at = ARGV[2]}))
 local seq = redis.call('INCR', P .. 'seq')
-redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'put', 'd', id, 'h', old and old.hash or '', 'n', removed)
+redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'put', 'd', id, 'h', old and old.hash or '', 'n', removed,
+  't', ARGV[2])
 if old then return {'replaced', n, removed} end
 return {'added', n, 0}
 `;
@@ -126,7 +127,7 @@ redis.call('DEL', P .. 'docs', P .. 'chunks', P .. 'staged', P .. 'staged_n', P 
   P .. 'staged_chunks', P .. 'changes')
 redis.call('HSET', P .. 'status', 'updated_at', ARGV[2])
 local seq = redis.call('INCR', P .. 'seq')
-redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'clear')
+redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'clear', 't', ARGV[2])
 return n
 `;
 
@@ -174,7 +175,7 @@ export const RECORD_PUT_LUA = COMMON + `
 if ARGV[3] == '1' then unstage(ARGV[4]) end
 if ARGV[5] ~= '1' then return 0 end
 local seq = redis.call('INCR', P .. 'seq')
-redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'put', 'd', ARGV[6], 'h', ARGV[7], 'n', ARGV[8])
+redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'put', 'd', ARGV[6], 'h', ARGV[7], 'n', ARGV[8], 't', ARGV[2])
 return seq
 `;
 
