@@ -7,6 +7,8 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import type { Ctl, CtlSpawn } from "./ctl_process.ts";
 import type { EmulatorProcess } from "./emulator_process.ts";
+import { keyValues, tableRows } from "./table_text.ts";
+import { atTerminal } from "./terminal.ts";
 
 export interface World {
   readonly ctl: Ctl;
@@ -132,6 +134,24 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     );
     assertMatch(table.stdout, /│ UID │ STATUS │/);
     JSON.parse((await expectOk(ctl(["api", "enterprise", "get", "/v1/nodes"]))).stdout);
+  },
+
+  async "tables on a terminal 80 and 120 columns wide: names and status whole, one object as KEY/VALUE rows"(world) {
+    const names = JSON.parse((await expectOk(world.ctl(["cloud", "subscription", "list", "-q", "[].name"]))).stdout);
+    for (const columns of [80, 120]) {
+      const list = await atTerminal(world, ["cloud", "subscription", "list"], { columns });
+      assertEquals(list.code, 0, list.shown);
+      const table = list.shown.split("\n").filter((line) => /^[┌│└]/.test(line));
+      for (const line of table) assert([...line].length <= columns, `wider than ${columns}:\n${list.shown}`);
+      const rows = tableRows(list.shown);
+      assertEquals(rows.map((row) => row.NAME), names, list.shown);
+      for (const header of ["ID", "STATUS", "DATABASES"]) assert(header in rows[0], `${header}:\n${list.shown}`);
+      const cluster = await atTerminal(world, ["enterprise", "cluster", "get"], { columns });
+      assertEquals(cluster.code, 0, cluster.shown);
+      const fields = keyValues(cluster.shown);
+      assertEquals(fields.NAME, "cluster.example.local");
+      assertMatch(fields.STATUS, /^healthy: \d+\/\d+ nodes active, \d+\/\d+ databases active, no active alerts$/);
+    }
   },
 
   async "a database create from @file completes as a task"({ ctl, dir }) {

@@ -35,9 +35,8 @@ export function outputTarget(globals: GlobalOptions, spec: OutputSpec, file: str
 /**
  * Writes a command's result through `-q`, `--raw` and the format: `auto` is a table on a
  * terminal when the command has columns, otherwise JSON (pretty, coloured on a terminal). A
- * table fits the terminal (ids whole, other columns narrowed or left out and named on stderr)
- * unless `--wide`; one that would be empty says so on stderr. With a file target the result
- * goes there.
+ * table fits the terminal unless `--wide` (see `renderTable`; the columns left out are named on
+ * stderr); one that would be empty says so on stderr. With a file target the result goes there.
  */
 export async function writeResult(f: Factory, data: unknown, spec: OutputSpec, target: OutputTarget): Promise<void> {
   const shown = f.globals.query ? await applyQuery(data, f.globals.query) : data;

@@ -21,6 +21,7 @@ export const TASK_COLUMNS: readonly Column[] = [
   {
     header: "DESCRIPTION",
     value: (task) => (task.response as { error?: { description?: string } })?.error?.description ?? task.description,
+    role: "text",
   },
 ];
 

@@ -20,9 +20,9 @@ export const JOB_COLUMNS: readonly Column[] = [
   { header: "STATUS", value: "status" },
   { header: "PROGRESS", value: (row) => (typeof row.progress === "number" ? `${row.progress}%` : "-") },
   { header: "TYPE", value: "package_type" },
-  { header: "FILE", value: "file_path" },
+  { header: "FILE", value: "file_path", role: "text" },
   { header: "STARTED", value: "started" },
-  { header: "MESSAGE", value: "message" },
+  { header: "MESSAGE", value: "message", role: "text" },
 ];
 
 /** A background job with no update for this long has most likely died. */
