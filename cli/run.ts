@@ -66,7 +66,9 @@ async function report(error: unknown, factory: Factory | undefined, ctx: CliCont
     };
     ctx.stderr.write(`${JSON.stringify({ error: body })}\n`);
   } else {
-    ctx.stderr.write(`Error: ${message}\n${tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
+    // A "no" at a prompt is the user's choice, not an error.
+    const said = failure.code === "cancelled" ? message : `Error: ${message}`;
+    ctx.stderr.write(`${said}\n${tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
   }
   if (failure.code === "internal" && (globals?.verbose ?? 0) >= 2) ctx.stderr.write(`${(error as Error).stack}\n`);
   return EXIT_CODES[failure.code];

@@ -184,6 +184,17 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
       /Invalid JSON in --data at line 1, column 10/,
     );
     assert(!/connect/i.test(r.stderr));
+    // The position once, in the same words on every runtime, and a tip for this mistake.
+    assertEquals(
+      r.stderr,
+      "Error: Invalid JSON in --data at line 1, column 10 near '}': expected a value; nothing was sent\n" +
+        "  tip: Fix --data at line 1, column 10\n",
+    );
+    const comma = await expectFail(ctl(["api", "cloud", "post", "/subscriptions", "-d", '{"a": 1,}']), 2, /column 9/);
+    assertMatch(
+      comma.stderr,
+      /expected a property name in double quotes; nothing was sent\n {2}tip: JSON has no comma/,
+    );
   },
 
   async "--query-params and -H reach the server"({ ctl }) {
@@ -415,6 +426,9 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
       2,
       /Invalid query 'regions\[\?'[\s\S]*position 9/,
     );
+    await expectFail(ctl(["--bogus"]), 2, /^Error: Unknown flag --bogus\n/);
+    await expectFail(ctl(["--bogus", "cloud", "account", "get"]), 2, /^Error: Unknown flag --bogus\n/);
+    await expectFail(ctl(["cloud", "region", "list", "-o", "yml"]), 2, /got 'yml'\n {2}tip: Did you mean -o yaml\?\n$/);
   },
 
   async "--version and --help at every level"({ ctl }) {

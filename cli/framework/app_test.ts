@@ -72,6 +72,25 @@ Deno.test("unknown commands and flags suggest the closest; missing arguments say
   assertMatch(missing.stderr, /^Error: Missing required argument 'method'/);
 });
 
+Deno.test("an unknown flag is called a flag wherever it is written, before or after a command or group", async () => {
+  await using ctl = await inProcessCtl();
+  for (
+    const argv of [["--bogus"], ["--bogus", "cloud"], ["cloud", "--bogus"], ["--bogus", "cloud", "account", "get"]]
+  ) {
+    const r = await ctl(argv);
+    assertEquals([r.code, r.stdout], [2, ""], argv.join(" "));
+    assertMatch(
+      r.stderr,
+      /^Error: Unknown flag --bogus\n {2}tip: Run ctl( cloud)? --help to see the usage\n$/,
+      argv.join(" "),
+    );
+  }
+  const short = await ctl(["cloud", "-z"]);
+  assertMatch(short.stderr, /^Error: Unknown flag -z\n/);
+  const help = await ctl(["cloud", "--help"]);
+  assertEquals([help.code, help.stderr], [0, ""]);
+});
+
 Deno.test("errors are JSON when JSON is asked for: -o json, -o=json, or -o auto with stdout piped", async () => {
   await using ctl = await inProcessCtl();
   const env = EMULATOR_ENV;
@@ -111,7 +130,7 @@ Deno.test("confirmation: asked on a terminal, --yes skips it, no terminal needs 
   const make = () => ctl(["profile", "set", "tmp", "--deployment", "cloud", "--api-key", "k"]);
   await make();
   const refused = await ctl(["profile", "remove", "tmp"], { tty: { stdin: true }, answers: [false] });
-  assertEquals([refused.code, refused.stderr], [12, "Error: Cancelled; nothing was changed\n"]);
+  assertEquals([refused.code, refused.stderr], [12, "Cancelled; nothing was changed\n"]);
   assertEquals(ctl.questions, ["Delete profile 'tmp'?"]);
   const piped = await ctl(["profile", "remove", "tmp"]);
   assertEquals(piped.code, 2);

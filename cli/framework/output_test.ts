@@ -84,3 +84,17 @@ Deno.test("--wide shows every column uncut, even past the terminal; it is a glob
   assertEquals(list.code, 0, list.stderr);
   assert(!list.stdout.includes("…"), list.stdout);
 });
+
+Deno.test("-o with a near miss of a format says which it meant, whatever the command", async () => {
+  await using ctl = await inProcessCtl();
+  for (const [word, meant] of [["yml", "yaml"], ["jsn", "json"], ["tabel", "table"], ["JSON", "json"]]) {
+    const r = await ctl(["cloud", "account", "get", "-o", word], { env });
+    assertEquals([r.code, r.requests], [2, []], word);
+    assertEquals(
+      r.stderr,
+      `Error: -o takes json, yaml, table or auto; got '${word}'\n  tip: Did you mean -o ${meant}?\n`,
+    );
+  }
+  const far = await ctl(["cloud", "account", "get", "-o", "out.txt"], { env });
+  assertMatch(far.stderr, /got 'out\.txt'\n {2}tip: This command writes no file; use > to save its output\n$/);
+});
