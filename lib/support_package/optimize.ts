@@ -1,4 +1,5 @@
 import type { createTarPacker, ParsedTarEntry, TarHeader } from "modern-tar";
+import { formatSize } from "../output/mod.ts";
 import { LogTail } from "./log_tail.ts";
 import { currentLogOf, isLogFile, isNestedArchive, normalizeName, unsafePathReason } from "./rules.ts";
 
@@ -239,7 +240,9 @@ class EntryRules {
       this.#report({
         action: "truncated",
         name: entry.header.name,
-        detail: `kept the last ${kept} of ${result.totalLines} lines (${entry.header.size} → ${bytes.length} bytes)`,
+        detail: `kept the last ${kept} of ${result.totalLines} lines (${formatSize(entry.header.size)} → ${
+          formatSize(bytes.length)
+        })`,
       });
     }
     if (bytes.length > DEDUP_MAX_BYTES) return writeBytes(out, entry.header, bytes);

@@ -205,7 +205,15 @@ Deno.test("support-package --optimize shrinks while downloading; --optimize-verb
   assertEquals(r.code, 0, r.stderr);
   assertEquals(r.stdout, "");
   assertMatch(r.stderr, / {2}removed {3}node_1\/logs\/redis\.log\.1\.gz: nested archive\n/);
-  assertMatch(r.stderr, / {2}truncated node_1\/logs\/dmcproxy\.log: kept the last 50 of \d+ lines/);
+  // Sizes in IEC units, like every other size ctl prints.
+  const size = String.raw`\d+(\.\d)? (B|KiB|MiB|GiB)`;
+  assertMatch(
+    r.stderr,
+    new RegExp(
+      String.raw` {2}truncated node_1/logs/dmcproxy\.log: kept the last 50 of \d+ lines \(${size} → ${size}\)\n`,
+    ),
+  );
+  assert(!/\d bytes\)/.test(r.stderr), r.stderr);
   assertMatch(r.stderr, / {2}removed {3}node_1\/logs\/cnm_http\.log\.1: rotated copy of node_1\/logs\/cnm_http\.log/);
   assertMatch(r.stderr, /Saved the node support package of cluster\.example\.local to .* in \d+ s\n/);
   assertMatch(r.stderr, /Optimized: .* → .* \([\d.]+% smaller\); files processed \d+, truncated \d+, removed \d+\n/);
