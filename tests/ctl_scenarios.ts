@@ -154,6 +154,18 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     }
   },
 
+  async "messages on a terminal's stderr wrap at its width, under their label"(world) {
+    const r = await atTerminal(world, ["cloud", "--bogus-flag-with-a-long-name", "x"], { columns: 40 });
+    const shown = await atTerminal(world, ["profle", "list"], { columns: 40 });
+    assertEquals([r.code, shown.code], [2, 2], r.shown);
+    assertEquals(
+      shown.shown,
+      "Error: Unknown command 'profle'\n  tip: Did you mean 'profile'?\n" +
+        "  tip: Run ctl --help to see the\n       commands\n",
+    );
+    for (const line of r.shown.trimEnd().split("\n")) assert([...line].length <= 40, `wider than 40: '${line}'`);
+  },
+
   async "a database create from @file completes as a task"({ ctl, dir }) {
     const sub = (await expectOk(ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id", "--raw"])))
       .stdout.trim();

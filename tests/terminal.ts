@@ -10,7 +10,10 @@ import { requireTool, userEnv } from "./tools.ts";
 /** What a terminal run showed. */
 export interface TerminalRun {
   readonly code: number;
-  /** Everything the terminal showed (stdout and stderr together), lines ending in `\n`. */
+  /**
+   * Everything the terminal showed (stdout and stderr together), lines ending in `\n`, without
+   * the progress line Deno itself draws while it loads modules.
+   */
   readonly shown: string;
 }
 
@@ -54,5 +57,7 @@ export async function atTerminal(
   }
   while (await more());
   await writer.close().catch(() => {});
-  return { code: (await child.status).code, shown: shown.replaceAll("\r\n", "\n") };
+  // deno-lint-ignore no-control-regex
+  const plain = shown.replaceAll("\r\n", "\n").replace(/(\x1b\[0G\x1b\[2K\x1b\[J)+/g, "");
+  return { code: (await child.status).code, shown: plain };
 }

@@ -141,3 +141,33 @@ Deno.test("confirmation: asked on a terminal, --yes skips it, no terminal needs 
   assertEquals((await ctl(["profile", "remove", "tmp", "-y"])).code, 0);
   assertEquals(ctl.questions.length, 2, "--yes asks nothing");
 });
+
+Deno.test("messages on a terminal's stderr wrap at its width under their label; piped or JSON they stay one line", async () => {
+  await using ctl = await inProcessCtl();
+  const message = "Error: 'ctl cloud' needs a command: account, payment-method, region, subscription, database, " +
+    "task, acl, peering, private-service-connect, transit-gateway";
+  const onTerminal = await ctl(["cloud"], { tty: { stderr: true }, columns: 60 });
+  assertEquals(onTerminal.code, 2);
+  const lines = onTerminal.stderr.trimEnd().split("\n");
+  for (const line of lines) assert([...line].length <= 60, `wider than 60: '${line}'`);
+  const at = lines.findIndex((line) => line.startsWith("Error: "));
+  const wrapped = lines.slice(at);
+  assert(wrapped.length > 2, onTerminal.stderr);
+  for (const line of wrapped.slice(1)) assertMatch(line, /^ {7}\S/, "continued under the message");
+  assertEquals(wrapped.map((line) => line.trim()).join(" "), message);
+
+  const piped = await ctl(["cloud"]);
+  assert(piped.stderr.endsWith(`${message}\n`), piped.stderr);
+  const tips = await ctl(["profle", "list"], { tty: { stderr: true }, columns: 32 });
+  assertEquals(
+    tips.stderr,
+    "Error: Unknown command 'profle'\n  tip: Did you mean 'profile'?\n  tip: Run ctl --help to see the\n       commands\n",
+  );
+  const json = await ctl(["cloud", "account", "get", "-o", "json"], {
+    env: { STORE_CLOUD_API_URL: "http://cloud.test/v1" },
+    tty: { stderr: true },
+    columns: 40,
+  });
+  assertEquals(json.stderr.trimEnd().split("\n").length, 1, json.stderr);
+  JSON.parse(json.stderr);
+});
