@@ -1,6 +1,6 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import type { Logger } from "../output/mod.ts";
-import { classifyFailure, describeFailure, failureInWords } from "./classify.ts";
+import { classifyFailure, describeFailure, failureInWords, tlsCause } from "./classify.ts";
 import { serverMessage } from "./error_body.ts";
 import { checkRequest } from "./request_check.ts";
 import {
@@ -287,7 +287,7 @@ async function httpError(
 }
 
 function tlsError(target: string, cause: unknown): StoreCtlError {
-  return new StoreCtlError("tls", `TLS certificate verification failed for ${target}: ${describeFailure(cause)}`, {
+  return new StoreCtlError("tls", `TLS certificate verification failed for ${target}: ${tlsCause(cause)}`, {
     cause,
   });
 }

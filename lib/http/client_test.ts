@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/as
 import { opensslCertificate } from "../../tests/certs.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { StoreCtlError } from "../errors/mod.ts";
+import { tlsCause } from "./classify.ts";
 import { createHttpClient, type HttpClientOptions } from "./client.ts";
 import { DEFAULT_RETRY_POLICY, isRetryable, isTransient, retryDelay } from "./retry.ts";
 import { readText } from "./transport.ts";
@@ -149,7 +150,11 @@ Deno.test("TLS: a self-signed server fails with both fixes named, then works ins
     const strict = await client(url);
     const error = await assertRejects(() => strict.http.send({ method: "GET", path: "/v1/cluster" })) as StoreCtlError;
     assertEquals(error.code, "tls");
-    assertMatch(error.message, /TLS certificate verification failed for https:\/\/localhost:\d+\/v1\/cluster/);
+    // The cause in words, without the runtime's chain ("fetch failed: error sending request…").
+    assertMatch(
+      error.message,
+      /^TLS certificate verification failed for https:\/\/localhost:\d+\/v1\/cluster: the server's certificate is signed by no authority this machine trusts \(self-signed, or a private CA\)$/,
+    );
     const insecure = await client(url, { transport: await runtime.createTransport({ env: {}, insecure: true }) });
     assertEquals(await readText(await insecure.http.send({ method: "GET", path: "/" })).then(JSON.parse), {
       secure: true,
@@ -232,4 +237,35 @@ Deno.test("isTransient() is the one rule for failures worth trying again later",
     ],
   );
   assertEquals([isTransient(new Error("x")), isRetryable("GET", { kind: "status", status: 500 })], [false, false]);
+});
+
+Deno.test("tlsCause() says why a certificate was refused, in the same words for Deno's and Node's errors", () => {
+  const deno = (name: string) =>
+    new TypeError("fetch failed", {
+      cause: new Error(
+        `error sending request for url (https://x/): client error (Connect): invalid peer certificate: ${name}`,
+      ),
+    });
+  const node = (code: string, message: string) =>
+    new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+  const untrusted =
+    "the server's certificate is signed by no authority this machine trusts (self-signed, or a private CA)";
+  const cases: [unknown, string][] = [
+    [deno("UnknownIssuer"), untrusted],
+    [node("DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate"), untrusted],
+    [node("SELF_SIGNED_CERT_IN_CHAIN", "self-signed certificate in certificate chain"), untrusted],
+    [node("UNABLE_TO_VERIFY_LEAF_SIGNATURE", "unable to verify the first certificate"), untrusted],
+    [deno("NotValidForName"), "the server's certificate is not made out for this host name"],
+    [
+      node("ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames"),
+      "the server's certificate is not made out for this host name",
+    ],
+    [deno("Expired"), "the server's certificate has expired"],
+    [node("CERT_HAS_EXPIRED", "certificate has expired"), "the server's certificate has expired"],
+    [deno("NotValidYet"), "the server's certificate is not valid yet (is this machine's clock right?)"],
+    [node("CERT_REVOKED", "certificate revoked"), "the server's certificate has been revoked"],
+    [deno("BadSignature"), "BadSignature"],
+    [deno("Other(OtherError(SomethingNew))"), "SomethingNew"],
+  ];
+  for (const [error, words] of cases) assertEquals(tlsCause(error), words);
 });
