@@ -48,6 +48,8 @@ export function hintsFor(error: StoreCtlError, factory?: Factory): string[] {
       return [];
     case "task_timeout":
       return [`The task goes on; keep waiting with: ctl cloud task wait ${d.taskId}`];
+    case "task_not_found":
+      return d.accepted ? [] : ["Check the id: ctl cloud task list shows the account's tasks"];
   }
   switch (error.code) {
     case "tls":
