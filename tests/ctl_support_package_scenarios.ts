@@ -111,6 +111,26 @@ Object.assign(SCENARIOS, {
     await fault(w);
   },
 
+  async "support-package: a cluster slow to start sending gets --first-byte-timeout, a spinner says so; too slow is exit 11"(
+    w: World,
+  ) {
+    const { ctl } = isolated(w);
+    await fault(w, { kind: "stall", ms: 2_000, path: "/v1/debuginfo/all" });
+    const args = ["enterprise", "support-package", "cluster", "--use-old-api", "--yes", "--timeout", "1"];
+    const shown = await atTerminal(w, [...args, "-o", "slow.tar.gz"], { columns: 100 });
+    assertEquals(shown.code, 0, shown.shown);
+    const waiting = shown.shown.search(/Support package: waiting for the cluster to start sending… \(\d+ s\)/);
+    assert(waiting >= 0 && waiting < shown.shown.indexOf("Downloading"), shown.shown);
+    await fault(w, { kind: "stall", ms: 20_000, path: "/v1/debuginfo/all" });
+    const late = expectCode(await ctl([...args, "--first-byte-timeout", "1", "-o", "late.tar.gz"]), 11);
+    assertMatch(late.stderr, /\/v1\/debuginfo\/all sent nothing within 1 s of being asked\n/);
+    assertMatch(
+      late.stderr,
+      /tip: A cluster builds the package before it sends it: give it longer with --first-byte-timeout/,
+    );
+    await fault(w);
+  },
+
   async "support-package: Ctrl+C at the overwrite question ends the line, says Interrupted, exits 130, changes nothing"(
     w: World,
   ) {

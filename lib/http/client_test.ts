@@ -142,6 +142,36 @@ Deno.test("send() times out waiting for headers, and while the body is silent", 
   });
 });
 
+Deno.test("send() with firstByteTimeoutMs: the first byte may take that long, later silences only timeoutMs", async () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await withServer(async (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/late-headers") await pause(500);
+    const body = new ReadableStream({
+      async start(c) {
+        if (path === "/late-body") await pause(500);
+        c.enqueue(new TextEncoder().encode("first"));
+        if (path === "/stalls-after") await pause(500);
+        c.close();
+      },
+    });
+    return new Response(body);
+  }, async (url) => {
+    const { http } = await client(url, { timeoutMs: 200, retry: { ...DEFAULT_RETRY_POLICY, retries: 0 } });
+    const patient = { method: "GET", firstByteTimeoutMs: 2000 };
+    assertEquals(await readText(await http.send({ ...patient, path: "/late-headers" })), "first");
+    assertEquals(await readText(await http.send({ ...patient, path: "/late-body" })), "first");
+    const idle = await assertRejects(async () => readText(await http.send({ ...patient, path: "/stalls-after" })));
+    assertMatch(idle.message, /sent nothing for 0.2 s/);
+    const short = { method: "GET", firstByteTimeoutMs: 300 };
+    for (const path of ["/late-headers", "/late-body"]) {
+      const late = await assertRejects(async () => readText(await http.send({ ...short, path }))) as StoreCtlError;
+      assertEquals([late.code, late.reason], ["timeout", "first_byte_timeout"], path);
+      assertEquals(late.message, `${url}${path} sent nothing within 0.3 s of being asked`);
+    }
+  });
+});
+
 Deno.test("TLS: a self-signed server fails with both fixes named, then works insecure or trusted", {
   ignore: missingTools("openssl"),
 }, async () => {

@@ -57,6 +57,8 @@ function backgroundArgs(f: Factory, target: PackageTarget, o: GenerateOptions, p
     "--skip-checks",
     "--wait-timeout",
     String(o.waitTimeout),
+    "--first-byte-timeout",
+    String(o.firstByteTimeout),
     "--log-lines",
     String(o.logLines),
     ...(o.optimize ? ["--optimize"] : []),

@@ -38,6 +38,8 @@ Deno.test("support-package --no-wait starts a background run; status follows it 
     "--skip-checks",
     "--wait-timeout",
     "600",
+    "--first-byte-timeout",
+    "300",
     "--log-lines",
     "1000",
     "--optimize",

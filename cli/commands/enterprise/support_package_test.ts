@@ -318,3 +318,29 @@ Deno.test("support-package: names, timestamps and job times come from the comman
     "2026-01-31T08:05:09Z",
   ]);
 });
+
+Deno.test("support-package: the cluster may take --first-byte-timeout to start sending, and a spinner says so; --timeout bounds later silences", async () => {
+  await using ctl = await inProcessCtl();
+  const argv = ["enterprise", "support-package", "cluster", "--use-old-api", "--yes"];
+  await fault(ctl, { kind: "stall", ms: 1500, path: "/v1/debuginfo/all" });
+  const patient = await ctl([...argv, "--timeout", "0.5"], { env, tty: { stderr: true } });
+  assertEquals(patient.code, 0, patient.stderr);
+  const waiting = patient.stderr.search(
+    /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Support package: waiting for the cluster to start sending… \(\d+ s\)/,
+  );
+  assert(waiting >= 0, patient.stderr);
+  assert(waiting < patient.stderr.indexOf("Downloading"), "the spinner shows until the first byte");
+
+  await fault(ctl, { kind: "stall", ms: 2500, path: "/v1/debuginfo/all" });
+  const late = await ctl([...argv, "--first-byte-timeout", "1", "--timeout", "0.5"], { env });
+  assertEquals(late.code, 11, late.stderr);
+  assertEquals(
+    late.stderr,
+    "Error: https://cluster.test:9443/v1/debuginfo/all sent nothing within 1 s of being asked\n" +
+      "  tip: A cluster builds the package before it sends it: give it longer with --first-byte-timeout <seconds>\n",
+  );
+  // Never less than --timeout: the first byte gets at least what any later one gets.
+  await fault(ctl, { kind: "stall", ms: 1500, path: "/v1/debuginfo/all" });
+  const atLeast = await ctl([...argv, "--first-byte-timeout", "1", "--timeout", "3"], { env });
+  assertEquals(atLeast.code, 0, atLeast.stderr);
+});
