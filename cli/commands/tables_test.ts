@@ -55,17 +55,7 @@ Deno.test("tables: every list and get command at 80 and 120 columns keeps ids, n
     assertEquals(r.code, 0, r.stderr);
     return JSON.parse(r.stdout);
   };
-  const created = await json([
-    "cloud",
-    "database",
-    "create",
-    "--subscription",
-    "156400",
-    "--name",
-    "t",
-    "--memory-limit-gb",
-    "1",
-  ]);
+  const created = await json("cloud database create --subscription 156400 --name t --memory-limit-gb 1".split(" "));
   const task = created.taskId as string;
   const actions = await json(["enterprise", "action", "list"]);
   const action = actions["state-machines"][0].action_uid as string;

@@ -20,7 +20,7 @@ export function forPeople(stderr: StdStream): StdStream {
       const lines = data.split("\n");
       const open = lines.pop()!; // after the last newline: a prompt, or nothing
       const wrapped = lines.map((line) =>
-        /[\r\x1b]/.test(line) ? line : wrapLine(line, width, line.match(LABEL)?.[0].length ?? 0)
+        line.includes("\r") || line.includes("\x1b") ? line : wrapLine(line, width, line.match(LABEL)?.[0].length ?? 0)
       );
       stderr.write([...wrapped, open].join("\n"));
     },
