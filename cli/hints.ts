@@ -48,6 +48,10 @@ export function hintsFor(error: StoreCtlError, factory?: Factory): string[] {
       return [];
     case "task_timeout":
       return [`The task goes on; keep waiting with: ctl cloud task wait ${d.taskId}`];
+    case "first_byte_timeout":
+      return ["A cluster builds the package before it sends it: give it longer with --first-byte-timeout <seconds>"];
+    case "task_not_found":
+      return d.accepted ? [] : ["Check the id: ctl cloud task list shows the account's tasks"];
   }
   switch (error.code) {
     case "tls":

@@ -44,50 +44,68 @@ export function firstInvalidByte(bytes: Uint8Array): number {
 }
 
 /**
- * Checks that `text` is JSON, else throws a usage error naming `from` with the line and column
- * of the first mistake (V8's own messages do not always give one).
+ * Checks that `text` is JSON, else throws a usage error naming `from`, the line and column of
+ * the first mistake and what was expected there, in the same words on every runtime (V8's own
+ * messages differ between versions and repeat the position), with a tip for that mistake.
  */
 export function requireJson(text: string, from: string): void {
   try {
     JSON.parse(text);
-  } catch (error) {
-    const at = firstErrorIndex(text);
+  } catch {
+    const { index: at, expected } = firstError(text);
     const before = text.slice(0, at);
     const line = before.split("\n").length;
     const column = at - before.lastIndexOf("\n");
     const near = at < text.length ? ` near '${text.slice(at, at + 10).split("\n")[0]}'` : " (the input ends too early)";
     throw new StoreCtlError(
       "usage",
-      `Invalid JSON in ${from} at line ${line}, column ${column}${near}: ${(error as Error).message}`,
-      {
-        tips: ['Nothing was sent. Quote inline JSON in single quotes: -d \'{"name":"x"}\''],
-      },
+      `Invalid JSON in ${from} at line ${line}, column ${column}${near}: expected ${expected}; nothing was sent`,
+      { tips: [jsonTip(text, at, from, `at line ${line}, column ${column}`)] },
     );
   }
 }
 
+/** What to do about the mistake at `at`. */
+function jsonTip(text: string, at: number, from: string, where: string): string {
+  // Words without quotes, and none in the text: the shell took them (-d {"name":"x"} unquoted).
+  if (from === "--data" && !text.includes('"') && /[A-Za-z_]/.test(text[at] ?? "")) {
+    return `Quote inline JSON in single quotes, so the shell keeps its double quotes: -d '{"name":"x"}'`;
+  }
+  if (at >= text.length) return 'Something is missing at the end: a closing }, ] or "';
+  if (/[}\]]/.test(text[at]) && /,\s*$/.test(text.slice(0, at))) return "JSON has no comma before a closing } or ]";
+  return `Fix ${from} ${where}`;
+}
+
 /** Index of the first character where `text` stops being valid JSON. */
 export function firstErrorIndex(text: string): number {
+  return firstError(text).index;
+}
+
+/** Where `text` stops being valid JSON (its length when it is valid), and what was expected there. */
+function firstError(text: string): { index: number; expected: string } {
   let i = 0;
-  const fail = (): never => {
-    throw i;
+  const fail = (expected: string): never => {
+    throw { index: i, expected };
   };
   const space = () => {
     while (/\s/.test(text[i] ?? "")) i++;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+    for (const ch of word) if (text[i++] !== ch) (i--, fail(`'${word}'`));
   };
   const string = () => {
     i++;
     while (text[i] !== '"') {
-      if (i >= text.length || text[i] < " ") fail();
+      if (i >= text.length) fail('the closing " of the string');
+      if (text[i] < " ") fail("no line break or control character inside a string (write \\n)");
       if (text[i] === "\\") {
         i++;
         if (text[i] === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail("four hex digits after \\u");
           i += 4;
-        } else if (!'"\\/bfnrt'.includes(text[i] ?? "x")) fail();
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? "x")) {
+          fail('an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX');
+        }
       }
       i++;
     }
@@ -95,7 +113,7 @@ export function firstErrorIndex(text: string): number {
   };
   const number = () => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!match) fail();
+    if (!match) fail("a value");
     i += match![0].length;
   };
   const value = (): void => {
@@ -104,10 +122,10 @@ export function firstErrorIndex(text: string): number {
     if (ch === "{") {
       return container("}", () => {
         space();
-        if (text[i] !== '"') fail();
+        if (text[i] !== '"') fail("a property name in double quotes");
         string();
         space();
-        if (text[i] !== ":") fail();
+        if (text[i] !== ":") fail("':' after the property name");
         i++;
         value();
       });
@@ -127,19 +145,20 @@ export function firstErrorIndex(text: string): number {
       item();
       space();
       if (text[i] === close) return void i++;
-      if (text[i] !== ",") fail();
+      if (text[i] !== ",") fail(`',' or '${close}'`);
       i++;
     }
   };
   try {
     value();
     space();
-    if (i < text.length) fail();
-  } catch (index) {
-    if (typeof index !== "number") throw index;
-    return Math.min(index, text.length);
+    if (i < text.length) fail("the end of the input");
+  } catch (error) {
+    const { index, expected } = error as { index?: unknown; expected: string };
+    if (typeof index !== "number") throw error;
+    return { index: Math.min(index, text.length), expected };
   }
-  return text.length;
+  return { index: text.length, expected: "nothing more" };
 }
 
 /**

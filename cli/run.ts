@@ -1,9 +1,10 @@
 import { type ErrorCode, StoreCtlError } from "../lib/errors/mod.ts";
-import { BrokenPipe } from "../lib/runtime/mod.ts";
+import { BrokenPipe, type StdStream } from "../lib/runtime/mod.ts";
 import { ROOT } from "./commands/mod.ts";
 import { type CliContext, Interrupted } from "./context.ts";
 import type { Factory } from "./factory.ts";
 import { execute } from "./framework/app.ts";
+import { forPeople as wrapping } from "./framework/messages.ts";
 import type { GroupSpec } from "./framework/spec.ts";
 
 /** Exit codes of ARCHITECTURE §5, plus 13 for file-system failures and 14 for a damaged package (docs/optimize.md). */
@@ -31,17 +32,18 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
  * `main.go` pattern).
  */
 export async function run(argv: readonly string[], ctx: CliContext, root: GroupSpec = ROOT): Promise<number> {
+  const forPeople = { ...ctx, stderr: wrapping(ctx.stderr) };
   let outcome;
   try {
-    outcome = await execute(root, argv, ctx);
+    outcome = await execute(root, argv, forPeople);
   } catch (error) {
     outcome = { error };
   }
-  return outcome.error === undefined ? 0 : await report(outcome.error, outcome.factory, ctx);
+  return outcome.error === undefined ? 0 : await report(outcome.error, outcome.factory, forPeople, ctx.stderr);
 }
 
 /** Says what failed on stderr and returns the exit code; its helpers load only when something failed. */
-async function report(error: unknown, factory: Factory | undefined, ctx: CliContext): Promise<number> {
+async function report(error: unknown, factory: Factory | undefined, ctx: CliContext, raw: StdStream): Promise<number> {
   if (error instanceof BrokenPipe) return 0; // the reader went away (`| head`): nothing to say
   if (error instanceof Interrupted) {
     ctx.stderr.write(`Interrupted (${error.signal.name})${error.note ? `: ${error.note}` : ""}\n`);
@@ -65,9 +67,11 @@ async function report(error: unknown, factory: Factory | undefined, ctx: CliCont
       ...(failure.status !== undefined && { status: failure.status }),
       ...(tips.length > 0 && { tips }),
     };
-    ctx.stderr.write(`${JSON.stringify({ error: body })}\n`);
+    raw.write(`${JSON.stringify({ error: body })}\n`);
   } else {
-    ctx.stderr.write(`Error: ${message}\n${tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
+    // A "no" at a prompt is the user's choice, not an error.
+    const said = failure.code === "cancelled" ? message : `Error: ${message}`;
+    ctx.stderr.write(`${said}\n${tips.map((tip) => `  tip: ${tip}\n`).join("")}`);
   }
   if (failure.code === "internal" && (globals?.verbose ?? 0) >= 2) ctx.stderr.write(`${(error as Error).stack}\n`);
   return EXIT_CODES[failure.code];

@@ -129,5 +129,7 @@ export async function standaloneChecks(
         ? /keyring entry 'storectl-test-missing', which does not exist/
         : /keyring entry 'storectl-test-missing': The system keyring is not available: @napi-rs\/keyring is not part of/,
     );
+    // Without the addon, a running Secret Service would not help: the error says what would.
+    if (keyring === "absent") assert(!/Secret Service/.test(r.stderr), r.stderr);
   });
 }

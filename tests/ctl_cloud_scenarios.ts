@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { startEmulator } from "./emulator_process.ts";
 import type { World } from "./ctl_scenarios.ts";
 
@@ -70,6 +70,12 @@ export const CLOUD_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
       env,
     });
     assertEquals([resumed.code, resumed.stdout], [0, "processing-completed\n"], resumed.stderr);
+    // An id of another shape fails at once, naming the shape; nothing is asked.
+    const started = Date.now();
+    const typo = await ctl(["cloud", "task", "wait", "orders-cache"], { env });
+    assertEquals(typo.code, 2, typo.stderr);
+    assertMatch(typo.stderr, /^Error: <taskId> must be a task id, a UUID such as [0-9a-f-]{36}; got 'orders-cache'\n/);
+    assert(Date.now() - started < 5_000, "at once");
   },
 
   async "cloud database create --wait: 429 answers while polling are waited out (Retry-After)"({ ctl }) {

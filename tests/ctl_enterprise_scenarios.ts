@@ -10,7 +10,7 @@ import { assertEquals, assertMatch } from "./assert.ts";
 import type { Ctl } from "./ctl_process.ts";
 import { bashCompleter, freePortUrl, SCENARIOS, type World } from "./ctl_scenarios.ts";
 import { startEmulator } from "./emulator_process.ts";
-import { tableRows } from "./table_text.ts";
+import { keyValues, tableRows } from "./table_text.ts";
 
 type Result = { code: number; stdout: string; stderr: string };
 
@@ -97,17 +97,18 @@ Object.assign(SCENARIOS, {
   ) {
     await using real = await realApi(world);
     const { ctl } = real;
-    const table = async (...args: string[]) =>
-      tableRows(expectCode(await ctl(["enterprise", ...args, "-o", "table"]), 0).stdout);
+    const shown = async (...args: string[]) => expectCode(await ctl(["enterprise", ...args, "-o", "table"]), 0).stdout;
+    const table = async (...args: string[]) => tableRows(await shown(...args));
+    const one = async (...args: string[]) => keyValues(await shown(...args));
     assertEquals(
-      (await table("cluster", "get"))[0].STATUS,
+      (await one("cluster", "get")).STATUS,
       "healthy: 3/3 nodes active, 4/4 databases active, no active alerts",
     );
     assertEquals((await table("database", "list")).map((row) => row.PORT), ["12001", "12002", "12003", "12004"]);
     const alerts = await table("cluster", "alerts");
     assertEquals(alerts.find((row) => row.ALERT === "cluster_certs_about_to_expire")?.THRESHOLD, "45");
     for (const [noun, uid] of [["database", "1"], ["node", "2"], ["cluster"]]) {
-      const [row] = await table(noun, "stats", ...(uid ? [uid] : []));
+      const row = await one(noun, "stats", ...(uid ? [uid] : []));
       assertEquals(Object.entries(row).filter(([, value]) => value === ""), [], `${noun} stats`);
     }
   },

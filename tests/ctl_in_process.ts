@@ -129,7 +129,7 @@ export async function inProcessCtl(
       createTransport(options) {
         transports.push(options);
         return Promise.resolve(
-          fetchTransport((input, init) => Promise.resolve(handler(new Request(input, init)))),
+          fetchTransport((input, init) => answer(handler(new Request(input, init)), init.signal ?? undefined)),
         );
       },
       confirm(question) {
@@ -147,6 +147,17 @@ export async function inProcessCtl(
     dir,
     questions,
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  });
+}
+
+/** The handler's response, or, as `fetch` does, a rejection once `signal` aborts before it comes. */
+function answer(response: Response | Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
+  if (!signal) return Promise.resolve(response);
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    Promise.resolve(response).then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
 }
 

@@ -7,6 +7,8 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import type { Ctl, CtlSpawn } from "./ctl_process.ts";
 import type { EmulatorProcess } from "./emulator_process.ts";
+import { keyValues, tableRows } from "./table_text.ts";
+import { atTerminal } from "./terminal.ts";
 
 export interface World {
   readonly ctl: Ctl;
@@ -134,6 +136,36 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     JSON.parse((await expectOk(ctl(["api", "enterprise", "get", "/v1/nodes"]))).stdout);
   },
 
+  async "tables on a terminal 80 and 120 columns wide: names and status whole, one object as KEY/VALUE rows"(world) {
+    const names = JSON.parse((await expectOk(world.ctl(["cloud", "subscription", "list", "-q", "[].name"]))).stdout);
+    for (const columns of [80, 120]) {
+      const list = await atTerminal(world, ["cloud", "subscription", "list"], { columns });
+      assertEquals(list.code, 0, list.shown);
+      const table = list.shown.split("\n").filter((line) => /^[┌│└]/.test(line));
+      for (const line of table) assert([...line].length <= columns, `wider than ${columns}:\n${list.shown}`);
+      const rows = tableRows(list.shown);
+      assertEquals(rows.map((row) => row.NAME), names, list.shown);
+      for (const header of ["ID", "STATUS", "DATABASES"]) assert(header in rows[0], `${header}:\n${list.shown}`);
+      const cluster = await atTerminal(world, ["enterprise", "cluster", "get"], { columns });
+      assertEquals(cluster.code, 0, cluster.shown);
+      const fields = keyValues(cluster.shown);
+      assertEquals(fields.NAME, "cluster.example.local");
+      assertMatch(fields.STATUS, /^healthy: \d+\/\d+ nodes active, \d+\/\d+ databases active, no active alerts$/);
+    }
+  },
+
+  async "messages on a terminal's stderr wrap at its width, under their label"(world) {
+    const r = await atTerminal(world, ["cloud", "--bogus-flag-with-a-long-name", "x"], { columns: 40 });
+    const shown = await atTerminal(world, ["profle", "list"], { columns: 40 });
+    assertEquals([r.code, shown.code], [2, 2], r.shown);
+    assertEquals(
+      shown.shown,
+      "Error: Unknown command 'profle'\n  tip: Did you mean 'profile'?\n" +
+        "  tip: Run ctl --help to see the\n       commands\n",
+    );
+    for (const line of r.shown.trimEnd().split("\n")) assert([...line].length <= 40, `wider than 40: '${line}'`);
+  },
+
   async "a database create from @file completes as a task"({ ctl, dir }) {
     const sub = (await expectOk(ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id", "--raw"])))
       .stdout.trim();
@@ -164,6 +196,17 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
       /Invalid JSON in --data at line 1, column 10/,
     );
     assert(!/connect/i.test(r.stderr));
+    // The position once, in the same words on every runtime, and a tip for this mistake.
+    assertEquals(
+      r.stderr,
+      "Error: Invalid JSON in --data at line 1, column 10 near '}': expected a value; nothing was sent\n" +
+        "  tip: Fix --data at line 1, column 10\n",
+    );
+    const comma = await expectFail(ctl(["api", "cloud", "post", "/subscriptions", "-d", '{"a": 1,}']), 2, /column 9/);
+    assertMatch(
+      comma.stderr,
+      /expected a property name in double quotes; nothing was sent\n {2}tip: JSON has no comma/,
+    );
   },
 
   async "--query-params and -H reach the server"({ ctl }) {
@@ -241,6 +284,12 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     );
     assertMatch(r.stderr, /--ca-cert/);
     assertMatch(r.stderr, /--insecure/);
+    // The cause in the same words on Deno and Node, none of the runtime's error chain; the tips stay.
+    assertMatch(
+      r.stderr,
+      /^Error: TLS certificate verification failed for https:\/\/127\.0\.0\.1:\d+\/v1\/cluster: the server's certificate is signed by no authority this machine trusts \(self-signed, or a private CA\)\n {2}tip: Trust/,
+    );
+    assert(!/fetch failed|error sending request|client error|DEPTH_ZERO|UnknownIssuer/.test(r.stderr), r.stderr);
     await expectOk(ctl(["api", "enterprise", "get", "/v1/cluster", "--insecure"], { env: noConfig }));
     await expectOk(
       ctl(["api", "enterprise", "get", "/v1/cluster"], { env: { ...noConfig, STORE_ENTERPRISE_INSECURE: "true" } }),
@@ -395,6 +444,9 @@ export const SCENARIOS: Record<string, (w: World) => Promise<void>> = {
       2,
       /Invalid query 'regions\[\?'[\s\S]*position 9/,
     );
+    await expectFail(ctl(["--bogus"]), 2, /^Error: Unknown flag --bogus\n/);
+    await expectFail(ctl(["--bogus", "cloud", "account", "get"]), 2, /^Error: Unknown flag --bogus\n/);
+    await expectFail(ctl(["cloud", "region", "list", "-o", "yml"]), 2, /got 'yml'\n {2}tip: Did you mean -o yaml\?\n$/);
   },
 
   async "--version and --help at every level"({ ctl }) {

@@ -8,7 +8,7 @@
 import { unpackTar } from "modern-tar";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { SCENARIOS, type World } from "./ctl_scenarios.ts";
-import { requireTool, userEnv } from "./tools.ts";
+import { atTerminal } from "./terminal.ts";
 
 type Result = { code: number; stdout: string; stderr: string };
 
@@ -40,43 +40,6 @@ function isolated(w: World): World {
     ctl: (args, options = {}) => w.ctl(args, { ...options, env: { ...state, ...options.env } }),
     spawn: (args, options = {}) => w.spawn(args, { ...options, env: { ...state, ...options.env } }),
   };
-}
-
-/**
- * Runs ctl on a pseudo-terminal (util-linux `script`), as a user at a terminal would: once
- * `prompt` shows, types `keys` (`\x03` is Ctrl+C). Returns the exit code and everything the
- * terminal showed (stdout and stderr together, lines ending in `\r\n`).
- */
-async function atTerminal(
-  w: World,
-  args: string[],
-  prompt: string,
-  keys: string,
-): Promise<{ code: number; shown: string }> {
-  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const child = new Deno.Command(requireTool("script"), {
-    args: ["-qefc", [...w.command, ...args].map(quote).join(" "), "/dev/null"],
-    env: { ...userEnv(), STORE_CONFIG_FILE: `${w.dir}/config.toml`, XDG_STATE_HOME: `${w.dir}/state` },
-    clearEnv: true,
-    cwd: w.dir,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let shown = "";
-  const more = async () => {
-    const { done, value } = await reader.read();
-    if (!done) shown += decoder.decode(value, { stream: true });
-    return !done;
-  };
-  while (!shown.includes(prompt) && await more());
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(keys)).catch(() => {}); // it may have ended already
-  while (await more());
-  await writer.close().catch(() => {});
-  return { code: (await child.status).code, shown };
 }
 
 function names(dir: string, pattern: RegExp): string[] {
@@ -148,14 +111,37 @@ Object.assign(SCENARIOS, {
     await fault(w);
   },
 
+  async "support-package: a cluster slow to start sending gets --first-byte-timeout, a spinner says so; too slow is exit 11"(
+    w: World,
+  ) {
+    const { ctl } = isolated(w);
+    await fault(w, { kind: "stall", ms: 2_000, path: "/v1/debuginfo/all" });
+    const args = ["enterprise", "support-package", "cluster", "--use-old-api", "--yes", "--timeout", "1"];
+    const shown = await atTerminal(w, [...args, "-o", "slow.tar.gz"], { columns: 100 });
+    assertEquals(shown.code, 0, shown.shown);
+    const waiting = shown.shown.search(/Support package: waiting for the cluster to start sending… \(\d+ s\)/);
+    assert(waiting >= 0 && waiting < shown.shown.indexOf("Downloading"), shown.shown);
+    await fault(w, { kind: "stall", ms: 20_000, path: "/v1/debuginfo/all" });
+    const late = expectCode(await ctl([...args, "--first-byte-timeout", "1", "-o", "late.tar.gz"]), 11);
+    assertMatch(late.stderr, /\/v1\/debuginfo\/all sent nothing within 1 s of being asked\n/);
+    assertMatch(
+      late.stderr,
+      /tip: A cluster builds the package before it sends it: give it longer with --first-byte-timeout/,
+    );
+    await fault(w);
+  },
+
   async "support-package: Ctrl+C at the overwrite question ends the line, says Interrupted, exits 130, changes nothing"(
     w: World,
   ) {
     const { ctl, dir } = isolated(w);
     await Deno.writeTextFile(`${dir}/keep.tar.gz`, "old");
-    const r = await atTerminal(w, ["enterprise", "support-package", "cluster", "-o", "keep.tar.gz"], "[y/N] ", "\x03");
+    const r = await atTerminal(w, ["enterprise", "support-package", "cluster", "-o", "keep.tar.gz"], {
+      prompt: "[y/N] ",
+      keys: "\x03",
+    });
     assertEquals(r.code, 130, r.shown);
-    assertMatch(r.shown, /keep\.tar\.gz exists \(3 B\)\. Overwrite it\? \[y\/N\] \^C\r\nInterrupted \(SIGINT\)\r\n$/);
+    assertMatch(r.shown, /keep\.tar\.gz exists \(3 B\)\. Overwrite it\? \[y\/N\] \^C\nInterrupted \(SIGINT\)\n$/);
     assertEquals(await Deno.readTextFile(`${dir}/keep.tar.gz`), "old");
     assertEquals(names(dir, /partial/), []);
     // It never started: no job is recorded.

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { DENO_CTL } from "./ctl_process.ts";
 import { startEmulator } from "./emulator_process.ts";
+import { keyValues } from "./table_text.ts";
 import { missingTools, userEnv } from "./tools.ts";
 
 const ROOT = new URL("..", import.meta.url);
@@ -143,7 +144,9 @@ Deno.test("README: every command of the enterprise block runs against the emulat
       assertEquals(r.code, 0, `${line}\n${r.stderr}`);
       outputs.push(r.stdout);
     }
-    assertMatch(outputs[3], /│ 5 +│ cache +│ (pending|active) +│ 1 GiB +│/);
+    const db = keyValues(outputs[3]);
+    assertEquals([db.UID, db.NAME, db.MEMORY], ["5", "cache", "1 GiB"]);
+    assertMatch(db.STATUS, /^(pending|active)$/);
     assertEquals(outputs[4], "1500000000\n");
   });
 });

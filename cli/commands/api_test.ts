@@ -40,7 +40,10 @@ Deno.test("api: -o with a word that is not a format is a usage error, and -q app
   await using ctl = await inProcessCtl();
   const yml = await ctl(["api", "enterprise", "get", "/v1/bdbs", "-o", "yml", "-q", "[].name"], { env });
   assertEquals(yml.code, 2);
-  assertMatch(yml.stderr, /'yml' is not an output format \(json, yaml, table or auto\)/);
+  assertMatch(
+    yml.stderr,
+    /'yml' is not an output format \(json, yaml, table or auto\)\n {2}tip: Did you mean -o yaml\?\n/,
+  );
   assertMatch(yml.stderr, /use --file yml or -o \.\/yml/);
   assertEquals(yml.requests, [], "nothing was sent");
   const saved = await ctl(["api", "enterprise", "get", "/v1/bdbs", "-o", "./names.json", "-q", "[].name"], { env });

@@ -1,5 +1,6 @@
 import {
   cloudUrlWithVersion,
+  type ConfigDocument,
   type Deployment,
   listProfiles,
   maskSecrets,
@@ -146,15 +147,32 @@ const list = command({
     columns: [
       { header: "NAME", value: "name" },
       { header: "TYPE", value: "deployment_type" },
-      { header: "DEFAULT", value: (row) => (row.default ? "yes" : "") },
+      // The profile a command of its type would use now (-p, STORE_PROFILE, the default, the only one).
+      { header: "DEFAULT", value: (row) => (row.in_use ? "yes" : "") },
       { header: "ENDPOINT", value: "endpoint" },
     ],
     empty: "No profiles yet: create one with ctl profile set <name> --deployment cloud|enterprise",
   },
   async run(_input, f) {
-    return listProfiles((await f.config({ repair: true })).doc);
+    const { doc } = await f.config({ repair: true });
+    const inUse = profilesInUse(f, doc);
+    return listProfiles(doc).map((profile) => ({ ...profile, in_use: inUse.has(profile.name) }));
   },
 });
+
+/** The names of the profiles that commands of each deployment type would use now. */
+function profilesInUse(f: Factory, doc: ConfigDocument): Set<string> {
+  const names = new Set<string>();
+  for (const deployment of ["cloud", "enterprise"] as const) {
+    try {
+      const selected = selectProfile({ deployment, doc, env: f.ctx.env, profile: f.globals.profile });
+      if (selected) names.add(selected.name);
+    } catch {
+      // -p or STORE_PROFILE names a profile of the other type, or none: nothing of this type is in use.
+    }
+  }
+  return names;
+}
 
 const show = command({
   summary: "show one profile, secrets masked",

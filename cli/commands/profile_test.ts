@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { CLOUD_URL, ENTERPRISE_URL, inProcessCtl } from "../../tests/ctl_in_process.ts";
+import { tableRows } from "../../tests/table_text.ts";
 
 const enterprise = ["--deployment", "enterprise", "--url", ENTERPRISE_URL, "--username", "admin@example.com"];
 
@@ -142,4 +143,30 @@ Deno.test("credentials inside a URL never reach -vv, errors, --curl, profile sho
   assertMatch(runs[0].stderr, /password \*\*\*\* from profile 'e' \(URL\)/);
   for (const r of runs) assert(!`${r.stdout}${r.stderr}`.includes("Sup3rSecret"), `${r.stdout}${r.stderr}`);
   assertMatch(runs[4].stdout, /"url": "https:\/\/\*\*\*@cluster\.test:9443"/);
+});
+
+Deno.test("profile list: DEFAULT marks the profile each deployment type would use now, however it is chosen", async () => {
+  await using ctl = await inProcessCtl();
+  const cloud = ["--deployment", "cloud", "--api-url", CLOUD_URL, "--api-key", "k", "--api-secret", "s"];
+  for (const name of ["c1", "c2"]) assertEquals((await ctl(["profile", "set", name, ...cloud])).code, 0);
+  assertEquals((await ctl(["profile", "set", "e", ...enterprise, "--password", "p"])).code, 0);
+  const marked = async (argv: string[] = [], env: Record<string, string> = {}) => {
+    const r = await ctl([...argv, "profile", "list"], { env, tty: { stdout: true }, columns: 120 });
+    assertEquals(r.code, 0, r.stderr);
+    return tableRows(r.stdout).filter((row) => row.DEFAULT === "yes").map((row) => row.NAME);
+  };
+  // The only enterprise profile is used; of two cloud profiles without a default, none.
+  assertEquals(await marked(), ["e"]);
+  assertEquals((await ctl(["profile", "default", "c2"])).code, 0);
+  assertEquals(await marked(), ["c2", "e"]);
+  // -p and STORE_PROFILE choose for every command: an enterprise command would refuse the cloud c1.
+  assertEquals(await marked([], { STORE_PROFILE: "c1" }), ["c1"]);
+  assertEquals(await marked(["-p", "c1"]), ["c1"]);
+  assertEquals(await marked(["-p", "e"]), ["e"]);
+  const json = JSON.parse((await ctl(["profile", "list", "-o", "json", "-p", "c1"])).stdout);
+  assertEquals(json.map((p: { name: string; in_use: boolean }) => [p.name, p.in_use]), [
+    ["c1", true],
+    ["c2", false],
+    ["e", false],
+  ]);
 });

@@ -36,6 +36,7 @@ export async function execute(root: GroupSpec, argv: readonly string[], ctx: Cli
   }
   const rest = words.slice(path.length);
   const asksHelp = rest.some((w) => w === "--help" || w === "-h");
+  if (target.kind === "group" && isUnknownFlag(rest[0])) return { error: unknownFlag(rest[0], path) };
   if (target.kind === "group" && rest.every((w) => w.startsWith("-"))) {
     // Nothing to run: help shows; a group without a command also says one is missing.
     const help = groupHelp(path, target);
@@ -69,6 +70,20 @@ export async function execute(root: GroupSpec, argv: readonly string[], ctx: Cli
   );
   await run(app, words, stricliContext(ctx, ctx.stdout));
   return outcome;
+}
+
+/** A flag that no group takes: not help, not the version, not a global flag (those move behind the command). */
+function isUnknownFlag(word: string | undefined): word is string {
+  return word !== undefined && word.startsWith("-") && word !== "--" &&
+    !["--help", "-h", "--version"].includes(word) && globalFlagSpan(word) === 0;
+}
+
+/** `ctl --bogus`, `ctl cloud --bogus`: the parser would call the flag a command. */
+function unknownFlag(word: string, path: readonly string[]): StoreCtlError {
+  return new StoreCtlError("usage", `Unknown flag ${word.replace(/=.*/, "")}`, {
+    reason: "unknown_flag",
+    tips: [`Run ${["ctl", ...path].join(" ")} --help to see the usage`],
+  });
 }
 
 /** Global flags written before the command move behind it, where the parser reads flags. */

@@ -72,6 +72,25 @@ Deno.test("unknown commands and flags suggest the closest; missing arguments say
   assertMatch(missing.stderr, /^Error: Missing required argument 'method'/);
 });
 
+Deno.test("an unknown flag is called a flag wherever it is written, before or after a command or group", async () => {
+  await using ctl = await inProcessCtl();
+  for (
+    const argv of [["--bogus"], ["--bogus", "cloud"], ["cloud", "--bogus"], ["--bogus", "cloud", "account", "get"]]
+  ) {
+    const r = await ctl(argv);
+    assertEquals([r.code, r.stdout], [2, ""], argv.join(" "));
+    assertMatch(
+      r.stderr,
+      /^Error: Unknown flag --bogus\n {2}tip: Run ctl( cloud)? --help to see the usage\n$/,
+      argv.join(" "),
+    );
+  }
+  const short = await ctl(["cloud", "-z"]);
+  assertMatch(short.stderr, /^Error: Unknown flag -z\n/);
+  const help = await ctl(["cloud", "--help"]);
+  assertEquals([help.code, help.stderr], [0, ""]);
+});
+
 Deno.test("errors are JSON when JSON is asked for: -o json, -o=json, or -o auto with stdout piped", async () => {
   await using ctl = await inProcessCtl();
   const env = EMULATOR_ENV;
@@ -111,7 +130,7 @@ Deno.test("confirmation: asked on a terminal, --yes skips it, no terminal needs 
   const make = () => ctl(["profile", "set", "tmp", "--deployment", "cloud", "--api-key", "k"]);
   await make();
   const refused = await ctl(["profile", "remove", "tmp"], { tty: { stdin: true }, answers: [false] });
-  assertEquals([refused.code, refused.stderr], [12, "Error: Cancelled; nothing was changed\n"]);
+  assertEquals([refused.code, refused.stderr], [12, "Cancelled; nothing was changed\n"]);
   assertEquals(ctl.questions, ["Delete profile 'tmp'?"]);
   const piped = await ctl(["profile", "remove", "tmp"]);
   assertEquals(piped.code, 2);
@@ -121,4 +140,34 @@ Deno.test("confirmation: asked on a terminal, --yes skips it, no terminal needs 
   await make();
   assertEquals((await ctl(["profile", "remove", "tmp", "-y"])).code, 0);
   assertEquals(ctl.questions.length, 2, "--yes asks nothing");
+});
+
+Deno.test("messages on a terminal's stderr wrap at its width under their label; piped or JSON they stay one line", async () => {
+  await using ctl = await inProcessCtl();
+  const message = "Error: 'ctl cloud' needs a command: account, payment-method, region, subscription, database, " +
+    "task, acl, peering, private-service-connect, transit-gateway";
+  const onTerminal = await ctl(["cloud"], { tty: { stderr: true }, columns: 60 });
+  assertEquals(onTerminal.code, 2);
+  const lines = onTerminal.stderr.trimEnd().split("\n");
+  for (const line of lines) assert([...line].length <= 60, `wider than 60: '${line}'`);
+  const at = lines.findIndex((line) => line.startsWith("Error: "));
+  const wrapped = lines.slice(at);
+  assert(wrapped.length > 2, onTerminal.stderr);
+  for (const line of wrapped.slice(1)) assertMatch(line, /^ {7}\S/, "continued under the message");
+  assertEquals(wrapped.map((line) => line.trim()).join(" "), message);
+
+  const piped = await ctl(["cloud"]);
+  assert(piped.stderr.endsWith(`${message}\n`), piped.stderr);
+  const tips = await ctl(["profle", "list"], { tty: { stderr: true }, columns: 32 });
+  assertEquals(
+    tips.stderr,
+    "Error: Unknown command 'profle'\n  tip: Did you mean 'profile'?\n  tip: Run ctl --help to see the\n       commands\n",
+  );
+  const json = await ctl(["cloud", "account", "get", "-o", "json"], {
+    env: { STORE_CLOUD_API_URL: "http://cloud.test/v1" },
+    tty: { stderr: true },
+    columns: 40,
+  });
+  assertEquals(json.stderr.trimEnd().split("\n").length, 1, json.stderr);
+  JSON.parse(json.stderr);
 });

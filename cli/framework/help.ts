@@ -68,14 +68,19 @@ export function wrapHelp(text: string, width: number | undefined): string {
   }).join("\n");
 }
 
-function wrapLine(line: string, width: number): string {
+/**
+ * Breaks `line` between words to fit `width`, continuing in `column` (by default under a list
+ * item's text, or a flag table's description column, or at the line's indent); a word longer
+ * than the line overflows.
+ */
+export function wrapLine(line: string, width: number, hanging?: number): string {
   if ([...line].length <= width) return line;
   const indent = line.match(/^ */)![0].length;
   // The column continuation lines start in: under a list item's text, under the description
   // column of a table row (after its last gap of two or more spaces in the left half: a gap
   // further right is inside the description, e.g. before `[default = 30]`), or the line's indent.
-  let column = line.match(LIST_ITEM)?.[0].length ?? indent;
-  if (indent > 0) {
+  let column = hanging ?? line.match(LIST_ITEM)?.[0].length ?? indent;
+  if (hanging === undefined && indent > 0) {
     for (const gap of line.slice(0, width).matchAll(/ {2,}(?=\S)/g)) {
       if (gap.index! + gap[0].length <= width / 2) column = gap.index! + gap[0].length;
     }

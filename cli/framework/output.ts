@@ -19,25 +19,46 @@ export function outputTarget(globals: GlobalOptions, spec: OutputSpec, file: str
     return { format: o ?? "auto", file };
   }
   if (o === undefined || isFormat(o)) return { format: o ?? "auto" };
+  const meant = nearFormat(o);
+  const guess = meant ? [`Did you mean -o ${meant}?`] : [];
   if (!spec.writesFile) {
     throw new StoreCtlError("usage", `-o takes ${FORMATS}; got '${o}'`, {
-      tips: ["This command writes no file; use > to save its output"],
+      tips: meant ? guess : ["This command writes no file; use > to save its output"],
     });
   }
   if (/^[\w-]+$/.test(o)) {
     throw new StoreCtlError("usage", `'${o}' is not an output format (${FORMATS})`, {
-      tips: [`To write a file called ${o}, use --file ${o} or -o ./${o}`],
+      tips: [...guess, `To write a file called ${o}, use --file ${o} or -o ./${o}`],
     });
   }
   return { format: "auto", file: o };
 }
 
+/** The format `word` is a slip of: another case, a common short form, or one or two letters off. */
+function nearFormat(word: string): string | undefined {
+  const w = word.toLowerCase();
+  if (w === "yml") return "yaml";
+  return ["json", "yaml", "table", "auto"].find((format) => w === format || editDistance(w, format) <= 2);
+}
+
+/** The Levenshtein distance: the fewest letters added, removed or changed to turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
 /**
  * Writes a command's result through `-q`, `--raw` and the format: `auto` is a table on a
  * terminal when the command has columns, otherwise JSON (pretty, coloured on a terminal). A
- * table fits the terminal (ids whole, other columns narrowed or left out and named on stderr)
- * unless `--wide`; one that would be empty says so on stderr. With a file target the result
- * goes there.
+ * table fits the terminal unless `--wide` (see `renderTable`; the columns left out are named on
+ * stderr); one that would be empty says so on stderr. With a file target the result goes there.
  */
 export async function writeResult(f: Factory, data: unknown, spec: OutputSpec, target: OutputTarget): Promise<void> {
   const shown = f.globals.query ? await applyQuery(data, f.globals.query) : data;

@@ -55,7 +55,9 @@ Deno.test("-o table of wide objects at 80 columns: ids, names and status, the re
     const id = head.indexOf(keys[0]);
     assert(rows.every((row) => !row[id].endsWith("…")), r.stdout);
     for (const cell of head) assert(!cell.endsWith("…"), `header '${cell}' whole`);
-    assertMatch(r.stderr, /^\d+ more columns? did not fit \([^)]+\): show them with --wide, -o json, or -q\n$/);
+    // One note, wrapped at the terminal's width.
+    const note = `${r.stderr.trimEnd().replaceAll("\n", " ")}\n`;
+    assertMatch(note, /^\d+ more columns? did not fit \([^)]+\): show them with --wide, -o json, or -q\n$/);
   }
 });
 
@@ -83,4 +85,18 @@ Deno.test("--wide shows every column uncut, even past the terminal; it is a glob
   const list = await ctl(["cloud", "subscription", "list", "--wide"], { env, tty, columns: 80 });
   assertEquals(list.code, 0, list.stderr);
   assert(!list.stdout.includes("…"), list.stdout);
+});
+
+Deno.test("-o with a near miss of a format says which it meant, whatever the command", async () => {
+  await using ctl = await inProcessCtl();
+  for (const [word, meant] of [["yml", "yaml"], ["jsn", "json"], ["tabel", "table"], ["JSON", "json"]]) {
+    const r = await ctl(["cloud", "account", "get", "-o", word], { env });
+    assertEquals([r.code, r.requests], [2, []], word);
+    assertEquals(
+      r.stderr,
+      `Error: -o takes json, yaml, table or auto; got '${word}'\n  tip: Did you mean -o ${meant}?\n`,
+    );
+  }
+  const far = await ctl(["cloud", "account", "get", "-o", "out.txt"], { env });
+  assertMatch(far.stderr, /got 'out\.txt'\n {2}tip: This command writes no file; use > to save its output\n$/);
 });

@@ -1,14 +1,13 @@
-import type { Format } from "../../lib/output/mod.ts";
+import type { Format, TableColumn } from "../../lib/output/mod.ts";
 
 import type { Factory } from "../factory.ts";
 import type { Arg, ArgValues, Flag, FlagValues } from "./params.ts";
 
-/** A table column of a human command: a header and where its value comes from. */
-export interface Column {
-  readonly header: string;
-  /** A property name (dots for nesting), or a function of the row. */
-  readonly value: string | ((row: Record<string, unknown>) => unknown);
-}
+/**
+ * A table column of a human command: a header, where its value comes from, and how it gives
+ * way on a narrow terminal (`role`; by default the first column, NAME and STATUS are keys).
+ */
+export type Column = TableColumn;
 
 /** How a command's result is written. */
 export interface OutputSpec {

@@ -51,6 +51,12 @@ export interface WaitOptions extends PollOptions {
    * moment ago (the official Go client waits out five 404s). Default 10 s.
    */
   readonly notFoundGraceMs?: number;
+  /**
+   * The caller saw the API accept the task (it started it a moment ago): a task still not found
+   * is then said to be missing "after it was accepted". Default false: an id from elsewhere may
+   * simply be wrong.
+   */
+  readonly accepted?: boolean;
   /** Called after every poll. */
   readonly onProgress?: (task: CloudTask, elapsedMs: number) => void;
   /** Called when a poll failed for a passing reason (429, 5xx, network, a 404 in the grace) and polling goes on. */
@@ -72,7 +78,7 @@ export interface WaitOptions extends PollOptions {
 export async function readThroughTask(
   client: CloudClient,
   path: string,
-  wait: (taskId: string) => Promise<CloudTask> = (taskId) => waitForTask(client, taskId),
+  wait: (taskId: string) => Promise<CloudTask> = (taskId) => waitForTask(client, taskId, { accepted: true }),
 ): Promise<unknown> {
   const body = await client.get(path);
   return isTaskReference(body) ? (await wait(body.taskId)).response?.resource : body;
@@ -84,7 +90,8 @@ export async function readThroughTask(
  * error (`reason: "task_timeout"`, `details.taskId`). The client underneath retries 429s (after
  * `Retry-After`) and transient errors; a poll that still fails that way is tried again at the
  * next interval. A task not seen yet may answer 404 for `notFoundGraceMs` (then `not_found`,
- * `reason: "task_not_found"`); a 404 once it was seen, or an authentication error, ends the wait
+ * `reason: "task_not_found"`, said to come after the task was `accepted` when the caller saw
+ * that); a 404 once it was seen, or an authentication error, ends the wait
  * at once. An aborted `signal` rejects with its reason.
  *
  * @example
@@ -116,12 +123,11 @@ export function waitForTask(client: CloudClient, taskId: string, options: WaitOp
     failed(error, elapsedMs) {
       const unseen = error instanceof StoreCtlError && error.code === "not_found" && last === "not yet seen";
       if (unseen && elapsedMs >= graceMs) {
+        const after = options.accepted ? " after it was accepted" : "";
         throw new StoreCtlError(
           "not_found",
-          `Task ${taskId} was not found: the API answered 404 for ${
-            Math.round(graceMs / 1000)
-          } s after it was accepted`,
-          { status: 404, reason: "task_not_found", details: { taskId } },
+          `Task ${taskId} was not found: the API answered 404 for ${Math.round(graceMs / 1000)} s${after}`,
+          { status: 404, reason: "task_not_found", details: { taskId, accepted: options.accepted === true } },
         );
       }
       if (!unseen && !isTransient(error)) throw error;

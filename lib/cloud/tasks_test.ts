@@ -75,7 +75,9 @@ Deno.test("waitForTask() waits out the 404s of a task created a moment ago, then
   const never = scripted([]);
   let calls = 0;
   never.client.get = () => (calls++, notFound()) as never;
-  const missing = await assertRejects(() => waitForTask(never.client, "t1", never.options)) as StoreCtlError;
+  const missing = await assertRejects(() =>
+    waitForTask(never.client, "t1", { ...never.options, accepted: true })
+  ) as StoreCtlError;
   assertEquals([missing.code, missing.reason], ["not_found", "task_not_found"]);
   assertEquals(missing.message, "Task t1 was not found: the API answered 404 for 10 s after it was accepted");
   assert(calls >= 5, `it asked ${calls} times`);
@@ -136,4 +138,14 @@ Deno.test("waitForTask() ends at its limit even while a poll hangs", async () =>
     "Task t1 did not finish within 0 s (last status: not yet seen)",
   ]);
   assert(Date.now() - started < 2000, "it did not wait for the poll");
+});
+
+Deno.test("waitForTask() of a task the caller did not see accepted says only that it was not found", async () => {
+  const never = scripted([]);
+  never.client.get = () => Promise.reject(new StoreCtlError("not_found", "Not found", { status: 404 })) as never;
+  const missing = await assertRejects(() => waitForTask(never.client, "t2", never.options)) as StoreCtlError;
+  assertEquals([missing.reason, missing.message], [
+    "task_not_found",
+    "Task t2 was not found: the API answered 404 for 10 s",
+  ]);
 });

@@ -9,24 +9,29 @@ export interface Keyring {
 
 const SERVICE = "storectl";
 
+/** Loads the keyring addon: `import("@napi-rs/keyring")`, or a stand-in in tests. */
+export type KeyringAddonLoader = () => Promise<typeof import("@napi-rs/keyring")>;
+
 /**
  * The system keyring through `@napi-rs/keyring`, loaded only when a `keyring:` value is used
- * (it is a native addon). Failures say the keyring is unavailable and why.
+ * (it is a native addon). Failures say the keyring is unavailable and why; only a keyring that
+ * fails to answer gets the tip about Linux's Secret Service: an addon that did not load (the
+ * single binary has none beside it) says what to do itself.
  */
-export function systemKeyring(): Keyring {
+export function systemKeyring(load: KeyringAddonLoader = () => import("@napi-rs/keyring")): Keyring {
   const entry = async (name: string) => {
     try {
-      const { Entry } = await import("@napi-rs/keyring");
+      const { Entry } = await load();
       return new Entry(SERVICE, name);
     } catch (error) {
-      throw unavailable(error);
+      throw unavailable(error, []);
     }
   };
   const call = <T>(fn: () => T): T => {
     try {
       return fn();
     } catch (error) {
-      throw unavailable(error);
+      throw unavailable(error, ["On Linux a Secret Service (e.g. gnome-keyring) must be running and unlocked"]);
     }
   };
   return {
@@ -45,9 +50,9 @@ export function systemKeyring(): Keyring {
   };
 }
 
-function unavailable(cause: unknown): StoreCtlError {
+function unavailable(cause: unknown, tips: string[]): StoreCtlError {
   return new StoreCtlError("config", `The system keyring is not available: ${(cause as Error).message}`, {
     cause,
-    tips: ["On Linux a Secret Service (e.g. gnome-keyring) must be running and unlocked"],
+    tips,
   });
 }

@@ -56,12 +56,18 @@ export interface DebuginfoDownload {
 /**
  * Starts downloading a package from `family`; on a 404 tries the other family once (an old
  * cluster lacks the new routes, a future one may drop the old), telling `onFallback`. When both
- * answer 404 the error carries both answers.
+ * answer 404 the error carries both answers. A cluster builds the package before it sends it:
+ * `firstByteTimeoutMs` is how long it may take (see `ApiRequest.firstByteTimeoutMs`).
  */
 export async function downloadDebuginfo(
   client: EnterpriseClient,
   target: PackageTarget,
-  options: { family: RouteFamily; signal?: AbortSignal; onFallback?: (from: string, to: string) => void },
+  options: {
+    family: RouteFamily;
+    signal?: AbortSignal;
+    firstByteTimeoutMs?: number;
+    onFallback?: (from: string, to: string) => void;
+  },
 ): Promise<DebuginfoDownload> {
   const get = async (family: RouteFamily): Promise<DebuginfoDownload> => {
     const path = debuginfoPath(target, family);
@@ -70,6 +76,7 @@ export async function downloadDebuginfo(
       path,
       headers: { accept: "application/x-gzip, application/gzip, application/octet-stream" },
       signal: options.signal,
+      firstByteTimeoutMs: options.firstByteTimeoutMs,
     });
     // A transport that decodes a Content-Encoding delivers other bytes than the header counts.
     const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";

@@ -72,3 +72,36 @@ export function failureInWords(error: unknown): string {
   }
   return innermost?.message || String(error);
 }
+
+/** Why a certificate was refused, by the names rustls (Deno) and OpenSSL (Node, undici) give it. */
+const TLS_CAUSES: readonly [RegExp, string][] = [
+  [
+    // A self-signed certificate that says it is a CA: rustls calls it CaUsedAsEndEntity.
+    /UnknownIssuer|CaUsedAsEndEntity|SELF_SIGNED|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/i,
+    "the server's certificate is signed by no authority this machine trusts (self-signed, or a private CA)",
+  ],
+  [/NotValidForName|ALTNAME_INVALID/i, "the server's certificate is not made out for this host name"],
+  [/\bExpired\b|CERT_HAS_EXPIRED/i, "the server's certificate has expired"],
+  [/NotValidYet|CERT_NOT_YET_VALID/i, "the server's certificate is not valid yet (is this machine's clock right?)"],
+  [/\bRevoked\b|CERT_REVOKED/i, "the server's certificate has been revoked"],
+];
+
+/**
+ * Why TLS verification failed, in words, the same on every runtime, without the runtime's chain
+ * (`fetch failed: error sending request for url (…): client error (Connect): …`): a known cause
+ * in a sentence, else only the verifier's own last word.
+ *
+ * @example
+ * ```ts
+ * import { tlsCause } from "./classify.ts";
+ * tlsCause(new TypeError("fetch failed", { cause: { code: "CERT_HAS_EXPIRED" } })); // "the server's certificate has expired"
+ * ```
+ */
+export function tlsCause(error: unknown): string {
+  const text = describeFailure(error);
+  const known = TLS_CAUSES.find(([pattern]) => pattern.test(text));
+  if (known) return known[1];
+  // The last word of the chain, out of rustls' wrappers: `Other(OtherError(X))` is X.
+  const last = text.split(/: (?:invalid peer certificate: )?/).at(-1)!.trim();
+  return last.replace(/^(?:\w+\()+(\w+)\)+$/, "$1") || text;
+}

@@ -1,6 +1,6 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import type { Logger } from "../output/mod.ts";
-import { classifyFailure, describeFailure, failureInWords } from "./classify.ts";
+import { classifyFailure, describeFailure, failureInWords, tlsCause } from "./classify.ts";
 import { serverMessage } from "./error_body.ts";
 import { checkRequest } from "./request_check.ts";
 import {
@@ -25,6 +25,13 @@ export interface ApiRequest {
   readonly body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
   /** Aborts the request, its retries and its body. */
   readonly signal?: AbortSignal;
+  /**
+   * How long the server may take to send the first byte of the body (connecting and the headers
+   * included), for a response it builds before it sends it (a support package); later silences
+   * are bounded by the client's `timeoutMs`. Default `timeoutMs`. Running out is a `timeout`
+   * error with `reason: "first_byte_timeout"`.
+   */
+  readonly firstByteTimeoutMs?: number;
 }
 
 /** A retry about to happen, for a one-line notice. */
@@ -98,7 +105,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function attempt(request: ApiRequest, target: string, headers: Record<string, string>) {
     const controller = new AbortController();
-    const disarm = after(options.timeoutMs, () => controller.abort());
+    const first = request.firstByteTimeoutMs;
+    const asked = Date.now();
+    const disarm = after(first ?? options.timeoutMs, () => controller.abort());
     const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
     try {
       const response = await options.transport({
@@ -109,11 +118,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         signal,
       });
       disarm();
-      return guardBody(response, options.timeoutMs, target, request.signal);
+      const firstByte = first === undefined
+        ? undefined
+        : { ms: Math.max(0, asked + first - Date.now()), error: () => firstByteLate(target, first) };
+      return guardBody(response, options.timeoutMs, target, request.signal, firstByte);
     } catch (error) {
       disarm();
       request.signal?.throwIfAborted();
       if (controller.signal.aborted) {
+        if (first !== undefined) throw firstByteLate(target, first);
         throw new StoreCtlError("timeout", `No response from ${target} within ${seconds(options.timeoutMs)}`);
       }
       throw error;
@@ -181,30 +194,61 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
+/** The first byte did not come in time. */
+function firstByteLate(target: string, ms: number): StoreCtlError {
+  return new StoreCtlError("timeout", `${target} sent nothing within ${seconds(ms)} of being asked`, {
+    reason: "first_byte_timeout",
+  });
+}
+
 /**
- * Guards the body: a read that waits more than `timeoutMs` for the server fails with a timeout,
- * and a connection that breaks mid-body fails with a network error naming the URL.
+ * Guards the body: a read that waits more than `timeoutMs` for the server fails with a timeout
+ * (the first one, when `firstByte` is given, its `ms` and its error instead), and a connection
+ * that breaks mid-body fails with a network error naming the URL.
  */
-function guardBody(response: HttpResponse, timeoutMs: number, target: string, signal?: AbortSignal): HttpResponse {
+function guardBody(
+  response: HttpResponse,
+  timeoutMs: number,
+  target: string,
+  signal?: AbortSignal,
+  firstByte?: { ms: number; error: () => StoreCtlError },
+): HttpResponse {
   if (!response.body) return response;
   const reader = response.body.getReader();
   let silent: StoreCtlError | undefined;
-  const idle = watchdog(timeoutMs, () => {
-    silent = new StoreCtlError("timeout", `${target} sent nothing for ${seconds(timeoutMs)}`);
+  const onSilence = (error: () => StoreCtlError) => () => {
+    silent = error();
     reader.cancel(silent).catch(() => {});
-  });
+  };
+  const idle = watchdog(
+    timeoutMs,
+    onSilence(() => new StoreCtlError("timeout", `${target} sent nothing for ${seconds(timeoutMs)}`)),
+  );
+  // Until the first byte, its own allowance; from then on the idle watchdog.
+  let first = firstByte && watchdog(firstByte.ms, onSilence(firstByte.error));
+  const stop = () => {
+    idle.stop();
+    first?.stop();
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      idle.watch();
+      const watching = first ?? idle;
+      watching.watch();
       try {
         const { done, value } = await reader.read();
         if (silent) controller.error(silent);
         else if (done) {
-          idle.stop();
+          stop();
           controller.close();
-        } else controller.enqueue(value);
+        } else {
+          if (first && value.length > 0) {
+            first.stop();
+            first = undefined;
+          }
+          controller.enqueue(value);
+        }
       } catch (error) {
-        idle.stop();
+        stop();
         reader.cancel().catch(() => {});
         if (signal?.aborted) return controller.error(signal.reason);
         controller.error(
@@ -215,11 +259,11 @@ function guardBody(response: HttpResponse, timeoutMs: number, target: string, si
           ),
         );
       } finally {
-        idle.done();
+        watching.done();
       }
     },
     cancel: (reason) => {
-      idle.stop();
+      stop();
       return reader.cancel(reason);
     },
   });
@@ -287,7 +331,7 @@ async function httpError(
 }
 
 function tlsError(target: string, cause: unknown): StoreCtlError {
-  return new StoreCtlError("tls", `TLS certificate verification failed for ${target}: ${describeFailure(cause)}`, {
+  return new StoreCtlError("tls", `TLS certificate verification failed for ${target}: ${tlsCause(cause)}`, {
     cause,
   });
 }

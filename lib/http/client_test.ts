@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/as
 import { opensslCertificate } from "../../tests/certs.ts";
 import { missingTools } from "../../tests/tools.ts";
 import { StoreCtlError } from "../errors/mod.ts";
+import { tlsCause } from "./classify.ts";
 import { createHttpClient, type HttpClientOptions } from "./client.ts";
 import { DEFAULT_RETRY_POLICY, isRetryable, isTransient, retryDelay } from "./retry.ts";
 import { readText } from "./transport.ts";
@@ -141,6 +142,36 @@ Deno.test("send() times out waiting for headers, and while the body is silent", 
   });
 });
 
+Deno.test("send() with firstByteTimeoutMs: the first byte may take that long, later silences only timeoutMs", async () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  await withServer(async (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/late-headers") await pause(500);
+    const body = new ReadableStream({
+      async start(c) {
+        if (path === "/late-body") await pause(500);
+        c.enqueue(new TextEncoder().encode("first"));
+        if (path === "/stalls-after") await pause(500);
+        c.close();
+      },
+    });
+    return new Response(body);
+  }, async (url) => {
+    const { http } = await client(url, { timeoutMs: 200, retry: { ...DEFAULT_RETRY_POLICY, retries: 0 } });
+    const patient = { method: "GET", firstByteTimeoutMs: 2000 };
+    assertEquals(await readText(await http.send({ ...patient, path: "/late-headers" })), "first");
+    assertEquals(await readText(await http.send({ ...patient, path: "/late-body" })), "first");
+    const idle = await assertRejects(async () => readText(await http.send({ ...patient, path: "/stalls-after" })));
+    assertMatch(idle.message, /sent nothing for 0.2 s/);
+    const short = { method: "GET", firstByteTimeoutMs: 300 };
+    for (const path of ["/late-headers", "/late-body"]) {
+      const late = await assertRejects(async () => readText(await http.send({ ...short, path }))) as StoreCtlError;
+      assertEquals([late.code, late.reason], ["timeout", "first_byte_timeout"], path);
+      assertEquals(late.message, `${url}${path} sent nothing within 0.3 s of being asked`);
+    }
+  });
+});
+
 Deno.test("TLS: a self-signed server fails with both fixes named, then works insecure or trusted", {
   ignore: missingTools("openssl"),
 }, async () => {
@@ -149,7 +180,11 @@ Deno.test("TLS: a self-signed server fails with both fixes named, then works ins
     const strict = await client(url);
     const error = await assertRejects(() => strict.http.send({ method: "GET", path: "/v1/cluster" })) as StoreCtlError;
     assertEquals(error.code, "tls");
-    assertMatch(error.message, /TLS certificate verification failed for https:\/\/localhost:\d+\/v1\/cluster/);
+    // The cause in words, without the runtime's chain ("fetch failed: error sending request…").
+    assertMatch(
+      error.message,
+      /^TLS certificate verification failed for https:\/\/localhost:\d+\/v1\/cluster: the server's certificate is signed by no authority this machine trusts \(self-signed, or a private CA\)$/,
+    );
     const insecure = await client(url, { transport: await runtime.createTransport({ env: {}, insecure: true }) });
     assertEquals(await readText(await insecure.http.send({ method: "GET", path: "/" })).then(JSON.parse), {
       secure: true,
@@ -232,4 +267,35 @@ Deno.test("isTransient() is the one rule for failures worth trying again later",
     ],
   );
   assertEquals([isTransient(new Error("x")), isRetryable("GET", { kind: "status", status: 500 })], [false, false]);
+});
+
+Deno.test("tlsCause() says why a certificate was refused, in the same words for Deno's and Node's errors", () => {
+  const deno = (name: string) =>
+    new TypeError("fetch failed", {
+      cause: new Error(
+        `error sending request for url (https://x/): client error (Connect): invalid peer certificate: ${name}`,
+      ),
+    });
+  const node = (code: string, message: string) =>
+    new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+  const untrusted =
+    "the server's certificate is signed by no authority this machine trusts (self-signed, or a private CA)";
+  const cases: [unknown, string][] = [
+    [deno("UnknownIssuer"), untrusted],
+    [node("DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate"), untrusted],
+    [node("SELF_SIGNED_CERT_IN_CHAIN", "self-signed certificate in certificate chain"), untrusted],
+    [node("UNABLE_TO_VERIFY_LEAF_SIGNATURE", "unable to verify the first certificate"), untrusted],
+    [deno("NotValidForName"), "the server's certificate is not made out for this host name"],
+    [
+      node("ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames"),
+      "the server's certificate is not made out for this host name",
+    ],
+    [deno("Expired"), "the server's certificate has expired"],
+    [node("CERT_HAS_EXPIRED", "certificate has expired"), "the server's certificate has expired"],
+    [deno("NotValidYet"), "the server's certificate is not valid yet (is this machine's clock right?)"],
+    [node("CERT_REVOKED", "certificate revoked"), "the server's certificate has been revoked"],
+    [deno("BadSignature"), "BadSignature"],
+    [deno("Other(OtherError(SomethingNew))"), "SomethingNew"],
+  ];
+  for (const [error, words] of cases) assertEquals(tlsCause(error), words);
 });

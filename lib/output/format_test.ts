@@ -27,19 +27,20 @@ Deno.test("colorJson() is JSON.stringify(…, null, 2) with colours", () => {
   assert(colored.includes(`${ESC}[34;1m"name"${ESC}[0m: ${ESC}[32m"a"${ESC}[0m`));
 });
 
-Deno.test("render() tables fit the width, shrinking the widest column and cutting with …", async () => {
-  const rows = [{ uid: 1, name: "a-very-long-database-name-that-does-not-fit", status: "active" }];
+Deno.test("render() tables fit the width by cutting free text with …, never a name", async () => {
+  const rows = [{ uid: 1, name: "a-long-database-name", status: "active", note: "kept for the nightly reports" }];
   const text = await render(rows, {
     format: "table",
-    columns: [{ header: "UID", value: "uid" }, { header: "NAME", value: "name" }, {
-      header: "STATUS",
-      value: "status",
-    }],
-    width: 40,
+    columns: [
+      { header: "UID", value: "uid" },
+      { header: "NAME", value: "name" },
+      { header: "STATUS", value: "status" },
+      { header: "NOTE", value: "note", role: "text" },
+    ],
+    width: 50,
   });
-  for (const line of text.trimEnd().split("\n")) assertEquals([...line].length <= 40, true, line);
-  assertMatch(text, /│ a-very-long-database… │/);
-  assertMatch(text, /│ active │/);
+  for (const line of text.trimEnd().split("\n")) assertEquals([...line].length <= 50, true, line);
+  assertMatch(text, /│ a-long-database-name │ active │ kept fo… │/);
   const nested = await render([{ a: { b: 2 } }], { format: "table", columns: [{ header: "B", value: "a.b" }] });
   assertMatch(nested, /│ 2 │/);
 });

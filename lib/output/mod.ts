@@ -11,7 +11,7 @@
  * @module
  */
 export { type Format, isFormat, render, type RenderOptions } from "./format.ts";
-export { cellValue, type TableColumn } from "./table.ts";
+export { cellValue, type ColumnRole, type TableColumn } from "./table.ts";
 export { colorJson } from "./json_color.ts";
 export { applyQuery, checkQuery, preloadQuery } from "./query.ts";
 export { createLogger, type Level, LEVELS, type Logger } from "./log.ts";

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { tableCells } from "../../tests/table_text.ts";
-import { isIdColumn, renderTable, type TableColumn } from "./table.ts";
+import { columnRole, renderTable, type TableColumn } from "./table.ts";
 import Table from "cli-table3";
 
 const lines = (text: string) => text.trimEnd().split("\n");
@@ -32,7 +32,7 @@ const TASK_COLUMNS: TableColumn[] = [
   { header: "STATUS", value: "status" },
   { header: "COMMAND", value: "commandType" },
   { header: "RESOURCE", value: "response.resourceId" },
-  { header: "DESCRIPTION", value: "description" },
+  { header: "DESCRIPTION", value: "description", role: "text" },
 ];
 const TASKS = [{
   taskId: "25b007d9-ac99-4d5e-9a57-3c1e0f2b7d11",
@@ -60,26 +60,17 @@ const BDBS = [1, 2].map((uid) => ({
   endpoints: [{ addr: ["10.0.0.1"], port: 12000 + uid }],
 }));
 
-Deno.test("isIdColumn() knows ids by header (ID, UID, GUID, TASK ID) or key (id, uid, databaseId, task_id), or by id", () => {
-  const ids: TableColumn[] = [
-    { header: "ID", value: "databaseId" },
-    { header: "UID", value: "uid" },
+Deno.test("columnRole(): the first column, NAME and STATUS are keys unless the column says otherwise", () => {
+  const columns: TableColumn[] = [
     { header: "TASK ID", value: "taskId" },
-    { header: "CRDB GUID", value: "crdb_guid" },
-    { header: "RESOURCE", value: "response.resourceId" },
-    { header: "X", value: "task_id" },
-    { header: "X", value: "guid" },
-    { header: "X", value: (row) => row.a, id: true },
-  ];
-  for (const column of ids) assert(isIdColumn(column), column.header);
-  const others: TableColumn[] = [
     { header: "NAME", value: "name" },
-    { header: "PAID", value: "paid" },
-    { header: "VALID", value: "valid" },
-    { header: "IDLE", value: "idle" },
-    { header: "ID", value: "databaseId", id: false },
+    { header: "STATUS", value: "status" },
+    { header: "RESOURCE", value: "response.resourceId" },
+    { header: "NAME ON CARD", value: "nameOnCard" },
+    { header: "DESCRIPTION", value: "description", role: "text" },
+    { header: "STATUS", value: "status", role: "value" },
   ];
-  for (const column of others) assert(!isIdColumn(column), column.header);
+  assertEquals(columns.map(columnRole), ["key", "key", "key", "value", "value", "text", "value"]);
 });
 
 Deno.test("renderTable() never cuts ids: it narrows and then drops other columns (80 columns)", () => {
@@ -157,10 +148,38 @@ Deno.test("renderTable() without a width (--wide, or not a terminal) shows every
   assertEquals(told, false);
 });
 
-Deno.test("renderTable() key/value tables keep the keys and cut long values", () => {
-  const text = renderTable({ name: "a", description: "x".repeat(200) }, undefined, 40, Table);
+Deno.test("renderTable() of one object: KEY/VALUE rows, keys whole, long values wrapped at the edge, nothing lost", () => {
+  const description = "A subscription for the inventory service's caches and its nightly reports ".repeat(3).trim();
+  const text = renderTable({ name: "a", description }, undefined, 40, Table);
   assert(widest(text) <= 40, text);
   const cells = tableCells(text);
-  assertEquals(cells.map((c) => c[0]), ["name", "description"]);
-  assert(cells[1][1].endsWith("…"));
+  assertEquals(cells.map((c) => c[0]), ["name", "description", ...Array(cells.length - 2).fill("")]);
+  assertEquals(cells.slice(1).map((c) => c[1]).join(" "), description);
+
+  const columns: TableColumn[] = [{ header: "ID", value: "id" }, { header: "NAME", value: "name" }];
+  assertEquals(tableCells(renderTable({ id: 7, name: "cache" }, columns, 80, Table)), [["ID", "7"], ["NAME", "cache"]]);
+  const wide = tableCells(renderTable({ name: "a", description }, undefined, undefined, Table));
+  assertEquals(wide, [["name", "a"], ["description", description]]);
+});
+
+Deno.test("renderTable() of a list cuts only free text, and leaves out empty columns before the others", () => {
+  const rows = [
+    { id: 1, name: "cache", spare: null, region: "us-east-1", note: "x".repeat(50) },
+    { id: 2, name: "sessions", spare: "", region: "eu-west-1", note: "y".repeat(50) },
+  ];
+  const columns: TableColumn[] = [
+    { header: "ID", value: "id" },
+    { header: "NAME", value: "name" },
+    { header: "SPARE", value: "spare" },
+    { header: "REGION", value: "region" },
+    { header: "NOTE", value: "note", role: "text" },
+  ];
+  const hidden: string[][] = [];
+  const text = renderTable(rows, columns, 44, Table, (names) => hidden.push([...names]));
+  assert(widest(text) <= 44, text);
+  const [head, ...cells] = tableCells(text);
+  assertEquals(head, ["ID", "NAME", "REGION", "NOTE"]);
+  assertEquals(hidden, [["SPARE"]]);
+  assertEquals(cells.map((r) => r.slice(0, 3)), [["1", "cache", "us-east-1"], ["2", "sessions", "eu-west-1"]]);
+  assert(cells.every((r) => r[3].endsWith("…")), text);
 });

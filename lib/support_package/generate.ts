@@ -1,5 +1,6 @@
 import {
   type Cluster,
+  debuginfoPath,
   downloadDebuginfo,
   type EnterpriseClient,
   type Node,
@@ -41,6 +42,8 @@ export interface GenerateRequest {
   readonly upload?: UploadDestination;
   /** Stops everything; its reason is the run's error (an interrupt, a deadline). */
   readonly signal?: AbortSignal;
+  /** How long the cluster may take to build the package and send its first byte; default the client's timeout. */
+  readonly firstByteTimeoutMs?: number;
   /** When the command started: the result's `timestamp`; default now. */
   readonly startedAt?: Date;
 }
@@ -61,6 +64,8 @@ export interface GenerateEvents {
   readonly onCluster?: (cluster: { readonly name?: string; readonly version?: string }) => void;
   /** The family asked first, and why: `forced` by the request, or by the cluster's `version`. */
   readonly onFamily?: (family: RouteFamily, why: "forced" | "version", version: string | undefined) => void;
+  /** The package was asked for: the cluster builds it before its first byte comes. */
+  readonly onAsked?: (path: string) => void;
   /** One family answered 404; the other is tried once. */
   readonly onFallback?: (from: string, to: string) => void;
   /** The download began: the route (and family) that answered, and the size when announced. */
@@ -141,9 +146,11 @@ export async function generateSupportPackage(
     signal.throwIfAborted();
     const family = request.family ?? (servesNewRoutes(about.clusterVersion) ? "new" : "old");
     events.onFamily?.(family, request.family ? "forced" : "version", about.clusterVersion);
+    events.onAsked?.(debuginfoPath(request.target, family));
     const download = await downloadDebuginfo(client, request.target, {
       family,
       signal,
+      firstByteTimeoutMs: request.firstByteTimeoutMs,
       onFallback: events.onFallback,
     });
     signal.throwIfAborted();

@@ -2,6 +2,7 @@ import type { createTarPacker, ParsedTarEntry, TarHeader } from "modern-tar";
 import { StoreCtlError } from "../errors/mod.ts";
 import { webGunzip } from "../runtime/mod.ts";
 import { convertingErrors, DamagedPackageError, damageProblem } from "./damaged.ts";
+import { formatSize } from "../output/mod.ts";
 import { LogTail } from "./log_tail.ts";
 import { guardTarMetadata, MAX_META_BYTES, OVERSIZED_META_KEY } from "./tar_meta_guard.ts";
 import {
@@ -308,7 +309,9 @@ class EntryRules {
       this.#report({
         action: "truncated",
         name: entry.header.name,
-        detail: `kept the last ${kept} of ${result.totalLines} lines (${entry.header.size} → ${bytes.length} bytes)`,
+        detail: `kept the last ${kept} of ${result.totalLines} lines (${formatSize(entry.header.size)} → ${
+          formatSize(bytes.length)
+        })`,
       });
     }
     if (bytes.length > DEDUP_MAX_BYTES) return writeBytes(out, entry.header, bytes);

@@ -2,6 +2,7 @@ import { createTarPacker, packTar, type TarEntry, type TarHeader, unpackTar } fr
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { missingTools, requireTool } from "../../tests/tools.ts";
 import { DamagedPackageError } from "./damaged.ts";
+import { formatSize } from "../output/mod.ts";
 import { createOptimizer, type OptimizeAction, type OptimizeOptions, type OptimizeStats } from "./optimize.ts";
 
 const encoder = new TextEncoder();
@@ -247,7 +248,7 @@ Deno.test("createOptimizer() cuts a 5 million-line log to its last lines behind 
   assertEquals([stats.filesProcessed, stats.filesTruncated, stats.filesRemoved], [1, 1, 0]);
   assert(stats.reductionPercent > 99, `${stats.reductionPercent}`);
   assertEquals(actions.map((a) => a.detail), [
-    `kept the last 1000 of 5000000 lines (50000000 → ${entry.data?.length} bytes)`,
+    `kept the last 1000 of 5000000 lines (47.7 MiB → ${formatSize(entry.data!.length)})`,
   ]);
 });
 

@@ -1,16 +1,18 @@
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { keyValues } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const TTY = { env, tty: { stdout: true }, columns: 200 };
 
-Deno.test("cloud account get: one row for people, the whole account as JSON", async () => {
+Deno.test("cloud account get: KEY/VALUE rows for people, the whole account as JSON", async () => {
   await using ctl = await inProcessCtl();
   const table = await ctl(["cloud", "account", "get"], TTY);
   assertEquals(table.code, 0, table.stderr);
-  const lines = table.stdout.split("\n");
-  assertMatch(lines[1], /^│ ID +│ NAME +│ MARKETPLACE │ API KEY +│ CREATED +│$/);
-  assertMatch(lines[2], /^│ \d+ │ Example Org │ active +│ emulator-key │ 2026-01-01T00:00:00Z │$/);
+  const fields = keyValues(table.stdout);
+  assertEquals(Object.keys(fields), ["ID", "NAME", "MARKETPLACE", "API KEY", "CREATED"]);
+  assertMatch(fields.ID, /^\d+$/);
+  assertEquals(Object.values(fields).slice(1), ["Example Org", "active", "emulator-key", "2026-01-01T00:00:00Z"]);
   const json = JSON.parse((await ctl(["cloud", "account", "get", "-o", "json"], { env })).stdout);
   assertEquals([json.name, json.key.name], ["Example Org", "emulator-key"]);
   const id = await ctl(["cloud", "account", "get", "-q", "id", "--raw"], { env });

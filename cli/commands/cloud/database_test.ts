@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { keyValues } from "../../../tests/table_text.ts";
 import { createWaitingArgv as createWaiting } from "../../../tests/ctl_cloud_scenarios.ts";
 import { Interrupted } from "../../context.ts";
 
@@ -42,7 +43,7 @@ Deno.test("cloud database list and get: table columns for people, full objects a
   });
   assertMatch(one.stdout, /^databaseId: 51\nname: /);
   const row = await ctl(["cloud", "database", "get", "--subscription", sub, "--database-id", "51"], TTY);
-  assertMatch(row.stdout.split("\n")[2], /^│ 51 +│/);
+  assertEquals(keyValues(row.stdout).ID, "51");
 });
 
 Deno.test("cloud database: ids are checked and required before any request; an unknown id is 404, exit 5, once", async () => {
@@ -199,7 +200,13 @@ Deno.test("cloud database update and delete: flags over -d, confirmation, --wait
     "0.1",
   ], TTY);
   assertEquals(updated.code, 0, updated.stderr);
-  assertMatch(updated.stdout.split("\n")[2], /^│ 51 +│ renamed +│ active +│ 3 \(memory limit\) │/);
+  const fields = keyValues(updated.stdout);
+  assertEquals([fields.ID, fields.NAME, fields.STATUS, fields["SIZE (GB)"]], [
+    "51",
+    "renamed",
+    "active",
+    "3 (memory limit)",
+  ]);
 
   const unconfirmed = await ctl(["cloud", "database", "delete", ...ids], { env });
   assertEquals([unconfirmed.code, unconfirmed.requests], [2, []]);
@@ -219,8 +226,9 @@ Deno.test("cloud database update and delete: flags over -d, confirmation, --wait
     answers: [true],
   });
   assertEquals(deleted.code, 0, deleted.stderr);
-  assertMatch(deleted.stdout.split("\n")[1], /^│ TASK ID +│ STATUS +│ COMMAND +│ RESOURCE │ DESCRIPTION +│$/);
-  assertMatch(deleted.stdout.split("\n")[2], /^│ \S+ │ processing-completed │ databaseDeleteRequest │ 51 +│/);
+  const task = keyValues(deleted.stdout);
+  assertEquals(Object.keys(task), ["TASK ID", "STATUS", "COMMAND", "RESOURCE", "DESCRIPTION"]);
+  assertEquals([task.STATUS, task.COMMAND, task.RESOURCE], ["processing-completed", "databaseDeleteRequest", "51"]);
   const after = await ctl(["cloud", "database", "get", ...ids], { env });
   assertEquals(after.code, 5);
 });

@@ -24,7 +24,7 @@ async function read<T>(
   reader: (client: CloudClient, subscription: number, wait: TaskWaiter) => Promise<T>,
 ): Promise<T> {
   const subscription = required(flags.subscription, "--subscription", SUBSCRIPTION_TIP);
-  return await reader(await f.cloud(), subscription, (taskId) => waitFor(f, taskId, flags));
+  return await reader(await f.cloud(), subscription, (taskId) => waitFor(f, taskId, flags, true));
 }
 
 /** A list of a subscription's networking records. */

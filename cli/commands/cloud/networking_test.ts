@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { keyValues } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const TTY = { env, tty: { stdout: true }, columns: 200 };
@@ -17,11 +18,11 @@ Deno.test("cloud peering list, private-service-connect get, transit-gateway list
   assertEquals(peerings.requests, [`GET /v1/subscriptions/${sub}/peerings`]);
   const psc = await ctl(["cloud", "private-service-connect", "get", "--subscription", sub], TTY);
   assertEquals([psc.code, psc.requests], [0, [`GET /v1/subscriptions/${sub}/private-service-connect`]], psc.stderr);
-  assertMatch(psc.stdout.split("\n")[1], /^│ ID +│ STATUS │ HOST NAME +│ SERVICE ATTACHMENT +│$/);
-  assertMatch(
-    psc.stdout.split("\n")[2],
-    new RegExp(`^│ \\d+ +│ active │ psc\\.c${sub}\\.\\S+ │ service-attachment-c${sub} │$`),
-  );
+  const service = keyValues(psc.stdout);
+  assertEquals(Object.keys(service), ["ID", "STATUS", "HOST NAME", "SERVICE ATTACHMENT"]);
+  assertMatch(service.ID, /^\d+$/);
+  assertEquals([service.STATUS, service["SERVICE ATTACHMENT"]], ["active", `service-attachment-c${sub}`]);
+  assertMatch(service["HOST NAME"], new RegExp(`^psc\\.c${sub}\\.\\S+$`));
   const tgw = await ctl(["cloud", "transit-gateway", "list", "--subscription", sub, "-o", "json"], { env });
   assertEquals([tgw.requests, JSON.parse(tgw.stdout)[0].attachmentStatus], [
     [`GET /v1/subscriptions/${sub}/transitGateways`],

@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { keyValues } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const TTY = { env, tty: { stdout: true }, columns: 200 };
@@ -76,7 +77,7 @@ Deno.test("cloud subscription update and delete: changes, confirmation, and a re
   assertEquals([nothing.code, nothing.requests], [2, []]);
   const renamed = await ctl(["cloud", "subscription", "update", id, "--name", "renamed", ...WAIT], TTY);
   assertEquals(renamed.code, 0, renamed.stderr);
-  assertMatch(renamed.stdout.split("\n")[2], new RegExp(`^│ ${id} │ renamed +│`));
+  assertEquals([keyValues(renamed.stdout).ID, keyValues(renamed.stdout).NAME], [id, "renamed"]);
   const unconfirmed = await ctl(["cloud", "subscription", "delete", id], { env });
   assertEquals([unconfirmed.code, unconfirmed.requests], [2, []]);
   assertMatch(unconfirmed.stderr, new RegExp(`Delete subscription ${id}: confirm with --yes`));

@@ -4,14 +4,18 @@ import { type Arg, arg } from "../../framework/params.ts";
 import { command, group } from "../../framework/spec.ts";
 import { LIMIT_FLAG } from "./common.ts";
 import { WAIT_LIMIT_FLAGS } from "../../framework/waiting.ts";
-import { TASK_COLUMNS, waitFor } from "./wait.ts";
+import { TASK_COLUMNS, TASK_LIST_TIP, waitFor } from "./wait.ts";
 
-/** A task id, checked before any request: the API's ids are letters, digits and dashes. */
+/** A task id, checked before any request: the API's task ids are UUIDs. */
 const TASK_ID: Arg<string> = {
-  ...arg.string("taskId", "the task's id, as printed by the command that started it"),
+  ...arg.string("taskId", "the task's id (a UUID), as printed by the command that started it"),
   parse: (input) => {
-    if (!/^[A-Za-z0-9-]{1,100}$/.test(input)) {
-      throw new StoreCtlError("usage", `must be a task id (letters, digits and dashes); got '${input}'`);
+    if (!/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(input)) {
+      throw new StoreCtlError(
+        "usage",
+        `must be a task id, a UUID such as 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13; got '${input}'`,
+        { tips: [TASK_LIST_TIP] },
+      );
     }
     return input;
   },
@@ -40,15 +44,15 @@ const get = command({
 const wait = command({
   summary: "wait for a task to finish and show it",
   description: `Wait for a task to finish and show it. Exits 8 when the task fails (with its error), 11 when
---wait-timeout passes first. A task created a moment ago may answer 404 for a while: that is
-waited out for 10 s, then the task is reported not found (exit 5). Ctrl+C stops waiting, not the
-task.`,
+--wait-timeout passes first. An id that is not a UUID fails at once (exit 2). A task created a
+moment ago may answer 404 for a while: that is waited out for 10 s, then the task is reported not
+found (exit 5). Ctrl+C stops waiting, not the task.`,
   args: [TASK_ID],
   flags: WAIT_LIMIT_FLAGS,
   output: { columns: TASK_COLUMNS },
   examples: ["ctl cloud task wait 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13 --wait-timeout 120"],
   async run({ args: [taskId], flags }, f) {
-    return await waitFor(f, taskId, flags);
+    return await waitFor(f, taskId, flags, false);
   },
 });
 

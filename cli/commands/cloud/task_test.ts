@@ -1,5 +1,6 @@
-import { assertEquals, assertMatch } from "../../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { keyValues } from "../../../tests/table_text.ts";
 import { Interrupted } from "../../context.ts";
 
 const env = EMULATOR_ENV;
@@ -96,13 +97,12 @@ Deno.test("cloud task list and get: every task in one read, --limit caps, column
   const capped = await ctl(["cloud", "task", "list", "--limit", "5", "-q", "[].taskId"], { env });
   assertEquals(JSON.parse(capped.stdout), ids.slice(-5).reverse());
   const one = await ctl(["cloud", "task", "get", ids[0]], { env, tty: { stdout: true }, columns: 200 });
-  const lines = one.stdout.split("\n");
-  assertMatch(lines[1], /^│ TASK ID +│ STATUS +│ COMMAND +│ RESOURCE │ DESCRIPTION +│$/);
-  assertMatch(
-    lines[2],
-    new RegExp(`^│ ${ids[0]} │ processing-completed │ databaseCreateRequest │ \\d+ +│ Request processing`),
-  );
-  const unknown = await ctl(["cloud", "task", "get", "no-such-task"], { env });
+  const task = keyValues(one.stdout);
+  assertEquals(Object.keys(task), ["TASK ID", "STATUS", "COMMAND", "RESOURCE", "DESCRIPTION"]);
+  assertEquals([task["TASK ID"], task.STATUS, task.COMMAND], [ids[0], "processing-completed", "databaseCreateRequest"]);
+  assertMatch(task.RESOURCE, /^\d+$/);
+  assertMatch(task.DESCRIPTION, /^Request processing/);
+  const unknown = await ctl(["cloud", "task", "get", "3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13"], { env });
   assertEquals([unknown.code, unknown.requests.length], [5, 1]);
 });
 
@@ -150,4 +150,51 @@ Deno.test("cloud task wait: the spinner shows each state the task goes through",
   assertEquals(r.code, 0, r.stderr);
   const states = [...r.stderr.matchAll(new RegExp(`Task ${taskId}: ([a-z-]+)`, "g"))].map((m) => m[1]);
   assertEquals([...new Set(states)], ["received", "initialized", "processing-in-progress", "processing-completed"]);
+});
+
+Deno.test("cloud task get and wait: an id that is not a task id's shape fails at once, naming the shape", async () => {
+  await using ctl = await inProcessCtl();
+  for (const verb of ["get", "wait"]) {
+    for (const bad of ["no-such-task", "156400", "3f2a9c1e-5d4b-4a8e-9c71"]) {
+      const r = await ctl(["cloud", "task", verb, bad], { env });
+      assertEquals([r.code, r.requests], [2, []], `${verb} ${bad}`);
+      assert(
+        r.stderr.startsWith(
+          `Error: <taskId> must be a task id, a UUID such as 3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13; got '${bad}'\n` +
+            "  tip: ctl cloud task list shows the account's tasks\n",
+        ),
+        r.stderr,
+      );
+    }
+  }
+});
+
+/** A clock that moves 5 s each time it is read: a 404 grace of 10 s passes in two polls. */
+function hurried() {
+  let clock = Date.UTC(2026, 0, 1);
+  return () => (clock += 5_000);
+}
+
+Deno.test("cloud task wait: a task this run did not start is only 'not found', never 'after it was accepted'", async () => {
+  await using ctl = await inProcessCtl();
+  const id = "3f2a9c1e-5d4b-4a8e-9c71-0b6d2e4f8a13";
+  const r = await ctl(["cloud", "task", "wait", id, "--wait-interval", "0.1"], { env, now: hurried() });
+  assertEquals(r.code, 5, r.stderr);
+  assertEquals(
+    r.stderr,
+    `Error: Task ${id} was not found: the API answered 404 for 10 s\n` +
+      "  tip: Check the id: ctl cloud task list shows the account's tasks\n",
+  );
+  // One this run started, and the API accepted, is said to be missing after that.
+  ctl.emulator.faults.cloud.add({ kind: "status", status: 404 }, 100, "/v1/tasks/");
+  const sub = ["--subscription", "156400", "--database-id", "51"];
+  const started = await ctl(
+    ["cloud", "database", "update", ...sub, "--name", "n", "--wait", "--wait-interval", "0.1"],
+    {
+      env,
+      now: hurried(),
+    },
+  );
+  assertEquals(started.code, 5, started.stderr);
+  assertMatch(started.stderr, /^Error: Task \S+ was not found: the API answered 404 for 10 s after it was accepted\n/);
 });

@@ -21,8 +21,12 @@ export const TASK_COLUMNS: readonly Column[] = [
   {
     header: "DESCRIPTION",
     value: (task) => (task.response as { error?: { description?: string } })?.error?.description ?? task.description,
+    role: "text",
   },
 ];
+
+/** Where to see the ids of tasks. */
+export const TASK_LIST_TIP = "ctl cloud task list shows the account's tasks";
 
 /** The command that resumes waiting for a task. */
 export const resumeCommand = (taskId: string) => `ctl cloud task wait ${taskId}`;
@@ -30,18 +34,20 @@ export const resumeCommand = (taskId: string) => `ctl cloud task wait ${taskId}`
 /**
  * Waits for a cloud task with a spinner on a terminal (the task's state and the time waited on
  * stderr, redrawn as the state changes; nothing when piped). Ctrl+C stops waiting, not the task:
- * the error says how to follow it.
+ * the error says how to follow it. `accepted`: this run started the task and saw the API accept it.
  */
 export async function waitFor(
   f: Factory,
   taskId: string,
   flags: { waitTimeout: number; waitInterval: number },
+  accepted: boolean,
 ): Promise<CloudTask> {
   const client = await f.cloud();
   const shown = spinner(f.ctx, `Task ${taskId}`);
   try {
     return await waitForTask(client, taskId, {
       ...waitLimits(flags),
+      accepted,
       signal: f.ctx.interrupt,
       now: f.ctx.now,
       onProgress: (task) => shown.state(task.status),
@@ -94,7 +100,7 @@ export function taskCommand<
         );
         return new Shown(ref, {});
       }
-      const task = await waitFor(f, ref.taskId, input.flags as { waitTimeout: number; waitInterval: number });
+      const task = await waitFor(f, ref.taskId, input.flags as { waitTimeout: number; waitInterval: number }, true);
       return resolve ? await resolve(task, f, own) : task;
     },
   });

@@ -6,16 +6,19 @@ import { type Column, command, group } from "../../framework/spec.ts";
 import { followAction } from "./action_wait.ts";
 import { one } from "./common.ts";
 
-/** The columns of an action (or a state machine, which names its object instead of a node). */
+/**
+ * The columns of an action or a state machine. OBJECT is what it works on, as a state machine's
+ * `object_name` says it (`bdb:1`); an action names only its node (`node_uid`), shown the same way.
+ */
 export const ACTION_COLUMNS: readonly Column[] = [
   { header: "ACTION UID", value: "action_uid" },
   { header: "NAME", value: "name" },
   { header: "STATUS", value: "status" },
-  { header: "PROGRESS", value: (row) => (row.progress === undefined ? undefined : `${Number(row.progress)}%`) },
   {
-    header: "OF",
+    header: "OBJECT",
     value: (row) => row.object_name ?? (row.node_uid === undefined ? undefined : `node:${row.node_uid}`),
   },
+  { header: "PROGRESS", value: (row) => (row.progress === undefined ? undefined : `${Number(row.progress)}%`) },
 ];
 
 const LIST = "ctl enterprise action list";

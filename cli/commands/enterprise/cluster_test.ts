@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { FIXED_CERTIFICATE as PEM } from "../../../tests/certs.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { tableCells, tableRows } from "../../../tests/table_text.ts";
+import { keyValues, tableCells, tableRows } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const table = { env, tty: { stdout: true }, columns: 200 };
@@ -10,10 +10,10 @@ Deno.test("enterprise cluster get: a real cluster has no status or state; STATUS
   await using ctl = await inProcessCtl();
   const r = await ctl(["enterprise", "cluster", "get"], table);
   assertEquals(r.code, 0, r.stderr);
-  assertEquals(tableCells(r.stdout)[0], ["NAME", "STATUS", "RACK AWARE", "EMAIL ALERTS", "CREATED"]);
-  assertEquals(tableRows(r.stdout)[0].NAME, "cluster.example.local");
+  assertEquals(Object.keys(keyValues(r.stdout)), ["NAME", "STATUS", "RACK AWARE", "EMAIL ALERTS", "CREATED"]);
+  assertEquals(keyValues(r.stdout).NAME, "cluster.example.local");
   assertEquals(
-    tableRows(r.stdout)[0].STATUS,
+    keyValues(r.stdout).STATUS,
     "healthy: 3/3 nodes active, 4/4 databases active, no active alerts",
   );
   assertEquals([...r.requests].sort(), [
@@ -38,7 +38,7 @@ Deno.test("enterprise cluster get: a database still pending makes the cluster de
   await ctl(["enterprise", "database", "create", "--name", "slow", "--memory-size", "1GiB"], { env });
   const r = await ctl(["enterprise", "cluster", "get"], table);
   assertEquals(
-    tableRows(r.stdout)[0].STATUS,
+    keyValues(r.stdout).STATUS,
     "degraded: 3/3 nodes active, 4/5 databases active (5 slow: pending), no active alerts",
   );
 });
@@ -62,7 +62,7 @@ Deno.test("enterprise cluster update: name and other settings; -q works", async 
 Deno.test("enterprise cluster stats: CPU as percentages, memory for people; every column filled from the real metric names", async () => {
   await using ctl = await inProcessCtl();
   const r = await ctl(["enterprise", "cluster", "stats"], table);
-  assertEquals(tableCells(r.stdout)[0], [
+  assertEquals(Object.keys(keyValues(r.stdout)), [
     "INTERVAL END",
     "CPU USER",
     "CPU SYSTEM",
@@ -71,7 +71,7 @@ Deno.test("enterprise cluster stats: CPU as percentages, memory for people; ever
     "CONNECTIONS",
     "REQUESTS",
   ]);
-  const [row] = tableRows(r.stdout);
+  const row = keyValues(r.stdout);
   assertMatch(row["CPU USER"], /^\d+%$/);
   assertMatch(row["FREE MEMORY"], /^\d+ GiB$/);
   assertEquals(Object.entries(row).filter(([, v]) => v === ""), []);

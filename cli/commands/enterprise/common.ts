@@ -125,19 +125,19 @@ export const HOST_STATS_COLUMNS: readonly Column[] = [
 ];
 
 /**
- * The columns of a database's stats interval, as a real cluster names them: CPU per shard
- * (`shard_cpu_*`) and of the main thread (`main_thread_cpu_*`, user and system added up),
- * `used_memory`, `no_of_keys`, `instantaneous_ops_per_sec`, `conns`.
+ * The columns of a database's stats interval, as a real cluster names them, the load first:
+ * `instantaneous_ops_per_sec`, `used_memory`, `no_of_keys`, `conns`, then CPU of the main thread
+ * (`main_thread_cpu_*`, user and system added up) and per shard (`shard_cpu_*`).
  */
 export const BDB_STATS_COLUMNS: readonly Column[] = [
   { header: "INTERVAL END", value: "etime" },
-  percent("SHARD CPU USER", "shard_cpu_user"),
-  percent("SHARD CPU SYSTEM", "shard_cpu_system"),
-  percent("MAIN THREAD CPU", "main_thread_cpu_user", "main_thread_cpu_system"),
+  { header: "OPS/SEC", value: "instantaneous_ops_per_sec" },
   sizeColumn("USED MEMORY", "used_memory"),
   { header: "KEYS", value: "no_of_keys" },
-  { header: "OPS/SEC", value: "instantaneous_ops_per_sec" },
   { header: "CONNECTIONS", value: "conns" },
+  percent("MAIN THREAD CPU", "main_thread_cpu_user", "main_thread_cpu_system"),
+  percent("SHARD CPU USER", "shard_cpu_user"),
+  percent("SHARD CPU SYSTEM", "shard_cpu_system"),
 ];
 
 /**

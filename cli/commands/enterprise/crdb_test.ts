@@ -1,6 +1,6 @@
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { tableCells, tableRows } from "../../../tests/table_text.ts";
+import { keyValues, tableCells, tableRows } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const table = { env, tty: { stdout: true }, columns: 200 };
@@ -29,8 +29,8 @@ Deno.test("enterprise crdb create: prints its task, which crdb-task list follows
   await using ctl = await inProcessCtl({ taskDelayMs: 0 });
   const r = await ctl(["enterprise", "crdb", "create", "--name", "geo", "--memory-size", "512MiB"], table);
   assertEquals([r.code, r.requests], [0, ["POST /v1/crdbs"]], r.stderr);
-  assertEquals(tableCells(r.stdout)[0], ["ID", "STATUS", "CRDB GUID"]);
-  const [task] = tableRows(r.stdout);
+  const task = keyValues(r.stdout);
+  assertEquals(Object.keys(task), ["ID", "STATUS", "CRDB GUID"]);
   assertEquals(task.STATUS, "started");
   const created = JSON.parse((await ctl(["enterprise", "crdb", "get", task["CRDB GUID"]], { env })).stdout);
   assertEquals([created.name, created.default_db_config.memory_size], ["geo", 512 * 1024 ** 2]);

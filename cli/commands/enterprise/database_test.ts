@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { tableCells, tableRows } from "../../../tests/table_text.ts";
+import { keyValues, tableCells, tableRows } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 const table = { env, tty: { stdout: true }, columns: 200 };
@@ -41,10 +41,10 @@ Deno.test("enterprise database list: a table with sizes for people, the endpoint
   assertEquals(JSON.parse(names.stdout), [1, 2, 3, 4]);
 });
 
-Deno.test("enterprise database get: one row; an unknown id is exit 5 at once, a bad id exit 2 with no request", async () => {
+Deno.test("enterprise database get: KEY/VALUE rows; an unknown id is exit 5 at once, a bad id exit 2 with no request", async () => {
   await using ctl = await inProcessCtl();
   const one = await ctl(["enterprise", "database", "get", "2"], table);
-  assertEquals(tableRows(one.stdout).map((row) => row.UID), ["2"]);
+  assertEquals(keyValues(one.stdout).UID, "2");
   const missing = await ctl(["enterprise", "database", "get", "99"], { env });
   assertEquals([missing.code, missing.requests], [5, ["GET /v1/bdbs/99"]]);
   assertEquals(
@@ -74,7 +74,7 @@ Deno.test("enterprise database create: --memory-size takes SI and IEC units; JSO
     assertEquals([created.name, created.memory_size], [name, bytes]);
   }
   const shown = await ctl(["enterprise", "database", "create", "--name", "shown", "--memory-size", "1GiB"], table);
-  assertEquals(tableRows(shown.stdout)[0].MEMORY, "1 GiB");
+  assertEquals(keyValues(shown.stdout).MEMORY, "1 GiB");
 });
 
 Deno.test("enterprise database create: -d gives fields, flags override them; missing fields are exit 2 before any request", async () => {
@@ -145,17 +145,17 @@ Deno.test("enterprise database stats: the documented route, the real metric name
   await using ctl = await inProcessCtl({ quirks: new Set(["strict-routes"]) });
   const r = await ctl(["enterprise", "database", "stats", "1"], table);
   assertEquals([r.code, r.requests], [0, ["GET /v1/bdbs/stats/last/1"]], r.stderr);
-  assertEquals(tableCells(r.stdout)[0], [
+  const row = keyValues(r.stdout);
+  assertEquals(Object.keys(row), [
     "INTERVAL END",
-    "SHARD CPU USER",
-    "SHARD CPU SYSTEM",
-    "MAIN THREAD CPU",
+    "OPS/SEC",
     "USED MEMORY",
     "KEYS",
-    "OPS/SEC",
     "CONNECTIONS",
+    "MAIN THREAD CPU",
+    "SHARD CPU USER",
+    "SHARD CPU SYSTEM",
   ]);
-  const [row] = tableRows(r.stdout);
   assertEquals(Object.entries(row).filter(([, v]) => v === ""), []);
   assertMatch(row["SHARD CPU USER"], /^\d+%$/);
   assertMatch(row["USED MEMORY"], /^\d+(\.\d+)? (B|KiB|MiB|GiB)$/);

@@ -1,6 +1,6 @@
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { tableCells, tableRows } from "../../../tests/table_text.ts";
+import { keyValues } from "../../../tests/table_text.ts";
 
 const env = EMULATOR_ENV;
 
@@ -16,8 +16,8 @@ Deno.test("enterprise status: bootstrap, then the credentials, then the health f
     "GET /v1/nodes",
     "GET /v1/nodes/alerts",
   ]);
-  assertEquals(tableCells(r.stdout)[0], ["CLUSTER", "HEALTH", "VERSION", "USER", "URL", "BOOTSTRAP"]);
-  assertEquals(tableRows(r.stdout)[0], {
+  assertEquals(Object.keys(keyValues(r.stdout)), ["CLUSTER", "HEALTH", "VERSION", "USER", "URL", "BOOTSTRAP"]);
+  assertEquals(keyValues(r.stdout), {
     CLUSTER: "cluster.example.local",
     HEALTH: "healthy: 3/3 nodes active, 4/4 databases active, no active alerts",
     VERSION: "7.4.2",

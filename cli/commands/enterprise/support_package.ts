@@ -16,6 +16,8 @@ const LOG_LINES = flag.number("lines kept per log file when optimizing", {
   default: DEFAULT_LOG_LINES,
   placeholder: "n",
 });
+/** A cluster builds a package before it sends the first byte; minutes on a large one. */
+const FIRST_BYTE_TIMEOUT_S = 300;
 const YES = flag.boolean("answer yes to the pre-flight questions (overwrite, low disk space)", { alias: "y" });
 const SKIP_CHECKS = flag.boolean("skip the pre-flight checks (writable directory, existing file, free space)");
 
@@ -38,6 +40,10 @@ const GENERATE_FLAGS = {
     default: 600,
     placeholder: "seconds",
   }),
+  firstByteTimeout: flag.number(
+    "how long the cluster may take to build the package and start sending it, in seconds (at least --timeout)",
+    { min: 1, max: 86_400, default: FIRST_BYTE_TIMEOUT_S, placeholder: "seconds" },
+  ),
   yes: YES,
 };
 

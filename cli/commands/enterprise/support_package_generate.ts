@@ -18,6 +18,7 @@ import { writeResult } from "../../framework/output.ts";
 import { type Progress, progressLine } from "../../framework/progress.ts";
 import type { OutputTarget } from "../../framework/spec.ts";
 import { type StatusLine, statusLine } from "../../framework/status_line.ts";
+import { type Spinner, spinner } from "../../framework/waiting.ts";
 import { preflight, resultAsData } from "./support_package_common.ts";
 import { optimizeSummary, verboseAction } from "./support_package_optimize.ts";
 import { requireFilesKey, uploadTarget } from "./support_package_upload.ts";
@@ -32,6 +33,8 @@ export interface GenerateOptions {
   readonly optimizeVerbose: boolean;
   readonly logLines: number;
   readonly waitTimeout: number;
+  /** Seconds the cluster may take to start sending (`--timeout` bounds every later silence). */
+  readonly firstByteTimeout: number;
   readonly yes: boolean;
   readonly upload: boolean;
   readonly noSave: boolean;
@@ -140,6 +143,7 @@ async function generate(
     options.waitTimeout * 1000,
   );
   const line = statusLine(f.ctx.stderr);
+  const shown = shownOn(f, line, basename(path), options, job);
   try {
     const family: RouteFamily | undefined = options.useNewApi ? "new" : options.useOldApi ? "old" : undefined;
     return await generateSupportPackage(
@@ -152,13 +156,16 @@ async function generate(
         upload: upload &&
           { ...upload, settings: { ...upload.settings, onRetry: clearing(line, upload.settings.onRetry) } },
         signal: AbortSignal.any([f.ctx.interrupt, deadline.signal]),
+        // The first byte never gets less time than any later one.
+        firstByteTimeoutMs: Math.max(options.firstByteTimeout, f.globals.timeout) * 1000,
         startedAt,
       },
       { client, fs: f.ctx.fs, gzip: f.ctx.gzip, gunzip: f.ctx.gunzip, now: f.ctx.now },
-      shownOn(f, line, basename(path), options, job),
+      shown.events,
     );
   } finally {
     clearTimeout(timer);
+    shown.stop();
     line.clear();
   }
 }
@@ -171,17 +178,31 @@ function clearing<A extends unknown[]>(line: StatusLine, then?: (...args: A) => 
   });
 }
 
-/** The workflow's steps as people see them on stderr: messages, the download's progress, the upload's parts. */
+/**
+ * The workflow's steps as people see them on stderr: messages, a spinner while the cluster builds
+ * the package (until its first byte), the download's progress, the upload's parts. `stop` ends
+ * the spinner, if it still turns.
+ */
 function shownOn(
   f: Factory,
   line: StatusLine,
   name: string,
   options: GenerateOptions,
   job: JobReporter,
-): GenerateEvents {
+): { events: GenerateEvents; stop(): void } {
   const say = clearing(line, (text: string) => f.ctx.stderr.write(text))!;
   let download: Progress | undefined;
-  return {
+  let waiting: Spinner | undefined;
+  const stop = () => {
+    waiting?.stop();
+    waiting = undefined;
+  };
+  const events: GenerateEvents = {
+    onAsked: () => {
+      stop();
+      waiting = spinner(f.ctx, "Support package");
+      waiting.state("waiting for the cluster to start sending…");
+    },
     onFamily: (family, why, version) => {
       if (family === "new" && why === "version") {
         say(`The cluster runs ${version}: using the new debuginfo endpoints (7.4 and later)\n`);
@@ -199,6 +220,7 @@ function shownOn(
       });
     },
     onDownloadProgress: (received, size) => {
+      if (received > 0) stop();
       download?.update(received);
       job.progress(received, size);
     },
@@ -209,6 +231,7 @@ function shownOn(
     onUploadRetry: (part, attempt, error) =>
       say(`Part ${part} failed (${error.message}); sending it again (attempt ${attempt})\n`),
   };
+  return { events, stop };
 }
 
 /** The result for people: what was saved and/or uploaded, where, how big, how long; the optimization. */

@@ -20,9 +20,9 @@ export const JOB_COLUMNS: readonly Column[] = [
   { header: "STATUS", value: "status" },
   { header: "PROGRESS", value: (row) => (typeof row.progress === "number" ? `${row.progress}%` : "-") },
   { header: "TYPE", value: "package_type" },
-  { header: "FILE", value: "file_path" },
+  { header: "FILE", value: "file_path", role: "text" },
   { header: "STARTED", value: "started" },
-  { header: "MESSAGE", value: "message" },
+  { header: "MESSAGE", value: "message", role: "text" },
 ];
 
 /** A background job with no update for this long has most likely died. */
@@ -57,6 +57,8 @@ function backgroundArgs(f: Factory, target: PackageTarget, o: GenerateOptions, p
     "--skip-checks",
     "--wait-timeout",
     String(o.waitTimeout),
+    "--first-byte-timeout",
+    String(o.firstByteTimeout),
     "--log-lines",
     String(o.logLines),
     ...(o.optimize ? ["--optimize"] : []),

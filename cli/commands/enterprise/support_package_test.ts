@@ -205,7 +205,15 @@ Deno.test("support-package --optimize shrinks while downloading; --optimize-verb
   assertEquals(r.code, 0, r.stderr);
   assertEquals(r.stdout, "");
   assertMatch(r.stderr, / {2}removed {3}node_1\/logs\/redis\.log\.1\.gz: nested archive\n/);
-  assertMatch(r.stderr, / {2}truncated node_1\/logs\/dmcproxy\.log: kept the last 50 of \d+ lines/);
+  // Sizes in IEC units, like every other size ctl prints.
+  const size = String.raw`\d+(\.\d)? (B|KiB|MiB|GiB)`;
+  assertMatch(
+    r.stderr,
+    new RegExp(
+      String.raw` {2}truncated node_1/logs/dmcproxy\.log: kept the last 50 of \d+ lines \(${size} → ${size}\)\n`,
+    ),
+  );
+  assert(!/\d bytes\)/.test(r.stderr), r.stderr);
   assertMatch(r.stderr, / {2}removed {3}node_1\/logs\/cnm_http\.log\.1: rotated copy of node_1\/logs\/cnm_http\.log/);
   assertMatch(r.stderr, /Saved the node support package of cluster\.example\.local to .* in \d+ s\n/);
   assertMatch(r.stderr, /Optimized: .* → .* \([\d.]+% smaller\); files processed \d+, truncated \d+, removed \d+\n/);
@@ -235,7 +243,7 @@ Deno.test("support-package shows progress on a terminal only", async () => {
   assertMatch(tty.stderr, line);
   // One convention (IEC) in every size: the bytes, the rate, the result line.
   assertMatch(tty.stderr, /, [\d.]+ (B|KiB|MiB|GiB)\/s/);
-  assertMatch(tty.stderr, /Saved the cluster support package of .* \([\d.]+ KiB\) in \d+ s\n/);
+  assertMatch(tty.stderr, /Saved the cluster support package of [\s\S]* \([\d.]+ KiB\) in \d+ s\n/); // wrapped at the width
   assert(!/\d (kB|MB|GB)\b/.test(tty.stderr), tty.stderr);
   const piped = await ctl(["enterprise", "support-package", "cluster"], { env });
   assert(!piped.stderr.includes("Downloading"), piped.stderr);
@@ -309,4 +317,30 @@ Deno.test("support-package: names, timestamps and job times come from the comman
     "2026-01-31T08:05:09Z",
     "2026-01-31T08:05:09Z",
   ]);
+});
+
+Deno.test("support-package: the cluster may take --first-byte-timeout to start sending, and a spinner says so; --timeout bounds later silences", async () => {
+  await using ctl = await inProcessCtl();
+  const argv = ["enterprise", "support-package", "cluster", "--use-old-api", "--yes"];
+  await fault(ctl, { kind: "stall", ms: 1500, path: "/v1/debuginfo/all" });
+  const patient = await ctl([...argv, "--timeout", "0.5"], { env, tty: { stderr: true } });
+  assertEquals(patient.code, 0, patient.stderr);
+  const waiting = patient.stderr.search(
+    /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Support package: waiting for the cluster to start sending… \(\d+ s\)/,
+  );
+  assert(waiting >= 0, patient.stderr);
+  assert(waiting < patient.stderr.indexOf("Downloading"), "the spinner shows until the first byte");
+
+  await fault(ctl, { kind: "stall", ms: 2500, path: "/v1/debuginfo/all" });
+  const late = await ctl([...argv, "--first-byte-timeout", "1", "--timeout", "0.5"], { env });
+  assertEquals(late.code, 11, late.stderr);
+  assertEquals(
+    late.stderr,
+    "Error: https://cluster.test:9443/v1/debuginfo/all sent nothing within 1 s of being asked\n" +
+      "  tip: A cluster builds the package before it sends it: give it longer with --first-byte-timeout <seconds>\n",
+  );
+  // Never less than --timeout: the first byte gets at least what any later one gets.
+  await fault(ctl, { kind: "stall", ms: 1500, path: "/v1/debuginfo/all" });
+  const atLeast = await ctl([...argv, "--first-byte-timeout", "1", "--timeout", "3"], { env });
+  assertEquals(atLeast.code, 0, atLeast.stderr);
 });
