@@ -50,7 +50,8 @@ local function remove_tree(id)
     end
     redis.call('ZREM', TP .. 'expiry', t)
     local held = redis.call('XLEN', TP .. 'ev:task:' .. t)
-    if held > 0 then redis.call('DECRBY', TP .. 'events', held) end
+    -- the counter goes with the last event it counts: a store with no tasks keeps no key for it
+    if held > 0 and redis.call('DECRBY', TP .. 'events', held) <= 0 then redis.call('DEL', TP .. 'events') end
     redis.call('DEL', tk, tk .. ':updates', tk .. ':children', TP .. 'ev:task:' .. t)
   end
   return ids
