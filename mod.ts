@@ -147,4 +147,4 @@ export {
   type Emulator,
   type EmulatorOptions,
   packageStream,
-} from "./server/emulator/mod.ts";
+} from "./emulator/mod.ts";

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { startRedis } from "../tests/redis_server.ts";
-import { startServer } from "../tests/server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startServer } from "../testing/server_process.ts";
 import { load, median, ratio, rounds } from "./load.ts";
 import { commandDelta, commandStats, redisPid, SCRIPT_COMMANDS } from "./redis_info.ts";
 

@@ -18,9 +18,9 @@
  * @module
  */
 import { bundleAll } from "../tools/bundle.ts";
-import { testTokens } from "../tests/auth_tokens.ts";
-import { startRedis } from "../tests/redis_server.ts";
-import { type ServerProcess, startServer } from "../tests/server_process.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { createTokenSet, parseTokens } from "../server/auth/tokens.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp } from "../server/mod.ts";

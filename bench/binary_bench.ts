@@ -17,8 +17,8 @@
  */
 import { bundleAll } from "../tools/bundle.ts";
 import { buildSea, SEA_NAME } from "../tools/sea.ts";
-import { startEmulator } from "../tests/emulator_process.ts";
-import { requireTool, userEnv } from "../tests/tools.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { requireTool, userEnv } from "../testing/tools.ts";
 import { compare, type Comparison, cpuSeconds, report } from "./measure.ts";
 
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 21);

@@ -15,8 +15,8 @@
  * @module
  */
 import { bundleAll } from "../tools/bundle.ts";
-import { startEmulator } from "../tests/emulator_process.ts";
-import { userEnv } from "../tests/tools.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { userEnv } from "../testing/tools.ts";
 import { compare, cpuSeconds, report } from "./measure.ts";
 
 const root = new URL("..", import.meta.url).pathname;

@@ -16,7 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { startRedis } from "../tests/redis_server.ts";
+import { startRedis } from "../testing/redis_server.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { Histogram } from "./stream_common.ts";
 

@@ -9,8 +9,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { startRedis } from "../tests/redis_server.ts";
-import { DENO_SERVER, startServer } from "../tests/server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { sha256Hex } from "../server/auth/tokens.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { tenants: { type: "string", default: "20" } } });

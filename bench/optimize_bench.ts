@@ -16,9 +16,9 @@
  * @module
  */
 import { bundleAll } from "../tools/bundle.ts";
-import { startEmulator } from "../tests/emulator_process.ts";
-import { userEnv } from "../tests/tools.ts";
-import { packageStream } from "../server/emulator/mod.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { userEnv } from "../testing/tools.ts";
+import { packageStream } from "../emulator/mod.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const deno = Deno.execPath();

@@ -8,8 +8,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { startRedis } from "../tests/redis_server.ts";
-import { DENO_SERVER, startServer } from "../tests/server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { createSearchIndex, prepareDocument } from "../lib/pipelines/mod.ts";
 import { createMemoryStore, openStore } from "../lib/store/mod.ts";

@@ -17,8 +17,8 @@
  * @module
  */
 import { bundleAll } from "../tools/bundle.ts";
-import { startRedis } from "../tests/redis_server.ts";
-import { type ServerProcess, startServer } from "../tests/server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { interleave, type Load, load, median, type Pairs, ratio } from "./load.ts";
 import { redisPid } from "./redis_info.ts";
 

@@ -29,8 +29,8 @@
  * @module
  */
 import { bundleAll } from "../tools/bundle.ts";
-import { startRedis } from "../tests/redis_server.ts";
-import { type ServerProcess, startServer } from "../tests/server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { type Load, load, median, ratio, rounds } from "./load.ts";
 import {
   commandDelta,

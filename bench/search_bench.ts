@@ -14,8 +14,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { testTokens } from "../tests/auth_tokens.ts";
-import { DENO_SERVER, startServer } from "../tests/server_process.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { createBm25Engine } from "../lib/pipelines/mod.ts";
 import { documentText, random, VOCABULARY, word } from "./corpus.ts";
 import { cpuSeconds } from "./process_cpu.ts";

@@ -23,12 +23,12 @@
 import { parseArgs } from "node:util";
 import { openStore, sessionChannel, type Store } from "../lib/store/mod.ts";
 import { createTaskRunner, demoTask, FINAL_STATUSES, taskChannel, type TaskStatus } from "../lib/tasks/mod.ts";
-import { startRedis } from "../tests/redis_server.ts";
-import { startRedisCluster } from "../tests/redis_cluster.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startRedisCluster } from "../testing/redis_cluster.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { limitCpu } from "./cpu_limit.ts";
 import { commandStats, redisInfo, scriptTotals } from "./redis_info.ts";
-import { masterPorts } from "../tests/store_backends.ts";
+import { masterPorts } from "../testing/store_backends.ts";
 
 const { values } = parseArgs({
   options: {

@@ -14,9 +14,9 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { type RedisCluster, startRedisCluster } from "../tests/redis_cluster.ts";
-import { DENO_SERVER, type ServerProcess, startServer } from "../tests/server_process.ts";
-import { type SseFrame, sseFrames } from "../tests/sse.ts";
+import { type RedisCluster, startRedisCluster } from "../testing/redis_cluster.ts";
+import { DENO_SERVER, type ServerProcess, startServer } from "../testing/server_process.ts";
+import { type SseFrame, sseFrames } from "../testing/sse.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { rssKb } from "./stream_common.ts";
 

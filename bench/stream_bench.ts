@@ -6,8 +6,8 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { startRedis } from "../tests/redis_server.ts";
-import { toolPath } from "../tests/tools.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { toolPath } from "../testing/tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { type Entry, Histogram, post, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";

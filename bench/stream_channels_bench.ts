@@ -13,7 +13,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { startRedis } from "../tests/redis_server.ts";
+import { startRedis } from "../testing/redis_server.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { Histogram, post, redisClients, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";
 

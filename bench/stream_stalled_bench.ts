@@ -11,7 +11,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { startRedis } from "../tests/redis_server.ts";
+import { startRedis } from "../testing/redis_server.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { type Entry, post, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";

@@ -10,8 +10,8 @@
  * @module
  */
 import { bundleAll } from "../tools/bundle.ts";
-import { startEmulator } from "../tests/emulator_process.ts";
-import { userEnv } from "../tests/tools.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { userEnv } from "../testing/tools.ts";
 
 const TASK_MS = 3000;
 const TARGET_MS = 1500;

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import type { StoreCtlError } from "../lib/errors/mod.ts";
 import { firstErrorIndex, requireJson } from "./json_input.ts";
 

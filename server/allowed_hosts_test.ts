@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch, assertThrows } from "../tests/assert.ts";
-import { testTokens } from "../tests/auth_tokens.ts";
+import { assertEquals, assertMatch, assertThrows } from "../testing/assert.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { isLocalHostName, parseAllowedHosts } from "./allowed_hosts.ts";

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "../tests/assert.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
 import { loadServerConfig } from "./config.ts";
 import { DEFAULT_TASK_LIMITS } from "../lib/tasks/mod.ts";
 

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
-import { testTokens } from "../tests/auth_tokens.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { type AuthConfig, createApp } from "./mod.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 import { TaskInputError } from "../lib/tasks/mod.ts";
 import { PipelineInputError } from "../lib/pipelines/mod.ts";

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { withBody } from "./body_limit.ts";
+import { withBody } from "../lib/serve/mod.ts";
 import { InvalidInput } from "./errors.ts";
 import { loneSurrogateInJson } from "./well_formed.ts";
 

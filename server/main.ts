@@ -8,9 +8,9 @@
 import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore, type Store, storeOutage } from "../lib/store/mod.ts";
 import { createTaskRunner } from "../lib/tasks/mod.ts";
-import { createPipelineSource, createSearchIndex, remoteEngine } from "../lib/pipelines/mod.ts";
+import { createPipelineSource, createSearchIndex, remoteEngine, SEARCH_WORKER } from "../lib/pipelines/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
-import { listenFailure } from "./listen_error.ts";
+import { listenFailure } from "../lib/serve/mod.ts";
 import { createApp, taskDefinitions } from "./mod.ts";
 import { loadTokensFile } from "./auth/tokens_file.ts";
 
@@ -69,7 +69,7 @@ const source = sourceDir
 const workersOver = (over: Store) => {
   const search = createSearchIndex(over, {
     engine: config.pipelines.engine,
-    worker: runtime.startSearchWorker && ((engine) => remoteEngine(runtime.startSearchWorker!(), engine)),
+    worker: runtime.startWorker && ((engine) => remoteEngine(runtime.startWorker!(SEARCH_WORKER), engine)),
   });
   search.start();
   const tasks = createTaskRunner({

@@ -15,7 +15,7 @@ import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
 import { VERSION } from "../lib/version/mod.ts";
-import { bodyLimit } from "./body_limit.ts";
+import { bodyLimit } from "../lib/serve/mod.ts";
 import { type FieldError, InvalidInput, problem, problemOf, TooLarge, traceId } from "./errors.ts";
 import { jsonBody } from "./json_body.ts";
 import { checkUrl } from "./well_formed.ts";

@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
-import { testTokens } from "../tests/auth_tokens.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
 import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { createApp } from "./mod.ts";
-import { assertDocsOffline } from "../tests/docs_page.ts";
+import { assertDocsOffline } from "../testing/docs_page.ts";
 
 const down: Store = {
   ...createMemoryStore(),

@@ -1,8 +1,8 @@
-import { assert, assertEquals, assertMatch } from "../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp } from "./mod.ts";
 import { entry } from "./console/assets.gen.ts";
-import { sseEvents } from "../tests/sse.ts";
+import { sseEvents } from "../testing/sse.ts";
 
 /** The headers every answer carries, whatever made it. */
 function assertSecurityHeaders(res: Response, what: string): void {

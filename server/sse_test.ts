@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { createEventStreams, cutOffComment, type EventSink, StreamEnded } from "./sse.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "../tests/assert.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 import { createApp } from "./mod.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../tests/assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp, taskDefinitions } from "./mod.ts";
 import { inputSchemas, validate } from "./console/schema.ts";

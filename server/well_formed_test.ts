@@ -1,4 +1,4 @@
-import { assertEquals } from "../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp } from "./mod.ts";
 import { loneSurrogateField } from "./well_formed.ts";

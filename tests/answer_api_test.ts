@@ -1,9 +1,9 @@
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { fixedRetriever } from "./answer_fixtures.ts";
-import { startLlmStandIn } from "./llm_standin.ts";
-import { startRedis } from "./redis_server.ts";
-import { sseEvents, type SseFrame } from "./sse.ts";
-import { missingTools } from "./tools.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { fixedRetriever } from "../testing/answer_fixtures.ts";
+import { startLlmStandIn } from "../testing/llm_standin.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { sseEvents, type SseFrame } from "../testing/sse.ts";
+import { missingTools } from "../testing/tools.ts";
 import type { LlmConfig } from "../lib/answer/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
 import { createTaskRunner } from "../lib/tasks/mod.ts";

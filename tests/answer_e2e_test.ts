@@ -4,11 +4,11 @@
  * sources. On the memory store in one process, and on one redis-server shared by two processes
  * (ingest through one, answer through the other), on Deno and on the Node bundle.
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startRedis } from "./redis_server.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { sseEvents } from "./sse.ts";
-import { missingTools, requireTool } from "./tools.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { sseEvents } from "../testing/sse.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 
 const DOCUMENTS = [

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { assertEquals, assertRejects } from "./assert.ts";
-import { createEmulator, DEFAULT_OPTIONS } from "../server/emulator/mod.ts";
+import { assertEquals, assertRejects } from "../testing/assert.ts";
+import { createEmulator, DEFAULT_OPTIONS } from "../emulator/mod.ts";
 import type { StoreCtlError } from "../lib/errors/mod.ts";
 import { fetchTransport } from "../lib/http/mod.ts";
 import {

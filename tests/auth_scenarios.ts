@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { concrete, ROUTE_SCOPES, testTokens } from "./auth_tokens.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { concrete, ROUTE_SCOPES, testTokens } from "../testing/auth_tokens.ts";
 import { sha256Hex } from "../server/auth/tokens.ts";
-import { until as waitUntil } from "./until.ts";
-import { startRedis } from "./redis_server.ts";
-import { startServer } from "./server_process.ts";
-import { sseEvents } from "./sse.ts";
+import { until as waitUntil } from "../testing/until.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startServer } from "../testing/server_process.ts";
+import { sseEvents } from "../testing/sse.ts";
 import type { TaskScenario } from "./task_scenarios.ts";
 
 /** Runs the server to its exit (it is expected to refuse to start): its code and stderr. */

@@ -7,8 +7,8 @@
  * @module
  */
 import { VERSION } from "../lib/version/mod.ts";
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startEmulator } from "./emulator_process.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
 
 /** A run of the binary. */
 export interface BinaryRun {

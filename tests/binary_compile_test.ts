@@ -8,14 +8,14 @@
  * @module
  */
 import { binaryName, compileCtl, hostTarget, whyNoRuntimeBuild } from "../tools/compile.ts";
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { standalone, standaloneChecks } from "./binary_checks.ts";
-import { ctlRunner, ctlSpawner } from "./ctl_process.ts";
+import { ctlRunner, ctlSpawner } from "../testing/ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import "./ctl_support_package_scenarios.ts";
-import { startEmulator } from "./emulator_process.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
 
 const target = hostTarget();
 const whyNot = target ? await whyNoRuntimeBuild(target) : `this machine (${Deno.build.target}) is not a target`;

@@ -8,13 +8,13 @@
  * @module
  */
 import { GRAPH_ARGS, PERMISSIONS } from "../tools/compile.ts";
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { ctlRunner, ctlSpawner } from "./ctl_process.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { ctlRunner, ctlSpawner } from "../testing/ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import "./ctl_support_package_scenarios.ts";
-import { startEmulator } from "./emulator_process.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
 
 const MAIN = new URL("../cli/main.ts", import.meta.url).pathname;
 const ctlWith = (permissions: readonly string[]) => [

@@ -1,7 +1,7 @@
 import { buildSea, SEA_NAME } from "../tools/sea.ts";
-import { assertEquals, assertMatch } from "./assert.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
 import { standalone, standaloneChecks } from "./binary_checks.ts";
-import { missingTools } from "./tools.ts";
+import { missingTools } from "../testing/tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 

@@ -8,11 +8,11 @@
  * @module
  */
 import type { Page } from "puppeteer-core";
-import { assert, assertEquals } from "./assert.ts";
-import { fill, launchBrowser, openPage, waitForText } from "./browser.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { missingTools } from "./tools.ts";
-import { until } from "./until.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { fill, launchBrowser, openPage, waitForText } from "../testing/browser.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { missingTools } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
 
 // Functions that run in the page see its globals; this tells the type check (which has no DOM) about them.
 // deno-lint-ignore no-explicit-any

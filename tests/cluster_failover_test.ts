@@ -8,12 +8,12 @@
  *
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
-import { type RedisCluster, startRedisCluster } from "./redis_cluster.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { sseEvents } from "./sse.ts";
-import { missingTools } from "./tools.ts";
-import { until } from "./until.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { type RedisCluster, startRedisCluster } from "../testing/redis_cluster.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { sseEvents } from "../testing/sse.ts";
+import { missingTools } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
 const PATH = "/api/RateLimited/sliding";

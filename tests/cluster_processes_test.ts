@@ -8,12 +8,12 @@
  *
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { type SseFrame, sseFrames } from "./sse.ts";
-import { missingTools, requireTool } from "./tools.ts";
-import { until } from "./until.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { startRedisCluster } from "../testing/redis_cluster.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { type SseFrame, sseFrames } from "../testing/sse.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
 import { bundleAll } from "../tools/bundle.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };

@@ -8,11 +8,11 @@
  *
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { missingTools } from "./tools.ts";
-import { until } from "./until.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { startRedisCluster } from "../testing/redis_cluster.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { missingTools } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
 import { createRedisClusterStore } from "../lib/store/redis_cluster.ts";
 import { type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 

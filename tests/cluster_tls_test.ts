@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { assert, assertEquals, assertRejects } from "./assert.ts";
-import { opensslCertificate } from "./certs.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { missingTools } from "./tools.ts";
+import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { opensslCertificate } from "../testing/certs.ts";
+import { startRedisCluster } from "../testing/redis_cluster.ts";
+import { missingTools } from "../testing/tools.ts";
 import { createRedisClusterStore } from "../lib/store/redis_cluster.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 
 Deno.test(
   "Redis Cluster over TLS (rediss-cluster://): the rate limit runs on it; an untrusted certificate is refused",

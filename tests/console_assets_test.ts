@@ -6,18 +6,18 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { buildConsole, GENERATED } from "../tools/console_build.ts";
 import { assets, entry } from "../server/console/assets.gen.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
 import { createApp, createTokenSet, parseTokens } from "../server/mod.ts";
-import { testTokens } from "./auth_tokens.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import edge from "../server/edge.ts";
-import { startServer } from "./server_process.ts";
-import { startRedis } from "./redis_server.ts";
-import { startUpstashStandIn } from "./upstash_standin.ts";
-import { missingTools, requireTool } from "./tools.ts";
+import { startServer } from "../testing/server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startUpstashStandIn } from "../testing/upstash_standin.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
 
 /** The console's script and stylesheet together, gzipped, may not pass this (issue 22 item 6). */
 export const CONSOLE_GZIP_BUDGET = 60 * 1024;

@@ -10,13 +10,13 @@
  */
 import type { Browser, Page } from "puppeteer-core";
 import axeSource from "axe-core/axe.min.js" with { type: "text" };
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { ARTIFACTS, fill, launchBrowser, openPage, textOf, waitForText } from "./browser.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { startTcpProxy } from "./tcp_proxy.ts";
-import { testTokens } from "./auth_tokens.ts";
-import { missingTools } from "./tools.ts";
-import { startRedis } from "./redis_server.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { ARTIFACTS, fill, launchBrowser, openPage, textOf, waitForText } from "../testing/browser.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { startTcpProxy } from "../testing/tcp_proxy.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
+import { missingTools } from "../testing/tools.ts";
+import { startRedis } from "../testing/redis_server.ts";
 
 // Functions that run in the page see its globals; these tell the type check (which has no DOM) about them.
 // deno-lint-ignore no-explicit-any

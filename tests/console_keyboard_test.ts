@@ -8,12 +8,12 @@
  * @module
  */
 import type { Browser, Page } from "puppeteer-core";
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { launchBrowser, openPage, waitForText } from "./browser.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { testTokens } from "./auth_tokens.ts";
-import { missingTools } from "./tools.ts";
-import { type Walk, walk, walkProblems } from "./keyboard.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { launchBrowser, openPage, waitForText } from "../testing/browser.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
+import { missingTools } from "../testing/tools.ts";
+import { type Walk, walk, walkProblems } from "../testing/keyboard.ts";
 
 // deno-lint-ignore no-explicit-any
 declare const document: any;

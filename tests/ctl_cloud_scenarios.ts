@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startEmulator } from "./emulator_process.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
 import type { World } from "./ctl_scenarios.ts";
+import { createWaitingArgv } from "../testing/ctl_process.ts";
 
 const KEYS = { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" };
 
@@ -26,21 +27,6 @@ async function slowEmulator(taskDelayMs: number) {
     [Symbol.asyncDispose]: () => emulator[Symbol.asyncDispose](),
   };
 }
-
-/** `ctl cloud database create … --wait` in `sub`, then `more` flags. */
-export const createWaitingArgv = (sub: string, name: string, gb: number, ...more: string[]) => [
-  "cloud",
-  "database",
-  "create",
-  "--subscription",
-  sub,
-  "--name",
-  name,
-  "--dataset-size-gb",
-  String(gb),
-  "--wait",
-  ...more,
-];
 
 const create = (sub: string, name: string, gb: number, ...more: string[]) =>
   createWaitingArgv(sub, name, gb, "--wait-interval", "0.2", ...more);

@@ -1,10 +1,10 @@
-import { ctlRunner, ctlSpawner, DENO_CTL } from "./ctl_process.ts";
+import { ctlRunner, ctlSpawner, DENO_CTL } from "../testing/ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import "./ctl_support_package_scenarios.ts";
 import "./ctl_optimize_scenarios.ts";
-import { startEmulator } from "./emulator_process.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
 
 Deno.test("ctl on Deno against the emulator (cloud over HTTP, enterprise over TLS)", async (t) => {
   await using emulator = await startEmulator(["--tls", "--real-api", "--task-delay-ms", "200", "--debuginfo-mb", "1"]);

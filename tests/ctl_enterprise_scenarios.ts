@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { assertEquals, assertMatch } from "./assert.ts";
-import type { Ctl } from "./ctl_process.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
+import type { Ctl } from "../testing/ctl_process.ts";
 import { bashCompleter, freePortUrl, SCENARIOS, type World } from "./ctl_scenarios.ts";
-import { startEmulator } from "./emulator_process.ts";
-import { keyValues, tableRows } from "./table_text.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { keyValues, tableRows } from "../testing/table_text.ts";
 
 type Result = { code: number; stdout: string; stderr: string };
 

@@ -1,13 +1,13 @@
 import { bundleAll } from "../tools/bundle.ts";
-import { assert, assertEquals } from "./assert.ts";
-import { ctlRunner, ctlSpawner } from "./ctl_process.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { ctlRunner, ctlSpawner } from "../testing/ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import "./ctl_support_package_scenarios.ts";
 import "./ctl_optimize_scenarios.ts";
-import { startEmulator } from "./emulator_process.ts";
-import { missingTools, requireTool } from "./tools.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
 
 Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTools("node") }, async (t) => {
   const node = requireTool("node");

@@ -8,10 +8,10 @@
  * @module
  */
 import { createTarPacker, packTar, type TarEntry, type TarHeader, unpackTar } from "modern-tar";
-import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { SCENARIOS, type World } from "./ctl_scenarios.ts";
-import { runMeasured } from "./peak_rss.ts";
-import { missingTools, requireTool, userEnv } from "./tools.ts";
+import { runMeasured } from "../testing/peak_rss.ts";
+import { missingTools, requireTool, userEnv } from "../testing/tools.ts";
 
 type Result = { code: number; stdout: string; stderr: string };
 

@@ -4,23 +4,12 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import type { Ctl, CtlSpawn } from "./ctl_process.ts";
-import type { EmulatorProcess } from "./emulator_process.ts";
-import { keyValues, tableRows } from "./table_text.ts";
-import { atTerminal } from "./terminal.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import type { World } from "../testing/ctl_process.ts";
+import { keyValues, tableRows } from "../testing/table_text.ts";
+import { atTerminal } from "../testing/terminal.ts";
 
-export interface World {
-  readonly ctl: Ctl;
-  readonly spawn: CtlSpawn;
-
-  /** How to start ctl (for scripts that call it by name). */
-  readonly command: string[];
-  readonly emulator: EmulatorProcess;
-  /** Holds the config file and test files. */
-  readonly dir: string;
-  readonly caFile: string;
-}
+export type { World } from "../testing/ctl_process.ts";
 
 const PASSWORD = "demo-password";
 

@@ -6,9 +6,9 @@
  * @module
  */
 import { unpackTar } from "modern-tar";
-import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { SCENARIOS, type World } from "./ctl_scenarios.ts";
-import { atTerminal } from "./terminal.ts";
+import { atTerminal } from "../testing/terminal.ts";
 
 type Result = { code: number; stdout: string; stderr: string };
 

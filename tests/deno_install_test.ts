@@ -2,7 +2,7 @@
  * `ctl` the Deno way, as the README tells people to run it: from a URL, and on PATH through
  * `deno install -g` (from the checkout and from a URL), into a temporary `DENO_INSTALL_ROOT`.
  */
-import { assertEquals } from "./assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 

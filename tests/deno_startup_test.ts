@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
-import { startEmulator } from "./emulator_process.ts";
-import { userEnv } from "./tools.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { userEnv } from "../testing/tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}cli/main.ts`;

@@ -1,5 +1,5 @@
-import { assertEquals } from "./assert.ts";
-import { userEnv } from "./tools.ts";
+import { assertEquals } from "../testing/assert.ts";
+import { userEnv } from "../testing/tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 

@@ -1,7 +1,7 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type DocumentStore, type NewDocument, openStore } from "../lib/store/mod.ts";
-import type { RedisCluster } from "./redis_cluster.ts";
-import { masterPorts, type OpenStore, testOnEveryStore } from "./store_backends.ts";
+import type { RedisCluster } from "../testing/redis_cluster.ts";
+import { masterPorts, type OpenStore, testOnEveryStore } from "../testing/store_backends.ts";
 
 const doc = (id: string, hash: string, chunks: string[], source = `${id}.md`): NewDocument => ({
   id,

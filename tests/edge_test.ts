@@ -1,8 +1,8 @@
-import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import edge from "../server/edge.ts";
-import { startRedis } from "./redis_server.ts";
-import { missingTools } from "./tools.ts";
-import { startUpstashStandIn } from "./upstash_standin.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { missingTools } from "../testing/tools.ts";
+import { startUpstashStandIn } from "../testing/upstash_standin.ts";
 import { sha256Hex } from "../server/auth/tokens.ts";
 
 /** A redis-server behind the Upstash stand-in, and the bindings that name it; both stopped on dispose. */

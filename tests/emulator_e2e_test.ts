@@ -1,6 +1,6 @@
-import { assertEmulatorBodyLimit } from "./oversized_body.ts";
-import { assert, assertEquals, assertMatch, assertRejects } from "./assert.ts";
-import { EMULATOR_COMMAND, startEmulator } from "./emulator_process.ts";
+import { assertEmulatorBodyLimit } from "../testing/oversized_body.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../testing/assert.ts";
+import { EMULATOR_COMMAND, startEmulator } from "../testing/emulator_process.ts";
 
 const CLOUD_AUTH = { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" };
 const ENTERPRISE_AUTH = { authorization: `Basic ${btoa("admin@example.com:demo-password")}` };

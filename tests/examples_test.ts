@@ -1,5 +1,5 @@
-import { assertEquals } from "./assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "./ctl_in_process.ts";
+import { assertEquals } from "../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../testing/ctl_in_process.ts";
 
 const EXAMPLES = new URL("../examples/", import.meta.url).pathname;
 const env = EMULATOR_ENV;

@@ -1,4 +1,4 @@
 import { HARDENING_SCENARIOS } from "./http_hardening_scenarios.ts";
-import { denoServerTests } from "./process_scenarios.ts";
+import { denoServerTests } from "../testing/process_scenarios.ts";
 
 denoServerTests(HARDENING_SCENARIOS);

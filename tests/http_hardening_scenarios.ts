@@ -8,11 +8,11 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { curl, type ProcessScenario } from "./process_scenarios.ts";
-import { testTokens } from "./auth_tokens.ts";
-import { startRedis } from "./redis_server.ts";
-import { type ServerProcess, startServer } from "./server_process.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { curl, type ProcessScenario } from "../testing/process_scenarios.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
 
 /** The paths of asset names that only `Object.prototype` holds. */
 async function prototypeAssetPaths(url: string): Promise<string[]> {

@@ -1,5 +1,5 @@
-import { assertEquals } from "./assert.ts";
-import { type OpenStore, testOnEveryStore } from "./store_backends.ts";
+import { assertEquals } from "../testing/assert.ts";
+import { type OpenStore, testOnEveryStore } from "../testing/store_backends.ts";
 
 /** Waits until `check()` holds (a key's expiry is the store's clock, not ours). */
 async function eventually(check: () => Promise<boolean>, what: string) {

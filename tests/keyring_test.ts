@@ -1,6 +1,6 @@
-import { assertEquals, assertMatch } from "./assert.ts";
-import { startEmulator } from "./emulator_process.ts";
-import { missingTools, requireTool } from "./tools.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -45,7 +45,7 @@ Deno.test(
       );
       const deno = `'${Deno.execPath()}' run -A`;
       const stdout = await inSecretService(home, [
-        `${deno} '${ROOT}tests/keyring_set.ts' '${name}' demo-secret`,
+        `${deno} '${ROOT}testing/keyring_set.ts' '${name}' demo-secret`,
         `${deno} '${ROOT}cli/main.ts' api cloud get /regions -q 'length(regions)'`,
       ]);
       assertEquals(stdout, "8\n"); // authenticated with the secret from the keyring (the emulator has 8 regions)

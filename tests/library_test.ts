@@ -2,8 +2,8 @@
  * The toolkit as others use it: `mod.ts` imported from a file outside the repository, its
  * examples run as written, and `deno.json` ready to publish it.
  */
-import { assertEquals } from "./assert.ts";
-import { startEmulator } from "./emulator_process.ts";
+import { assertEquals } from "../testing/assert.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
 
 const ROOT = new URL("..", import.meta.url);
 

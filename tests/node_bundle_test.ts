@@ -1,11 +1,11 @@
-import { assert, assertEquals } from "./assert.ts";
-import { startEmulator } from "./emulator_process.ts";
-import { assertEmulatorBodyLimit } from "./oversized_body.ts";
-import { assertDocsOffline } from "./docs_page.ts";
-import { missingTools, requireTool } from "./tools.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { assertEmulatorBodyLimit } from "../testing/oversized_body.ts";
+import { assertDocsOffline } from "../testing/docs_page.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
-import { startRedis } from "./redis_server.ts";
-import { startServer } from "./server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startServer } from "../testing/server_process.ts";
 import { storeOutageScenario } from "./store_outage_scenario.ts";
 import { PIPELINE_SCENARIOS, twoServersScenario } from "./pipelines_scenario.ts";
 

@@ -4,8 +4,8 @@
  * ctl` runs, and `npm link` puts a working `ctl` on PATH for a user with a fresh HOME, from any
  * directory.
  */
-import { assert, assertEquals } from "./assert.ts";
-import { missingTools, requireTool } from "./tools.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
 import { VERSION } from "../lib/version/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

@@ -3,9 +3,9 @@
  * nothing else. `npm start`, `npm run emulator` and `deno task server` must then leave nothing
  * running: every process of the tree gone and every port free within 5 s.
  */
-import { assert } from "./assert.ts";
-import { missingTools, requireTool } from "./tools.ts";
-import { until } from "./until.ts";
+import { assert } from "../testing/assert.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 

@@ -1,6 +1,6 @@
 import { PIPELINE_SCENARIOS, twoServersScenario } from "./pipelines_scenario.ts";
-import { DENO_SERVER } from "./server_process.ts";
-import { missingTools } from "./tools.ts";
+import { DENO_SERVER } from "../testing/server_process.ts";
+import { missingTools } from "../testing/tools.ts";
 
 Deno.test(
   "pipelines: two server processes on one redis-server return the same search results after an ingest through one",

@@ -9,12 +9,12 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { type TestTokens, testTokens } from "./auth_tokens.ts";
-import { startRedis } from "./redis_server.ts";
-import { type ServerProcess, startServer } from "./server_process.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { type TestTokens, testTokens } from "../testing/auth_tokens.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import type { TaskScenario } from "./task_scenarios.ts";
-import { until } from "./until.ts";
+import { until } from "../testing/until.ts";
 
 const json = async (res: Response) => await res.json() as Record<string, unknown>;
 const post = (url: string, body?: unknown) =>

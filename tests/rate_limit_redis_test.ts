@@ -1,10 +1,10 @@
-import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { openStore, type Store } from "../lib/store/mod.ts";
 import { createApp } from "../server/mod.ts";
-import { startRedis } from "./redis_server.ts";
-import { missingTools } from "./tools.ts";
-import { startUpstashStandIn } from "./upstash_standin.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { missingTools } from "../testing/tools.ts";
+import { startUpstashStandIn } from "../testing/upstash_standin.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { storeOutageScenario } from "./store_outage_scenario.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };

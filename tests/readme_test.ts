@@ -1,8 +1,8 @@
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { DENO_CTL } from "./ctl_process.ts";
-import { startEmulator } from "./emulator_process.ts";
-import { keyValues } from "./table_text.ts";
-import { missingTools, userEnv } from "./tools.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { DENO_CTL } from "../testing/ctl_process.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
+import { keyValues } from "../testing/table_text.ts";
+import { missingTools, userEnv } from "../testing/tools.ts";
 
 const ROOT = new URL("..", import.meta.url);
 

@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "./assert.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { missingTools } from "./tools.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { startRedisCluster } from "../testing/redis_cluster.ts";
+import { missingTools } from "../testing/tools.ts";
 
 Deno.test(
   "redis_cluster: 3 masters and 3 replicas, every slot served, a failover swaps a master and its replica, every process gone after dispose",

@@ -1,6 +1,6 @@
-import { assertEquals } from "./assert.ts";
-import { startRedis } from "./redis_server.ts";
-import { missingTools } from "./tools.ts";
+import { assertEquals } from "../testing/assert.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { missingTools } from "../testing/tools.ts";
 import { openStore } from "../lib/store/mod.ts";
 
 Deno.test(

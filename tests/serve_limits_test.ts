@@ -3,10 +3,10 @@
  * than descriptors, clients that idle, dribble headers or never finish a body, and SIGTERM with
  * a request in flight. Loopback only; every wait is bounded.
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { EMULATOR_COMMAND, startEmulator } from "./emulator_process.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
-import { missingTools, requireTool } from "./tools.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { EMULATOR_COMMAND, startEmulator } from "../testing/emulator_process.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
 import { bundleAll } from "../tools/bundle.ts";
 
 const encoder = new TextEncoder();

@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch } from "./assert.ts";
-import { DENO_SERVER, startServer } from "./server_process.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 
 Deno.test("server process: starts on the embedded store, answers /health, stops on SIGTERM", async () => {
   const server = await startServer(DENO_SERVER);

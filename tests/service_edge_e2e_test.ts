@@ -1,4 +1,4 @@
 import { EDGE_SCENARIOS } from "./service_edge_scenarios.ts";
-import { denoServerTests } from "./process_scenarios.ts";
+import { denoServerTests } from "../testing/process_scenarios.ts";
 
 denoServerTests(EDGE_SCENARIOS);

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startRedis } from "./redis_server.ts";
-import { type ServerProcess, startServer } from "./server_process.ts";
-import { requireTool } from "./tools.ts";
-import { curl, type ProcessScenario } from "./process_scenarios.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
+import { requireTool } from "../testing/tools.ts";
+import { curl, type ProcessScenario } from "../testing/process_scenarios.ts";
 
 /** Polls the task until `ok(task)` holds. */
 async function until(server: ServerProcess, id: string, ok: (task: Record<string, unknown>) => boolean) {

@@ -1,7 +1,7 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { startRedis } from "./redis_server.ts";
-import { missingTools } from "./tools.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { missingTools } from "../testing/tools.ts";
 
 /** Calls of each command redis-server ran since its start (`INFO commandstats`), those inside scripts included. */
 async function commandCalls(port: number): Promise<Map<string, number>> {

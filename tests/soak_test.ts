@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { soak } from "../bench/soak.ts";
-import { missingTools } from "./tools.ts";
+import { missingTools } from "../testing/tools.ts";
 
 Deno.test(
   "soak, short form: 3 processes (Deno and Node) on a Redis Cluster through a kill and a failover lose nothing",

@@ -1,10 +1,10 @@
-import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { createMemoryStore, openStore, StoreUnavailableError } from "../lib/store/mod.ts";
-import { type OpenStore, testOnEveryStore } from "./store_backends.ts";
-import { startRedis } from "./redis_server.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { missingTools } from "./tools.ts";
-import { startUpstashStandIn } from "./upstash_standin.ts";
+import { type OpenStore, testOnEveryStore } from "../testing/store_backends.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startRedisCluster } from "../testing/redis_cluster.ts";
+import { missingTools } from "../testing/tools.ts";
+import { startUpstashStandIn } from "../testing/upstash_standin.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

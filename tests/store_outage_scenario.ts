@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startRedis } from "./redis_server.ts";
-import { startServer } from "./server_process.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startServer } from "../testing/server_process.ts";
 
 const PATH = "/api/RateLimited/sliding";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,10 +8,10 @@
  *
  * @module
  */
-import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { type RedisServer, startRedis } from "./redis_server.ts";
-import { type ServerProcess, startServer } from "./server_process.ts";
-import { type SseFrame, sseFrames } from "./sse.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { type RedisServer, startRedis } from "../testing/redis_server.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
+import { type SseFrame, sseFrames } from "../testing/sse.ts";
 import type { TaskScenario } from "./task_scenarios.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,7 +1,7 @@
 import { TASK_SCENARIOS } from "./task_scenarios.ts";
 import { STREAM_FAULT_SCENARIOS } from "./stream_fault_scenarios.ts";
-import { DENO_SERVER } from "./server_process.ts";
-import { missingTools } from "./tools.ts";
+import { DENO_SERVER } from "../testing/server_process.ts";
+import { missingTools } from "../testing/tools.ts";
 
 for (const scenario of [...TASK_SCENARIOS, ...STREAM_FAULT_SCENARIOS]) {
   Deno.test(

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { assert, assertEquals } from "./assert.ts";
-import { startRedis } from "./redis_server.ts";
-import { DENO_SERVER, type ServerProcess, startServer } from "./server_process.ts";
-import { sseEvents } from "./sse.ts";
-import { missingTools } from "./tools.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { DENO_SERVER, type ServerProcess, startServer } from "../testing/server_process.ts";
+import { sseEvents } from "../testing/sse.ts";
+import { missingTools } from "../testing/tools.ts";
 
 async function post(server: ServerProcess, path: string, body: unknown): Promise<string> {
   const res = await fetch(`${server.url}${path}`, {

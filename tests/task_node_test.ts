@@ -1,7 +1,7 @@
 import { bundleAll } from "../tools/bundle.ts";
 import { TASK_SCENARIOS } from "./task_scenarios.ts";
 import { STREAM_FAULT_SCENARIOS } from "./stream_fault_scenarios.ts";
-import { missingTools } from "./tools.ts";
+import { missingTools } from "../testing/tools.ts";
 
 Deno.test("Node bundle: the task and stream scenarios, and the streams' store faults", {
   ignore: missingTools("node", "redis-server", "redis-cli", "curl"),

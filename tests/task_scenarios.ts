@@ -5,14 +5,14 @@
  * @module
  */
 import { EventSource } from "eventsource";
-import { assert, assertEquals } from "./assert.ts";
-import { startRedis } from "./redis_server.ts";
-import { startRedisCluster } from "./redis_cluster.ts";
-import { type ServerProcess, startServer } from "./server_process.ts";
-import { sseEvents } from "./sse.ts";
-import { startTcpProxy } from "./tcp_proxy.ts";
-import { requireTool } from "./tools.ts";
-import { until } from "./until.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { startRedisCluster } from "../testing/redis_cluster.ts";
+import { type ServerProcess, startServer } from "../testing/server_process.ts";
+import { sseEvents } from "../testing/sse.ts";
+import { startTcpProxy } from "../testing/tcp_proxy.ts";
+import { requireTool } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
 
 /** One scenario: the system tools it needs, and its body given the server's command line. */
 export interface TaskScenario {

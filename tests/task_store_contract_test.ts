@@ -1,7 +1,7 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../testing/assert.ts";
 import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
-import type { RedisCluster } from "./redis_cluster.ts";
-import { masterPorts, type OpenStore, task, testOnEveryStore } from "./store_backends.ts";
+import type { RedisCluster } from "../testing/redis_cluster.ts";
+import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);

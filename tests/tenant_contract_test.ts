@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { assert, assertEquals, assertThrows } from "./assert.ts";
+import { assert, assertEquals, assertThrows } from "../testing/assert.ts";
 import { openStore, type Store, type StoredEvent } from "../lib/store/mod.ts";
 import { createSearchIndex } from "../lib/pipelines/mod.ts";
-import type { RedisCluster } from "./redis_cluster.ts";
-import { startRedis } from "./redis_server.ts";
-import { masterPorts, type OpenStore, task, testOnEveryStore } from "./store_backends.ts";
-import { missingTools, requireTool } from "./tools.ts";
-import { until } from "./until.ts";
+import type { RedisCluster } from "../testing/redis_cluster.ts";
+import { startRedis } from "../testing/redis_server.ts";
+import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);

@@ -3,8 +3,8 @@
  * redeemed through another with the same prefix (as two server processes would), once; of
  * concurrent redeems exactly one wins; an expired ticket is refused.
  */
-import { assertEquals, assertMatch } from "./assert.ts";
-import { type OpenStore, testOnEveryStore } from "./store_backends.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
+import { type OpenStore, testOnEveryStore } from "../testing/store_backends.ts";
 import { createTickets, type Redeemed } from "../server/auth/tickets.ts";
 
 const ui = { name: "ui", tenant: "acme", scopes: ["tasks:read" as const] };

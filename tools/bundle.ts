@@ -17,12 +17,12 @@
  * @module
  */
 export const ENTRIES = {
-  "emulator.mjs": "server/emulator/main.ts",
+  "emulator.mjs": "emulator/main.ts",
   "server.mjs": "server/main.ts",
 };
 
 /** The search index's worker thread on Node, built as `lib/search_worker.js`. */
-const SEARCH_WORKER = "lib/runtime/node/search_worker.ts";
+const SEARCH_WORKER = "lib/pipelines/search_worker.ts";
 
 /** Libraries `ctl` imports on demand that stay out of its script (they are large). */
 export const CTL_VENDOR = ["undici", "yaml", "cli-table3", "smol-toml", "@hono/node-server", "modern-tar"];
@@ -49,7 +49,7 @@ export async function bundleAll(outDir: string): Promise<void> {
   }
 }
 
-/** The folder every path is in (`"server/"` for `server/main.ts` and `server/emulator/main.ts`). */
+/** The folder every path is in (`"server/"` for `server/main.ts` and `emulator/main.ts`). */
 function commonFolder(paths: readonly string[]): string {
   let folder = paths[0].slice(0, paths[0].lastIndexOf("/") + 1);
   while (!paths.every((path) => path.startsWith(folder))) {

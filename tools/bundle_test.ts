@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "../tests/assert.ts";
+import { assertEquals, assertThrows } from "../testing/assert.ts";
 import { rewriteImports } from "./bundle.ts";
 
 Deno.test("rewriteImports() sends ctl's imports to the launcher, vendored libraries by their files", () => {

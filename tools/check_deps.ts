@@ -1,13 +1,16 @@
 /**
- * Enforces the dependency rules of ARCHITECTURE §2 on `lib/`, `cli/` and `server/`:
+ * Enforces the rooms of `docs/architecture.md` and what each may import:
  *
- * 1. `lib` imports nothing from `cli`, `server`, `tests`, `bench`.
- * 2. `cli` and `server` never import each other, and reach `lib` only through `mod.ts` files.
+ * 1. `lib` imports nothing from another room (its tests may use `testing` and `tools`).
+ * 2. `cli`, `server` and `emulator` never import each other, nor `testing` or `tests` (their tests may use
+ *    `testing`), and reach `lib` only through `mod.ts` files. `bench`, `tools` and `testing` never import
+ *    `tests`: what they share with the suites lives in `testing`.
  * 3. `Deno.*` and `node:*` appear only in `lib/runtime/` and the entry files.
  * 4. Third-party packages come only through the import map; a store client only in its adapter.
+ * 5. Inside `lib`, the lower rooms never import the higher: `lib/task_model` imports nothing,
+ *    `lib/store` not `lib/tasks`, `lib/runtime` not `lib/pipelines` (see `LIB_LAYERS`).
  *
- * Test files (`*_test.ts`) may use `Deno.*` and `node:*`, and import helpers from `tests/`.
- * Run: `deno run -A tools/check_deps.ts`.
+ * Test files (`*_test.ts`) may use `Deno.*` and `node:*`. Run: `deno run -A tools/check_deps.ts`.
  *
  * @module
  */
@@ -26,16 +29,20 @@ export interface Violation {
   readonly message: string;
 }
 
-const RUNTIME_ALLOWED = [
-  /^lib\/runtime\//,
-  /^cli\/main\.ts$/,
-  /^cli\/node_main\.ts$/,
-  /^server\/main\.ts$/,
-  /^server\/node\.ts$/,
-];
+const RUNTIME_ALLOWED = [/^lib\/runtime\//, /^cli\/main\.ts$/, /^cli\/node_main\.ts$/, /^server\/main\.ts$/];
 const STORE_CLIENTS: Record<string, RegExp> = {
   "ioredis": /^lib\/store\/redis(_cluster)?\.ts$/,
   "@upstash/redis": /^lib\/store\/upstash\.ts$/,
+};
+/** The programs: each stands on `lib` alone. */
+const PROGRAMS = ["cli", "server", "emulator"];
+/** The rooms whose code follows rules 3 and 4 (scripts in `bench` and `tools` may use what they like). */
+const STRICT = ["lib", ...PROGRAMS];
+/** Rooms of `lib` and the rooms of `lib` they must not import (rule 5). */
+export const LIB_LAYERS: Record<string, readonly string[]> = {
+  task_model: ["*"],
+  store: ["tasks", "pipelines", "answer"],
+  runtime: ["pipelines", "tasks", "store", "answer"],
 };
 
 /** Returns every violation in `files`, given the import map's keys. */
@@ -53,19 +60,30 @@ export function findViolations(files: readonly SourceFile[], importMapKeys: read
       const index = match.index!;
       if (specifier.startsWith(".")) {
         const target = resolve(file.path, specifier);
-        const targetArea = target.split("/")[0];
-        if (
-          area === "lib" && ["cli", "server", "tests", "bench"].includes(targetArea) &&
-          !(isTest && targetArea === "tests")
-        ) {
+        const targetArea = target.includes("/") ? target.split("/")[0] : "";
+        const testHelper = isTest && (targetArea === "testing" || targetArea === "tools");
+        if (area === "lib" && targetArea !== "lib" && targetArea !== "" && !testHelper) {
           report(index, 1, `lib must not import from ${targetArea}/ (${specifier})`);
         }
-        if ((area === "cli" && targetArea === "server") || (area === "server" && targetArea === "cli")) {
-          report(index, 2, `${area} must not import from ${targetArea}/ (${specifier})`);
+        if (PROGRAMS.includes(area) && [...PROGRAMS, "testing", "tests"].includes(targetArea) && targetArea !== area) {
+          if (!testHelper) report(index, 2, `${area} must not import from ${targetArea}/ (${specifier})`);
         }
-        if (area !== "lib" && targetArea === "lib" && !target.endsWith("/mod.ts") && !isTest) {
+        if (["bench", "tools", "testing"].includes(area) && targetArea === "tests") {
+          report(index, 2, `${area} must not import from tests/ (${specifier}): move what it needs to testing/`);
+        }
+        if (PROGRAMS.includes(area) && targetArea === "lib" && !target.endsWith("/mod.ts") && !isTest) {
           report(index, 2, `import lib through its mod.ts files, not ${target}`);
         }
+        const [room, targetRoom] = [file.path.split("/")[1], target.split("/")[1]];
+        const below = LIB_LAYERS[room] ?? [];
+        if (
+          area === "lib" && targetArea === "lib" && room !== targetRoom &&
+          (below.includes(targetRoom) || below.includes("*"))
+        ) {
+          report(index, 5, `lib/${room} must not import lib/${targetRoom} (${specifier})`);
+        }
+      } else if (!STRICT.includes(area)) {
+        continue;
       } else if (specifier.startsWith("node:")) {
         if (!isTest && !RUNTIME_ALLOWED.some((r) => r.test(file.path))) {
           report(index, 3, `${specifier} is only allowed in lib/runtime/ and entry files`);
@@ -79,7 +97,7 @@ export function findViolations(files: readonly SourceFile[], importMapKeys: read
         if (owner && !owner.test(file.path)) report(index, 4, `${specifier} may only be imported by its store adapter`);
       }
     }
-    if (!isTest && !RUNTIME_ALLOWED.some((r) => r.test(file.path))) {
+    if (STRICT.includes(area) && !isTest && !RUNTIME_ALLOWED.some((r) => r.test(file.path))) {
       for (const match of code.matchAll(/\bDeno\.\w+/g)) {
         report(match.index!, 3, `${match[0]} is only allowed in lib/runtime/ and entry files`);
       }
@@ -115,7 +133,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
 if (import.meta.main) {
   const importMap = JSON.parse(await Deno.readTextFile("deno.json")).imports ?? {};
   const files: SourceFile[] = [];
-  for (const dir of ["lib", "cli", "server"]) {
+  for (const dir of [...STRICT, "testing", "bench", "tools"]) {
     try {
       for await (const path of walk(dir)) files.push({ path, text: await Deno.readTextFile(path) });
     } catch (error) {

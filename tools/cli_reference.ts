@@ -11,7 +11,7 @@
 import { loadAll } from "../cli/framework/tree.ts";
 import type { GroupSpec } from "../cli/framework/spec.ts";
 import { ROOT } from "../cli/commands/mod.ts";
-import { inProcessCtl } from "../tests/ctl_in_process.ts";
+import { inProcessCtl } from "../testing/ctl_in_process.ts";
 
 /** Every command line whose help the reference shows: groups and commands, hidden ones left out. */
 function paths(group: GroupSpec, prefix: string[] = []): string[][] {

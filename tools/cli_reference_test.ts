@@ -1,4 +1,4 @@
-import { assertEquals } from "../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { cliReference, handWritten } from "./cli_reference.ts";
 
 Deno.test("docs/cli.md is the commands' own help: regenerate it with deno task docs", async () => {

@@ -2,7 +2,7 @@
  * docs/configuration.md names every environment variable the code reads: the service's (its
  * validated schema) and `ctl`'s (every `STORE_…` name and the few others it reads).
  */
-import { assertEquals } from "../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { SERVICE_VARIABLES } from "../server/config.ts";
 
 const ROOT = new URL("..", import.meta.url);

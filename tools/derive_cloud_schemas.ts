@@ -1,6 +1,6 @@
 /**
  * Derives the response shapes the emulator's cloud side is held to
- * (`server/emulator/conformance/cloud_schemas.json`) from the official Cloud API OpenAPI
+ * (`emulator/conformance/cloud_schemas.json`) from the official Cloud API OpenAPI
  * description: for each operation `ctl` uses, the documented success statuses and a shape that
  * merges the response schema (types, enums) with its example (the fields a real object has).
  * Where captured bodies of the real API disagree with the description, `OVERRIDES` below says
@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Shape } from "../server/emulator/conformance/shape.ts";
+import type { Shape } from "../emulator/conformance/shape.ts";
 
 /** The operations `ctl`'s cloud commands use, as `METHOD path` of the description. */
 const OPERATIONS = [
@@ -234,7 +234,7 @@ if (import.meta.main) {
     enums,
     operations,
   };
-  const target = new URL("../server/emulator/conformance/cloud_schemas.json", import.meta.url);
+  const target = new URL("../emulator/conformance/cloud_schemas.json", import.meta.url);
   await Deno.mkdir(new URL(".", target), { recursive: true });
   await Deno.writeTextFile(target, `${JSON.stringify(out, null, 2)}\n`);
   console.log(`wrote ${target.pathname}: ${Object.keys(operations).length} operations`);

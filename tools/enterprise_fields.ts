@@ -1,5 +1,5 @@
 /**
- * Regenerates `server/emulator/conformance/enterprise_fields.json`: the field names and JSON types
+ * Regenerates `emulator/conformance/enterprise_fields.json`: the field names and JSON types
  * of the real enterprise API's objects, which the emulator's conformance test holds it to.
  *
  * Derived from two public sources, read from their git directories (no work tree needed):
@@ -211,7 +211,7 @@ if (import.meta.main) {
   };
   const captures = arg("--captures", "/work/.mirror/redis-developer+redis-enterprise-rs/repo");
   const docs = arg("--docs", "/work/.mirror/RedisLabs+redislabs-docs/repo");
-  const out = arg("--out", new URL("../server/emulator/conformance/enterprise_fields.json", import.meta.url).pathname);
+  const out = arg("--out", new URL("../emulator/conformance/enterprise_fields.json", import.meta.url).pathname);
   const showCapture = gitShow(captures);
   const objects = deriveFieldSets((path) => JSON.parse(showCapture(path)), gitShow(docs));
   const file = {

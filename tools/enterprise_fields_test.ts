@@ -1,4 +1,4 @@
-import { assertEquals } from "../tests/assert.ts";
+import { assertEquals } from "../testing/assert.ts";
 import { docFields, docType, fieldsOf, widen } from "./enterprise_fields.ts";
 
 Deno.test("fieldsOf() keeps names and JSON types; required are the fields every sample has", () => {

@@ -6,7 +6,7 @@
  * @module
  */
 const junit = await Deno.makeTempFile({ suffix: ".xml" });
-// Tests that skip write why there (tests/tools.ts `missingTools`).
+// Tests that skip write why there (testing/tools.ts `missingTools`).
 const skips = await Deno.makeTempFile({ suffix: ".txt" });
 const { code } = await new Deno.Command(Deno.execPath(), {
   args: ["test", "-A", "--parallel", `--junit-path=${junit}`, ...Deno.args],

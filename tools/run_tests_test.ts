@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch } from "../tests/assert.ts";
-import { tip } from "../tests/tools.ts";
+import { assertEquals, assertMatch } from "../testing/assert.ts";
+import { tip } from "../testing/tools.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -8,7 +8,7 @@ Deno.test("run_tests.ts reports a test whose tool is missing as skipped, not pas
   try {
     await Deno.writeTextFile(
       `${dir}/fixture_test.ts`,
-      `import { missingTools } from "${ROOT}tests/tools.ts";\n` +
+      `import { missingTools } from "${ROOT}testing/tools.ts";\n` +
         `Deno.test("needs a tool", { ignore: missingTools("storectl-no-such-tool") }, () => {});\n` +
         `Deno.test("plain", () => {});\n`,
     );

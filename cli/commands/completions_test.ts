@@ -1,5 +1,5 @@
-import { assertEquals } from "../../tests/assert.ts";
-import { inProcessCtl } from "../../tests/ctl_in_process.ts";
+import { assertEquals } from "../../testing/assert.ts";
+import { inProcessCtl } from "../../testing/ctl_in_process.ts";
 
 const complete = async (ctl: Awaited<ReturnType<typeof inProcessCtl>>, ...words: string[]) =>
   (await ctl(["__complete", "--", ...words])).stdout.split("\n").filter(Boolean);

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { CLOUD_URL, ENTERPRISE_URL, inProcessCtl } from "../../tests/ctl_in_process.ts";
-import { tableRows } from "../../tests/table_text.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { CLOUD_URL, ENTERPRISE_URL, inProcessCtl } from "../../testing/ctl_in_process.ts";
+import { tableRows } from "../../testing/table_text.ts";
 
 const enterprise = ["--deployment", "enterprise", "--url", ENTERPRISE_URL, "--username", "admin@example.com"];
 

@@ -3,10 +3,10 @@
  * the same table without a width (`--wide`, every column whole): ids, names and status whole;
  * only free text cut; a single object as KEY/VALUE rows.
  */
-import { assert, assertEquals } from "../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../tests/ctl_in_process.ts";
-import { FIXED_CERTIFICATE } from "../../tests/certs.ts";
-import { keyValueCells, tableCells } from "../../tests/table_text.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../testing/ctl_in_process.ts";
+import { FIXED_CERTIFICATE } from "../../testing/certs.ts";
+import { keyValueCells, tableCells } from "../../testing/table_text.ts";
 import { loadAll } from "../framework/tree.ts";
 import type { CommandSpec, GroupSpec } from "../framework/spec.ts";
 import { ROOT } from "./mod.ts";

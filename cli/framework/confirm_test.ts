@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
-import { capture } from "../../tests/ctl_in_process.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
+import { capture } from "../../testing/ctl_in_process.ts";
 import { type CliContext, Interrupted } from "../context.ts";
 import { confirmOrStop } from "./confirm.ts";
 

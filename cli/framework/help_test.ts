@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../tests/ctl_in_process.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../testing/ctl_in_process.ts";
 import { type Flag, flag } from "./params.ts";
 import { command, type CommandSpec, type Entry, group } from "./spec.ts";
 import { reflow, wrapHelp } from "./help.ts";

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { group, lazy } from "./spec.ts";
 
 Deno.test("lazy() imports its module once, however often and however concurrently it is asked", async () => {

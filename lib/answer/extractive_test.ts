@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { extractiveAnswer, questionTerms, sentences, wordTokens } from "./extractive.ts";
 import { chunkText, type SearchHit } from "../pipelines/mod.ts";
 

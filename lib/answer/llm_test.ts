@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
-import { startLlmStandIn } from "../../tests/llm_standin.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
+import { startLlmStandIn } from "../../testing/llm_standin.ts";
 import { answerPrompt, LlmError, shownUrl, streamChat } from "./llm.ts";
 
 const collect = async (gen: AsyncGenerator<string>) => {

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { fixedRetriever } from "../../tests/answer_fixtures.ts";
-import { startLlmStandIn } from "../../tests/llm_standin.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
+import { fixedRetriever } from "../../testing/answer_fixtures.ts";
+import { startLlmStandIn } from "../../testing/llm_standin.ts";
 import { createMemoryStore, type Store, type StoredEvent } from "../store/mod.ts";
 import { createTaskRunner, TaskInputError, type TaskRunner } from "../tasks/mod.ts";
 import { type AnswerTaskOptions, answerTasks, MAX_QUESTIONS } from "./mod.ts";

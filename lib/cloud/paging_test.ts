@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assertEquals, assertRejects } from "../../testing/assert.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import type { CloudClient } from "./client.ts";
 import { listAll, readList } from "./paging.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import type { CloudClient } from "./client.ts";
 import { pollInterval } from "../http/mod.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
 import type { StoreCtlError } from "../errors/mod.ts";
 import {
   type ConfigDocument,

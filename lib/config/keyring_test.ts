@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assertEquals, assertRejects } from "../../testing/assert.ts";
 import type { StoreCtlError } from "../errors/mod.ts";
 import { systemKeyring } from "./keyring.ts";
 

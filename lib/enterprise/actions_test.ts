@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assertEquals, assertRejects } from "../../testing/assert.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import { fetchTransport } from "../http/mod.ts";
 import { actionProgress, waitForAction } from "./actions.ts";

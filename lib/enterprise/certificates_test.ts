@@ -1,5 +1,5 @@
-import { assertEquals } from "../../tests/assert.ts";
-import { FIXED_CERTIFICATE as PEM } from "../../tests/certs.ts";
+import { assertEquals } from "../../testing/assert.ts";
+import { FIXED_CERTIFICATE as PEM } from "../../testing/certs.ts";
 import { describeCertificate } from "./certificates.ts";
 
 Deno.test("describeCertificate() reads the subject's CN and the end of validity", () => {

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { fetchTransport } from "../http/mod.ts";
 import { createEnterpriseClient } from "./client.ts";
 import { listCrdbs } from "./crdbs.ts";

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
 import { fetchTransport } from "../http/mod.ts";
 import { createEnterpriseClient } from "./client.ts";
 import { debuginfoPath, downloadDebuginfo, exactLength, servesNewRoutes } from "./debuginfo.ts";

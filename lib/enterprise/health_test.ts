@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { summarizeHealth } from "./health.ts";
 
 const node = (uid: number, status = "active") => ({ uid, status });

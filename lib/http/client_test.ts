@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { opensslCertificate } from "../../tests/certs.ts";
-import { missingTools } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
+import { opensslCertificate } from "../../testing/certs.ts";
+import { missingTools } from "../../testing/tools.ts";
 import { StoreCtlError } from "../errors/mod.ts";
 import { tlsCause } from "./classify.ts";
 import { createHttpClient, type HttpClientOptions } from "./client.ts";

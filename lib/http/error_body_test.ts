@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { serverMessage } from "./error_body.ts";
 
 const NGINX_401 = `<html>

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import { applyQuery } from "./query.ts";
 import { render } from "./format.ts";
 import { colorJson } from "./json_color.ts";

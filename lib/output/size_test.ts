@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assertEquals, assertMatch } from "../../testing/assert.ts";
 import { formatSize, parseSize } from "./size.ts";
 
 Deno.test("parseSize() reads SI and IEC units and bare bytes", () => {

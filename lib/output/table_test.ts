@@ -1,5 +1,5 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
-import { tableCells } from "../../tests/table_text.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { tableCells } from "../../testing/table_text.ts";
 import { columnRole, renderTable, type TableColumn } from "./table.ts";
 import Table from "cli-table3";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { createBm25Engine, MAX_NEAR_SPELLINGS, MAX_QUERY_TERMS, scanTokens, tokenize } from "./bm25.ts";
 
 const words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];

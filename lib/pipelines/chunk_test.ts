@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { chunkText } from "./chunk.ts";
 
 const words = (n: number, word = "word") => Array.from({ length: n }, (_, i) => `${word}${i}`).join(" ");

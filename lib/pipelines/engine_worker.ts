@@ -1,4 +1,4 @@
-import type { MessagePortLike } from "../runtime/types.ts";
+import type { MessagePortLike, WorkerScript } from "../runtime/mod.ts";
 import { createBm25Engine } from "./bm25.ts";
 import { createMiniSearchEngine, type EngineName, type IndexedChunk, type SearchEngine } from "./engine.ts";
 
@@ -67,6 +67,12 @@ export function serveEngine(port: MessagePortLike): void {
   });
 }
 
+/** The search worker's script (`search_worker.ts`), for `Runtime.startWorker`. */
+export const SEARCH_WORKER: WorkerScript = {
+  module: new URL("./search_worker.ts", import.meta.url),
+  bundled: "search_worker.js",
+};
+
 /**
  * The engine `name` served on the other end of `port` (a worker running `serveEngine`): indexing
  * and searching run on another core, beside the requests of this one and apart from other
@@ -75,7 +81,7 @@ export function serveEngine(port: MessagePortLike): void {
  *
  * @example
  * ```ts
- * declare const port: MessagePortLike; // e.g. a runtime's startSearchWorker()
+ * declare const port: MessagePortLike; // e.g. runtime.startWorker(SEARCH_WORKER)
  * const engine = remoteEngine(port);
  * await engine.add([{ id: "c1", title: "Redis", text: "Streams keep order." }]);
  * await engine.search("stream", 5); // [{ id: "c1", score: … }]

@@ -1,8 +1,8 @@
-import { assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assertEquals, assertRejects } from "../../testing/assert.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { createBm25Engine } from "./bm25.ts";
 import { createMiniSearchEngine, type IndexedChunk, type SearchEngine } from "./engine.ts";
-import { type AsyncEngine, localEngine, remoteEngine } from "./engine_worker.ts";
+import { type AsyncEngine, localEngine, remoteEngine, SEARCH_WORKER } from "./engine_worker.ts";
 
 const runtime = await loadRuntime();
 const words = ["harbour", "lighthouse", "keeper", "storm", "beacon", "tide", "signal", "rock"];
@@ -21,8 +21,8 @@ for (const [name, make] of [["compact", createBm25Engine], ["minisearch", create
   Deno.test({
     name:
       `remoteEngine() with ${name} in a worker answers as the engine does in this thread, through removes and resets`,
-    ignore: !runtime.startSearchWorker,
-    fn: () => sameAnswers(make, remoteEngine(runtime.startSearchWorker!(), name)),
+    ignore: !runtime.startWorker,
+    fn: () => sameAnswers(make, remoteEngine(runtime.startWorker!(SEARCH_WORKER), name)),
   });
 }
 
@@ -53,9 +53,9 @@ async function sameAnswers(make: () => SearchEngine, remote: AsyncEngine) {
 
 Deno.test({
   name: "remoteEngine() rejects a call the worker failed, and the calls pending when closed",
-  ignore: !runtime.startSearchWorker,
+  ignore: !runtime.startWorker,
   fn: async () => {
-    const remote = remoteEngine(runtime.startSearchWorker!());
+    const remote = remoteEngine(runtime.startWorker!(SEARCH_WORKER));
     await assertRejects(() => remote.add([null as unknown as IndexedChunk]), /The search worker failed: /);
     assertEquals(await remote.search("anything", 3), []); // still serving
     const pending = remote.search("storm", 3);

@@ -38,7 +38,7 @@ export {
   queryTerms,
   tokenize,
 } from "./bm25.ts";
-export { type AsyncEngine, localEngine, remoteEngine, serveEngine } from "./engine_worker.ts";
+export { type AsyncEngine, localEngine, remoteEngine, SEARCH_WORKER, serveEngine } from "./engine_worker.ts";
 export {
   DocumentInput,
   IngestInput,

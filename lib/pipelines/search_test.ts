@@ -1,12 +1,12 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
-import { until } from "../../tests/until.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
+import { until } from "../../testing/until.ts";
 import { createMemoryStore, openStore, type Store } from "../store/mod.ts";
 import { prepareDocument } from "./tasks.ts";
 import { MAX_QUERY_TERMS } from "./bm25.ts";
 import { createSearchIndex } from "./search.ts";
-import { remoteEngine } from "./engine_worker.ts";
+import { remoteEngine, SEARCH_WORKER } from "./engine_worker.ts";
 import type { EngineName } from "./engine.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 
@@ -16,7 +16,7 @@ type Variant = "compact" | "minisearch" | "compact in a worker" | "minisearch in
 const options = (variant: Variant) => {
   const [engine, where] = variant.split(" in a ") as ["compact" | "minisearch", string | undefined];
   return where
-    ? { engine, worker: (name: EngineName) => remoteEngine(runtime.startSearchWorker!(), name) }
+    ? { engine, worker: (name: EngineName) => remoteEngine(runtime.startWorker!(SEARCH_WORKER), name) }
     : { engine };
 };
 
@@ -25,7 +25,7 @@ const put = async (store: Store, source: string, title: string, content: string)
 
 async function behaviour(t: Deno.TestContext, open: () => Promise<Store>) {
   const variants: Variant[] = ["compact", "minisearch"];
-  if (runtime.startSearchWorker) variants.push("compact in a worker", "minisearch in a worker");
+  if (runtime.startWorker) variants.push("compact in a worker", "minisearch in a worker");
   for (const variant of variants) await engineBehaviour(t, open, variant);
 }
 

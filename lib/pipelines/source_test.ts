@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assertEquals, assertRejects } from "../../testing/assert.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { PipelineInputError } from "./errors.ts";
 import { createPipelineSource, DEFAULT_MAX_FILE_BYTES, type SkippedFile } from "./source.ts";

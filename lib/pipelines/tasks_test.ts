@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
 import { loadRuntime } from "../runtime/mod.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent } from "../store/mod.ts";
 import { createTaskRunner } from "../tasks/mod.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { SlidingWindowLog } from "./sliding_window.ts";
 
 Deno.test("SlidingWindowLog: with a new caller every 10 ms, it tracks at most 1.5 × the callers of one window", () => {

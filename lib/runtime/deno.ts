@@ -30,8 +30,8 @@ export const runtime: Runtime = {
   gzip: () => new CompressionStream("gzip"),
   gunzip: webGunzip,
   launchDetached: async (...args) => (await import("./deno/launch.ts")).denoLaunchDetached(...args),
-  startSearchWorker() {
-    const worker = new Worker(new URL("./deno/search_worker.ts", import.meta.url), { type: "module" });
+  startWorker(script) {
+    const worker = new Worker(script.module, { type: "module" });
     return {
       postMessage: (message) => worker.postMessage(message),
       onMessage: (listener) => worker.addEventListener("message", (event) => listener(event.data)),

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { missingTools, requireTool } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
+import { missingTools, requireTool } from "../../testing/tools.ts";
 import type { StoreCtlError } from "../errors/mod.ts";
 import { runtime } from "./deno.ts";
 import { createFileSystem, type FsOps } from "./file_system.ts";

@@ -15,12 +15,15 @@
  */
 import type { Runtime } from "./types.ts";
 
+export { workerParent, type WorkerScript } from "./worker.ts";
+
 export type {
   DirEntry,
   FileInfo,
   FileKind,
   FileSystem,
   Listener,
+  MessagePortLike,
   Runtime,
   ServeOptions,
   StdIn,

@@ -35,11 +35,11 @@ export const runtime: Runtime = {
   gunzip: nodeGunzip,
   launchDetached: nodeLaunchDetached,
   createTransport: nodeTransport,
-  startSearchWorker() {
+  startWorker(script) {
     // Loaded on first use: ctl never indexes, and loading worker_threads costs it ~2 ms.
     const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
     // The build puts the worker beside the code-split chunks, one of which holds this file.
-    const worker = new Worker(new URL("./search_worker.js", import.meta.url));
+    const worker = new Worker(new URL(`./${script.bundled}`, import.meta.url));
     return {
       postMessage: (message) => worker.postMessage(message),
       onMessage: (listener) => worker.on("message", listener),

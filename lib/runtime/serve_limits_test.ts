@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import {
   bodyTimeoutAnswer,
   ClientDisconnected,

@@ -1,5 +1,6 @@
 import type { Transport, TransportOptions } from "../http/transport.ts";
 import type { ServeLimits, ServeLog } from "./serve_limits.ts";
+import type { WorkerScript } from "./worker.ts";
 
 /**
  * Everything storectl needs from the runtime it runs on, implemented once with Deno's APIs
@@ -40,11 +41,11 @@ export interface Runtime {
   /** The cheapest HTTP transport that honours the TLS and proxy settings. */
   createTransport(options: TransportOptions): Promise<Transport>;
   /**
-   * Starts a worker thread serving a search engine (`lib/pipelines/engine_worker.ts`), where the
-   * runtime has one for it (Deno, and Node's bundle); absent elsewhere (edge runtimes), where the
-   * index runs in the main thread.
+   * Starts a worker thread running `script` (the search index's engine, say), where the runtime
+   * has threads (Deno, and Node's bundle); absent elsewhere (edge runtimes), where such work runs
+   * in the main thread.
    */
-  readonly startSearchWorker?: () => MessagePortLike;
+  readonly startWorker?: (script: WorkerScript) => MessagePortLike;
 }
 
 /** Either end of a message channel to a worker thread. */

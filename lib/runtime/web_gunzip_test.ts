@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { GUNZIP_PIECE_BYTES, webGunzip } from "./web_gunzip.ts";
 
 Deno.test("webGunzip() hands out chunks of a few MiB at most, however well the input compresses", async () => {

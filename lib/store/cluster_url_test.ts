@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { isClusterUrl, parseClusterUrl } from "./cluster_url.ts";
 
 Deno.test("parseClusterUrl: nodes, default port, IPv6, TLS, user and password", () => {

@@ -54,4 +54,4 @@ export {
   type TaskUpdate,
   type TaskUsage,
   type WorkQueue,
-} from "./tasks/port.ts";
+} from "../task_model/ports.ts";

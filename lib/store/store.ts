@@ -1,6 +1,6 @@
 import type { WindowDecision } from "../ratelimit/mod.ts";
 import { StoreCtlError } from "../errors/mod.ts";
-import type { EventLog, TaskStore, WorkQueue } from "./tasks/port.ts";
+import type { EventLog, TaskStore, WorkQueue } from "../task_model/ports.ts";
 import type { DocumentStore } from "./documents/port.ts";
 import type { IdempotencyStore } from "./idempotency/port.ts";
 
@@ -18,11 +18,11 @@ export interface Store {
    * than `limit` remain, record this request and set the key to expire after `windowMs`.
    */
   hitSlidingWindow(key: string, limit: number, windowMs: number): Promise<WindowDecision>;
-  /** Task records, links and indexes (`lib/store/tasks/port.ts`). */
+  /** Task records, links and indexes (`lib/task_model/ports.ts`). */
   readonly tasks: TaskStore;
-  /** Event channels (`lib/store/tasks/port.ts`). */
+  /** Event channels (`lib/task_model/ports.ts`). */
   readonly events: EventLog;
-  /** The work queue of root tasks (`lib/store/tasks/port.ts`). */
+  /** The work queue of root tasks (`lib/task_model/ports.ts`). */
   readonly queue: WorkQueue;
   /** Documents, chunks, staging, pipeline status and their change stream (`lib/store/documents/port.ts`). */
   readonly documents: DocumentStore;

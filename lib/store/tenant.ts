@@ -1,5 +1,5 @@
 import type { Store } from "./store.ts";
-import type { EventLog, SharedChannels, TaskStore, WorkQueue } from "./tasks/port.ts";
+import type { EventLog, SharedChannels, TaskStore, WorkQueue } from "../task_model/ports.ts";
 import type { DocumentStore } from "./documents/port.ts";
 import type { IdempotencyStore } from "./idempotency/port.ts";
 

@@ -1,5 +1,5 @@
 import { packTar } from "modern-tar";
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import type { EnterpriseCredentials } from "../config/mod.ts";
 import { createEnterpriseClient } from "../enterprise/mod.ts";
 import { StoreCtlError } from "../errors/mod.ts";

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assertEquals, assertMatch } from "../../testing/assert.ts";
 import { runtime } from "../runtime/deno.ts";
 import { type JobRecord, jobsFile, jobStore, newJobId } from "./jobs.ts";
 

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { countNewlines, LogTail, TAIL_PIECE_BYTES } from "./log_tail.ts";
 
 const encoder = new TextEncoder();

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assertEquals, assertMatch } from "../../testing/assert.ts";
 import { defaultPackageName, packageTimestamp } from "./naming.ts";
 import { packageResult } from "./result.ts";
 

@@ -1,5 +1,5 @@
 import { packTar } from "modern-tar";
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
 import { runtime } from "../runtime/deno.ts";
 import { DamagedPackageError } from "./damaged.ts";
 import { optimizePackageFile } from "./optimize_file.ts";

@@ -1,6 +1,6 @@
 import { createTarPacker, packTar, type TarEntry, type TarHeader, unpackTar } from "modern-tar";
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { missingTools, requireTool } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
+import { missingTools, requireTool } from "../../testing/tools.ts";
 import { DamagedPackageError } from "./damaged.ts";
 import { formatSize } from "../output/mod.ts";
 import { createOptimizer, type OptimizeAction, type OptimizeOptions, type OptimizeStats } from "./optimize.ts";

@@ -1,5 +1,5 @@
 import { packTar, type TarEntry, unpackTar } from "modern-tar";
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { guardTarMetadata, MAX_META_BYTES, OVERSIZED_META_KEY } from "./tar_meta_guard.ts";
 
 const encoder = new TextEncoder();

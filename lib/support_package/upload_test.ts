@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
 import { fetchTransport, type RetryEvent } from "../http/mod.ts";
 import { createLogger } from "../output/mod.ts";
 import { redact, uploadPackage } from "./upload.ts";

@@ -3,7 +3,7 @@ import { type SpawnedTask, TaskCancelledError, type TaskContext, TaskFailedError
 import type { Send } from "./execution.ts";
 import type { TaskKinds } from "./kinds.ts";
 import type { TaskBudget } from "./limits.ts";
-import type { TaskRecord } from "./model.ts";
+import type { TaskRecord } from "../task_model/model.ts";
 import type { StoreRetry } from "./store_retry.ts";
 
 /** What a running task's context works with. */

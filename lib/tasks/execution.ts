@@ -3,7 +3,7 @@ import { createTaskContext } from "./context.ts";
 import { TaskCancelledError, toResult } from "./define.ts";
 import type { TaskKinds } from "./kinds.ts";
 import { type TaskBudget, type TaskLimits, treeBudget } from "./limits.ts";
-import { FINAL_STATUSES } from "./model.ts";
+import { FINAL_STATUSES } from "../task_model/model.ts";
 import type { StoreRetry } from "./store_retry.ts";
 
 /** Sends one step of a run of a task (see {@link createExecution}'s `stepper`). */

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
-import { until } from "../../tests/until.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
+import { until } from "../../testing/until.ts";
 import { createMemoryStore, openStore, type Store } from "../store/mod.ts";
 import {
   createTaskRunner,

@@ -1,6 +1,6 @@
 /**
- * Agent tasks: the model (`model.ts`: states and records; `events.ts`: event kinds and
- * channels), definitions (`defineTask`), the in-process runner that runs them over the store's
+ * Agent tasks: the model (states, records, events and channels, from `lib/task_model`),
+ * definitions (`defineTask`), the in-process runner that runs them over the store's
  * `tasks`, `events` and `queue` ports (`runner.ts` composes `queue_worker.ts`: lanes, leases and
  * take-overs; `execution.ts`: runs and their numbered steps; `context.ts`: what a running task
  * can do), and the built-in `demo` kind.
@@ -43,16 +43,21 @@ export {
 } from "./limits.ts";
 export { type QuotaGate, quotaGate } from "./quota.ts";
 export { DEFAULT_CONCURRENCY, DEFAULT_LANE_CONCURRENCY, type LanePlan, planLanes } from "./lanes.ts";
-export { FINAL_STATUSES, TASK_STATUSES, type TaskRecord, type TaskStatus, type TaskUpdate } from "./model.ts";
 export {
   CONTROL_CHANNEL,
   EVENT_KINDS,
   eventData,
+  FINAL_EVENT_KINDS,
+  FINAL_STATUSES,
   GLOBAL_CHANNEL,
   sessionChannel,
   SHARED_CHANNEL_CAP,
   type StoredEvent,
   SUBTASK_KINDS,
+  TASK_STATUSES,
   taskChannel,
-} from "./events.ts";
+  type TaskRecord,
+  type TaskStatus,
+  type TaskUpdate,
+} from "../task_model/mod.ts";
 export { createTaskRunner, type SubmitRequest, type TaskRunner, type TaskRunnerOptions } from "./runner.ts";

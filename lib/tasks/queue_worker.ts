@@ -1,6 +1,6 @@
 import type { Job, StoreOutage, TaskStore, WorkQueue } from "../store/mod.ts";
 import type { Execution } from "./execution.ts";
-import { FINAL_STATUSES } from "./model.ts";
+import { FINAL_STATUSES } from "../task_model/model.ts";
 import { pause, type StoreRetry } from "./store_retry.ts";
 
 /** What takes root tasks from the work queue works with. */

@@ -7,13 +7,13 @@ import {
   type WorkQueue,
 } from "../store/mod.ts";
 import type { TaskDefinition } from "./define.ts";
-import { CONTROL_CHANNEL } from "./events.ts";
+import { CONTROL_CHANNEL } from "../task_model/events.ts";
 import { createExecution } from "./execution.ts";
 import { taskKinds } from "./kinds.ts";
 import { planLanes } from "./lanes.ts";
 import { checkFootprint, DEFAULT_TASK_LIMITS, type TaskLimits, UNKNOWN_FOOTPRINT } from "./limits.ts";
 import { quotaGate } from "./quota.ts";
-import type { TaskRecord } from "./model.ts";
+import type { TaskRecord } from "../task_model/model.ts";
 import { createQueueWorker } from "./queue_worker.ts";
 import { storeRetry } from "./store_retry.ts";
 

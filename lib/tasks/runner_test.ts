@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent } from "../store/mod.ts";
 import { createTaskRunner, defineTask, demoTask, TaskInputError, type TaskRunner } from "./mod.ts";
 

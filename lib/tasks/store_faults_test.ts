@@ -4,11 +4,11 @@
  * task runs: the task rides it out and finishes once, each update and token stored once.
  */
 import { z } from "zod";
-import { assert, assertEquals } from "../../tests/assert.ts";
-import { startRedisCluster } from "../../tests/redis_cluster.ts";
-import { type RedisServer, startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
-import { until } from "../../tests/until.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
+import { startRedisCluster } from "../../testing/redis_cluster.ts";
+import { type RedisServer, startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
+import { until } from "../../testing/until.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent, StoreUnavailableError } from "../store/mod.ts";
 import { CLUSTER_PARTITIONS, TaskLayout } from "../store/tasks/layout.ts";
 import { createTaskRunner, defineTask, demoTask } from "./mod.ts";

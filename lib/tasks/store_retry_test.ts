@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
 import { storeOutage, StoreUnavailableError } from "../store/mod.ts";
 import { isTransientStoreError, storeRetry, storeRetryDelay } from "./store_retry.ts";
 

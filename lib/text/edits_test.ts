@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../testing/assert.ts";
 import { closest, nearWords, withinEdits } from "./edits.ts";
 
 Deno.test("withinEdits() counts insertions, deletions and substitutions", () => {

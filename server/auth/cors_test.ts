@@ -1,5 +1,5 @@
-import { assertEquals } from "../../tests/assert.ts";
-import { testTokens } from "../../tests/auth_tokens.ts";
+import { assertEquals } from "../../testing/assert.ts";
+import { testTokens } from "../../testing/auth_tokens.ts";
 import { createMemoryStore } from "../../lib/store/mod.ts";
 import { createApp } from "../mod.ts";
 import { createTokenSet, parseTokens } from "./tokens.ts";

@@ -2,12 +2,12 @@
  * Every route × (no token, unknown token, token without the scope, token with it), on memory and
  * on a real redis-server; the open routes stay open; tokens are never echoed nor read from URLs.
  */
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { concrete, OPEN_ROUTES, ROUTE_SCOPES, testTokens } from "../../tests/auth_tokens.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { concrete, OPEN_ROUTES, ROUTE_SCOPES, testTokens } from "../../testing/auth_tokens.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
-import { authApp } from "../../tests/auth_app.ts";
+import { authApp } from "../../testing/auth_app.ts";
 import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
 import { callerOf, createApp } from "../mod.ts";
 

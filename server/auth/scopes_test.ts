@@ -1,5 +1,5 @@
-import { assertEquals } from "../../tests/assert.ts";
-import { OPEN_ROUTES, ROUTE_SCOPES } from "../../tests/auth_tokens.ts";
+import { assertEquals } from "../../testing/assert.ts";
+import { OPEN_ROUTES, ROUTE_SCOPES } from "../../testing/auth_tokens.ts";
 import { createMemoryStore } from "../../lib/store/mod.ts";
 import { createApp } from "../mod.ts";
 import { grants, OPEN_PATHS, routeScopes, SCOPES } from "./scopes.ts";

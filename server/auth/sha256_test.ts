@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { sha256 } from "./sha256.ts";
 
 Deno.test("sha256() matches Web Crypto at every padding edge and beyond", async () => {

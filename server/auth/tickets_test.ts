@@ -1,10 +1,10 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { testTokens } from "../../tests/auth_tokens.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { sseFrames } from "../../tests/sse.ts";
-import { missingTools } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { testTokens } from "../../testing/auth_tokens.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { sseFrames } from "../../testing/sse.ts";
+import { missingTools } from "../../testing/tools.ts";
 import { createMemoryIdempotencyStore, createMemoryStore, openStore } from "../../lib/store/mod.ts";
-import { authApp } from "../../tests/auth_app.ts";
+import { authApp } from "../../testing/auth_app.ts";
 import { binding, createTickets, type Redeemed } from "./tickets.ts";
 
 const ui = { name: "ui", tenant: "acme", scopes: ["tasks:read" as const] };

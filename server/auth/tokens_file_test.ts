@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { until } from "../../tests/until.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
+import { until } from "../../testing/until.ts";
 import { sha256Hex } from "./tokens.ts";
 import { loadTokensFile } from "./tokens_file.ts";
 

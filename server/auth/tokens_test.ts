@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import { createTokenSet, equalBytes, parseTokens, sha256Hex } from "./tokens.ts";
 
 const DIGEST = "a".repeat(64);

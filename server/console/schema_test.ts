@@ -1,5 +1,5 @@
 // Beside the browser code it serves: plain TypeScript, no DOM, so server tests import it too.
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { validate } from "./schema.ts";
 
 Deno.test("validate: the JSON Schema subset of the task kinds, each problem naming its field and what is expected", () => {

@@ -1,5 +1,5 @@
 // Beside the browser code it serves: plain TypeScript, no DOM, so server tests import it too.
-import { assertEquals } from "../../tests/assert.ts";
+import { assertEquals } from "../../testing/assert.ts";
 import { ago } from "./time.ts";
 
 Deno.test("ago: seconds from the first, then minutes, hours and days", () => {

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
 import { createPipelineSource, MAX_QUERY_TERMS, pipelineTasks } from "../../lib/pipelines/mod.ts";
 import { loadRuntime } from "../../lib/runtime/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { createApp } from "../mod.ts";
 import { basicIdentity, MAX_IDENTITY_BYTES } from "./rate_limited.ts";

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { sseEvents } from "../../tests/sse.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { sseEvents } from "../../testing/sse.ts";
 import {
   createMemoryStore,
   type EventLog,

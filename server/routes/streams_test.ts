@@ -1,8 +1,8 @@
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { sseEvents, type SseFrame, sseFrames } from "../../tests/sse.ts";
-import { missingTools } from "../../tests/tools.ts";
-import { until } from "../../tests/until.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { sseEvents, type SseFrame, sseFrames } from "../../testing/sse.ts";
+import { missingTools } from "../../testing/tools.ts";
+import { until } from "../../testing/until.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
 import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_STREAMS, type StreamConfig } from "../mod.ts";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { startRedis } from "../../tests/redis_server.ts";
-import { missingTools } from "../../tests/tools.ts";
+import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
+import { startRedis } from "../../testing/redis_server.ts";
+import { missingTools } from "../../testing/tools.ts";
 import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { createTaskRunner, DEFAULT_TASK_LIMITS, defineTask, demoTask, type TaskLimits } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_TASK_API } from "../mod.ts";

@@ -1,7 +1,7 @@
-import { assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { keyValues } from "../../../tests/table_text.ts";
-import { createWaitingArgv as createWaiting } from "../../../tests/ctl_cloud_scenarios.ts";
+import { assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
+import { keyValues } from "../../../testing/table_text.ts";
+import { createWaitingArgv as createWaiting } from "../../../testing/ctl_process.ts";
 import { Interrupted } from "../../context.ts";
 
 const env = EMULATOR_ENV;

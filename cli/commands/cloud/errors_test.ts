@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
 
 const env = EMULATOR_ENV;
 

@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { keyValues } from "../../../tests/table_text.ts";
+import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
+import { keyValues } from "../../../testing/table_text.ts";
 import { Interrupted } from "../../context.ts";
 
 const env = EMULATOR_ENV;

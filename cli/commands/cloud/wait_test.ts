@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
 import { flag } from "../../framework/params.ts";
 import { group } from "../../framework/spec.ts";
 import { taskCommand } from "./wait.ts";

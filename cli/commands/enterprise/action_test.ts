@@ -1,6 +1,6 @@
-import { assertEquals } from "../../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { tableRows } from "../../../tests/table_text.ts";
+import { assertEquals } from "../../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
+import { tableRows } from "../../../testing/table_text.ts";
 
 Deno.test("enterprise action list: the OBJECT column names what each action or state machine works on", async () => {
   await using ctl = await inProcessCtl({ taskDelayMs: 60_000 });

@@ -1,6 +1,6 @@
-import { assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../../tests/ctl_in_process.ts";
-import { tableCells, tableRows } from "../../../tests/table_text.ts";
+import { assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
+import { tableCells, tableRows } from "../../../testing/table_text.ts";
 import { parseSince } from "./log.ts";
 
 const env = EMULATOR_ENV;

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { inProcessCtl } from "../../../testing/ctl_in_process.ts";
 import type { GroupSpec } from "../../framework/spec.ts";
 import { loadAll } from "../../framework/tree.ts";
 import enterprise from "./mod.ts";

@@ -1,6 +1,6 @@
 import { unpackTar } from "modern-tar";
-import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { EMULATOR_ENV, ENTERPRISE_URL, type InProcessCtl, inProcessCtl } from "../../../tests/ctl_in_process.ts";
+import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { EMULATOR_ENV, ENTERPRISE_URL, type InProcessCtl, inProcessCtl } from "../../../testing/ctl_in_process.ts";
 import { Interrupted } from "../../context.ts";
 
 const env = EMULATOR_ENV;

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
 
 const RUNTIME = new URL("../deno.ts", import.meta.url).href;
 

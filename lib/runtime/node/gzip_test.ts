@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../../../tests/assert.ts";
+import { assertEquals, assertRejects } from "../../../testing/assert.ts";
 import { nodeGunzip, nodeGzip } from "./gzip.ts";
 
 const gz = (bytes: Uint8Array<ArrayBuffer>) =>

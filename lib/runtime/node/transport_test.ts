@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
-import { opensslCertificate } from "../../../tests/certs.ts";
-import { missingTools, requireTool } from "../../../tests/tools.ts";
+import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
+import { opensslCertificate } from "../../../testing/certs.ts";
+import { missingTools, requireTool } from "../../../testing/tools.ts";
 import { bundle } from "../../../tools/bundle.ts";
 import { classifyFailure, describeFailure } from "../../http/classify.ts";
 import type { ProbeRequest, ProbeResult } from "./transport_probe_types.ts";

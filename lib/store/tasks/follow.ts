@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { StoredEvent } from "./port.ts";
+import type { StoredEvent } from "../../task_model/ports.ts";
 
 /** One pub/sub connection (Redis over TCP). */
 export interface Subscriber {

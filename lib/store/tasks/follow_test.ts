@@ -1,8 +1,8 @@
-import { assert, assertEquals } from "../../../tests/assert.ts";
-import { startRedis } from "../../../tests/redis_server.ts";
-import { missingTools } from "../../../tests/tools.ts";
+import { assert, assertEquals } from "../../../testing/assert.ts";
+import { startRedis } from "../../../testing/redis_server.ts";
+import { missingTools } from "../../../testing/tools.ts";
 import { createRedisStore } from "../redis.ts";
-import type { StoredEvent } from "./port.ts";
+import type { StoredEvent } from "../../task_model/ports.ts";
 
 /** The next batch of `iterator`, or a failure after `ms`. */
 async function nextWithin(iterator: AsyncIterator<StoredEvent[]>, ms: number): Promise<StoredEvent[]> {

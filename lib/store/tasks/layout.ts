@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { DEFAULT_LANE } from "./port.ts";
+import { DEFAULT_LANE } from "../../task_model/ports.ts";
 
 /** How many partitions a cluster store spreads tasks and work queues over. */
 export const CLUSTER_PARTITIONS = 16;

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../../tests/assert.ts";
+import { assertEquals } from "../../../testing/assert.ts";
 import { CLUSTER_PARTITIONS, keySlot, TaskLayout } from "./layout.ts";
 
 Deno.test("keySlot: Redis Cluster's slots (CRC16 of the hash tag)", () => {

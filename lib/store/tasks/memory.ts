@@ -1,4 +1,4 @@
-import type { TaskPorts } from "./port.ts";
+import type { TaskPorts } from "../../task_model/ports.ts";
 import { createMemoryEventLog } from "./memory_events.ts";
 import { createMemoryQueue } from "./memory_queue.ts";
 import { createMemoryTaskStore } from "./memory_tasks.ts";

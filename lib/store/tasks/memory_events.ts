@@ -1,4 +1,4 @@
-import { eachEvent, type EventLog, type StoredEvent } from "./port.ts";
+import { eachEvent, type EventLog, type StoredEvent } from "../../task_model/ports.ts";
 
 interface Channel {
   events: StoredEvent[];

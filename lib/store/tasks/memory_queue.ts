@@ -1,4 +1,4 @@
-import { DEFAULT_LANE, type Job, type WorkQueue } from "./port.ts";
+import { DEFAULT_LANE, type Job, type WorkQueue } from "../../task_model/ports.ts";
 
 /** The memory twin of the Redis work queue (one process, so a lease only runs out in tests). */
 export function createMemoryQueue(now: () => number): WorkQueue {

@@ -17,7 +17,7 @@ import {
   type TaskStore,
   type TaskUpdate,
   type WorkQueue,
-} from "./port.ts";
+} from "../../task_model/ports.ts";
 import type { MemoryEventLog } from "./memory_events.ts";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -1,6 +1,6 @@
 import type { ScriptHost } from "../script_host.ts";
 import { Partitions } from "./partitions.ts";
-import { eachEvent, type EventLog, type StoredEvent, type TaskPorts } from "./port.ts";
+import { eachEvent, type EventLog, type StoredEvent, type TaskPorts } from "../../task_model/ports.ts";
 import { APPEND_LUA, LAST_LUA, RANGE_LUA } from "./event_scripts.ts";
 import { FollowerPool, type Subscriber } from "./follow.ts";
 import { createScriptedQueue } from "./scripted_queue.ts";

@@ -1,4 +1,4 @@
-import { DEFAULT_LANE, type WorkQueue } from "./port.ts";
+import { DEFAULT_LANE, type WorkQueue } from "../../task_model/ports.ts";
 import { ACK_LUA, PUSH_LUA, RELEASE_LUA, RENEW_LUA, REQUEUE_LUA, TAKE_LUA } from "./queue_scripts.ts";
 import { queueName } from "./layout.ts";
 import type { Partitions } from "./partitions.ts";

@@ -8,7 +8,7 @@ import {
   type TaskStep,
   type TaskStore,
   type TaskUpdate,
-} from "./port.ts";
+} from "../../task_model/ports.ts";
 import {
   CANCEL_LUA,
   CHILDREN_LUA,

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../../tests/assert.ts";
+import { assertEquals } from "../../../testing/assert.ts";
 import type { Subscriber } from "./follow.ts";
 import { sharedSubscriber } from "./shared_subscriber.ts";
 

@@ -4,26 +4,10 @@
  *
  * @module
  */
+import { EVENT_KINDS, FINAL_EVENT_KINDS } from "../../../lib/task_model/mod.ts";
 import { streamUrl, token } from "./api.ts";
 
-/**
- * Every event kind a stream sends: `lib/tasks/events.ts`'s list, written again because lib is
- * reached through `lib/tasks/mod.ts`, which would bring the task runtime into the page (537 KB).
- */
-export const EVENT_KINDS = [
-  "update",
-  "token",
-  "done",
-  "failed",
-  "cancelled",
-  "input_required",
-  "subtask_spawned",
-  "subtask_done",
-  "subtask_failed",
-  "subtask_input_required",
-] as const;
-
-const FINAL = ["done", "failed", "cancelled"];
+export { EVENT_KINDS };
 
 /** One event as received: its stream id, kind and data. */
 export interface StreamEvent {
@@ -99,7 +83,7 @@ export function follow(
         }
         const data = JSON.parse(message.data);
         // A task stream ends after its task's final event (not a child's copy of one).
-        if (options.ends && FINAL.includes(kind) && !data.subtask_id) finished = true;
+        if (options.ends && FINAL_EVENT_KINDS.has(kind) && !data.subtask_id) finished = true;
         onEvent({ id, kind, data });
       });
     }
