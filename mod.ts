@@ -141,10 +141,4 @@ export {
 } from "./lib/tasks/mod.ts";
 export { SlidingWindowLog } from "./lib/ratelimit/mod.ts";
 export { createApp, type ServerDeps } from "./server/mod.ts";
-export {
-  createEmulator,
-  DEFAULT_OPTIONS,
-  type Emulator,
-  type EmulatorOptions,
-  packageStream,
-} from "./emulator/mod.ts";
+export { createEmulator, DEFAULT_OPTIONS, type Emulator, type EmulatorOptions, packageStream } from "./emulator/mod.ts";

@@ -68,7 +68,7 @@ export function findViolations(files: readonly SourceFile[], importMapKeys: read
         if (PROGRAMS.includes(area) && [...PROGRAMS, "testing", "tests"].includes(targetArea) && targetArea !== area) {
           if (!testHelper) report(index, 2, `${area} must not import from ${targetArea}/ (${specifier})`);
         }
-        if (["bench", "tools", "testing"].includes(area) && targetArea === "tests") {
+        if (["bench", "tools", "testing"].includes(area) && targetArea === "tests" && !isTest) {
           report(index, 2, `${area} must not import from tests/ (${specifier}): move what it needs to testing/`);
         }
         if (PROGRAMS.includes(area) && targetArea === "lib" && !target.endsWith("/mod.ts") && !isTest) {

@@ -5,14 +5,7 @@ import { type ActionClock, settleActions } from "./actions.ts";
 import { bdbAlerts, clusterAlerts } from "./alerts.ts";
 import { applyBdbChanges, bdb, BDB_FIELDS, bdbProblem } from "./bdb.ts";
 import { debuginfoRoutes } from "./debuginfo.ts";
-import {
-  bootstrapBody,
-  crdb,
-  type EnterpriseData,
-  enterpriseFixture,
-  stateMachine,
-  user,
-} from "./fixture.ts";
+import { bootstrapBody, crdb, type EnterpriseData, enterpriseFixture, stateMachine, user } from "./fixture.ts";
 import { nodeRoutes } from "./nodes.ts";
 import { bdbStats, clusterStats } from "./stats.ts";
 import type { Json } from "../fixture.ts";

@@ -12,7 +12,6 @@ import { type EventSink, StreamEnded } from "../sse.ts";
 /** History is read and sent this many events at a time, each page once the client took the last. */
 export const HISTORY_PAGE = 1_000;
 
-
 /** Where a stream starts and when it ends. */
 export interface StreamPlan {
   readonly channel: string;
@@ -72,7 +71,8 @@ export async function feedStream(
     for (const event of batch) {
       state.lastRead = event.id;
       if (event.id > plan.sendAfter && (!plan.filter || plan.filter.has(event.kind))) out.push(frame(event));
-      const final = plan.taskId !== undefined && FINAL_EVENT_KINDS.has(event.kind) && event.data.task_id === plan.taskId;
+      const final = plan.taskId !== undefined && FINAL_EVENT_KINDS.has(event.kind) &&
+        event.data.task_id === plan.taskId;
       if (final || (plan.until !== undefined && event.id >= plan.until)) return { frames: out, ended: true };
     }
     return { frames: out, ended: false };
