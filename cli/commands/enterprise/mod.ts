@@ -20,7 +20,7 @@ export default group(
     log: lazy("list the cluster's event log", () => import("./log.ts")),
     "support-package": lazy(
       "download and shrink diagnostic support packages",
-      () => import("./support_package.ts"),
+      () => import("./support_package/mod.ts"),
     ),
   },
   `Manage an enterprise cluster through its REST API (HTTP Basic, paths under /v1), with the

@@ -1,7 +1,7 @@
-import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
-import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
-import { keyValues } from "../../../testing/table_text.ts";
-import { downloadMessage } from "./support_package_jobs.ts";
+import { assert, assertEquals, assertMatch } from "../../../../testing/assert.ts";
+import { EMULATOR_ENV, inProcessCtl } from "../../../../testing/ctl_in_process.ts";
+import { keyValues } from "../../../../testing/table_text.ts";
+import { downloadMessage } from "./jobs.ts";
 
 Deno.test("support-package --no-wait starts a background run; status follows it to completed", async () => {
   await using ctl = await inProcessCtl();

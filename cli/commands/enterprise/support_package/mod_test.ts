@@ -1,7 +1,7 @@
 import { unpackTar } from "modern-tar";
-import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
-import { EMULATOR_ENV, ENTERPRISE_URL, type InProcessCtl, inProcessCtl } from "../../../testing/ctl_in_process.ts";
-import { Interrupted } from "../../context.ts";
+import { assert, assertEquals, assertMatch } from "../../../../testing/assert.ts";
+import { EMULATOR_ENV, ENTERPRISE_URL, type InProcessCtl, inProcessCtl } from "../../../../testing/ctl_in_process.ts";
+import { Interrupted } from "../../../context.ts";
 
 const env = EMULATOR_ENV;
 const NAME = /^support-package-cluster-\d{8}T\d{6}\.tar\.gz$/;

@@ -1,7 +1,7 @@
-import type { EnterpriseClient, PackageTarget, RouteFamily } from "../../../lib/enterprise/mod.ts";
-import { StoreCtlError } from "../../../lib/errors/mod.ts";
-import { formatSize } from "../../../lib/output/mod.ts";
-import { basename, joinPath } from "../../../lib/runtime/mod.ts";
+import type { EnterpriseClient, PackageTarget, RouteFamily } from "../../../../lib/enterprise/mod.ts";
+import { StoreCtlError } from "../../../../lib/errors/mod.ts";
+import { formatSize } from "../../../../lib/output/mod.ts";
+import { basename, joinPath } from "../../../../lib/runtime/mod.ts";
 import {
   defaultPackageName,
   type GenerateEvents,
@@ -12,37 +12,18 @@ import {
   packageResult,
   packageType,
   type UploadDestination,
-} from "../../../lib/support_package/mod.ts";
-import type { Factory } from "../../factory.ts";
-import { writeResult } from "../../framework/output.ts";
-import { type Progress, progressLine } from "../../framework/progress.ts";
-import type { OutputTarget } from "../../framework/spec.ts";
-import { type StatusLine, statusLine } from "../../framework/status_line.ts";
-import { type Spinner, spinner } from "../../framework/waiting.ts";
-import { preflight, resultAsData } from "./support_package_common.ts";
-import { optimizeSummary, verboseAction } from "./support_package_optimize.ts";
-import { requireFilesKey, uploadTarget } from "./support_package_upload.ts";
-import { type JobReporter, jobReporter, startInBackground } from "./support_package_jobs.ts";
+} from "../../../../lib/support_package/mod.ts";
+import type { Factory } from "../../../factory.ts";
+import { writeResult } from "../../../framework/output.ts";
+import { type Progress, progressLine } from "../../../framework/progress.ts";
+import type { OutputTarget } from "../../../framework/spec.ts";
+import { type StatusLine, statusLine } from "../../../framework/status_line.ts";
+import { type Spinner, spinner } from "../../../framework/waiting.ts";
+import { type GenerateOptions, preflight, resultAsData } from "./common.ts";
 
-/** The options of `support-package cluster|database|node`. */
-export interface GenerateOptions {
-  readonly skipChecks: boolean;
-  readonly useNewApi: boolean;
-  readonly useOldApi: boolean;
-  readonly optimize: boolean;
-  readonly optimizeVerbose: boolean;
-  readonly logLines: number;
-  readonly waitTimeout: number;
-  /** Seconds the cluster may take to start sending (`--timeout` bounds every later silence). */
-  readonly firstByteTimeout: number;
-  readonly yes: boolean;
-  readonly upload: boolean;
-  readonly noSave: boolean;
-  /** Start in the background and return at once. */
-  readonly noWait: boolean;
-  /** Set in the background process: the job to report to. */
-  readonly jobId?: string;
-}
+import { optimizeSummary, verboseAction } from "./optimize.ts";
+import { requireFilesKey, uploadTarget } from "./upload.ts";
+import { type JobReporter, jobReporter, startInBackground } from "./jobs.ts";
 
 /** Where people upload packages by hand (rule 5); `STORE_SUPPORT_UPLOAD_URL` changes it. */
 export const DEFAULT_SUPPORT_UPLOAD_URL = "https://support.example.com/upload";

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
-import { CLOUD_URL, EMULATOR_ENV, type InProcessCtl, inProcessCtl } from "../../../testing/ctl_in_process.ts";
+import { assert, assertEquals, assertMatch } from "../../../../testing/assert.ts";
+import { CLOUD_URL, EMULATOR_ENV, type InProcessCtl, inProcessCtl } from "../../../../testing/ctl_in_process.ts";
 
 const FILES = {
   ...EMULATOR_ENV,

@@ -1,12 +1,12 @@
-import { formatSize } from "../../../lib/output/mod.ts";
-import { basename, dirname, joinPath } from "../../../lib/runtime/mod.ts";
-import { type OptimizeAction, optimizePackageFile, type OptimizeStats } from "../../../lib/support_package/mod.ts";
-import type { Factory } from "../../factory.ts";
-import { writeResult } from "../../framework/output.ts";
-import { type Progress, progressLine } from "../../framework/progress.ts";
-import type { OutputTarget } from "../../framework/spec.ts";
-import { statusLine } from "../../framework/status_line.ts";
-import { preflight, resultAsData } from "./support_package_common.ts";
+import { formatSize } from "../../../../lib/output/mod.ts";
+import { basename, dirname, joinPath } from "../../../../lib/runtime/mod.ts";
+import { type OptimizeAction, optimizePackageFile, type OptimizeStats } from "../../../../lib/support_package/mod.ts";
+import type { Factory } from "../../../factory.ts";
+import { writeResult } from "../../../framework/output.ts";
+import { type Progress, progressLine } from "../../../framework/progress.ts";
+import type { OutputTarget } from "../../../framework/spec.ts";
+import { statusLine } from "../../../framework/status_line.ts";
+import { preflight, resultAsData } from "./common.ts";
 
 /** One line of `--optimize-verbose`. */
 export function verboseAction(action: OptimizeAction): string {

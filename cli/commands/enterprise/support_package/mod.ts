@@ -1,13 +1,14 @@
-import type { PackageTarget } from "../../../lib/enterprise/mod.ts";
-import { StoreCtlError } from "../../../lib/errors/mod.ts";
-import { DEFAULT_LOG_LINES } from "../../../lib/support_package/mod.ts";
-import type { Factory } from "../../factory.ts";
-import { type Arg, arg, flag } from "../../framework/params.ts";
-import { command, group, type OutputTarget } from "../../framework/spec.ts";
-import { uidArg } from "./common.ts";
-import { type GenerateOptions, generatePackage } from "./support_package_generate.ts";
-import { optimizeFile } from "./support_package_optimize.ts";
-import { describe, JOB_COLUMNS, jobs } from "./support_package_jobs.ts";
+import type { PackageTarget } from "../../../../lib/enterprise/mod.ts";
+import { StoreCtlError } from "../../../../lib/errors/mod.ts";
+import { DEFAULT_LOG_LINES } from "../../../../lib/support_package/mod.ts";
+import type { Factory } from "../../../factory.ts";
+import { type Arg, arg, flag } from "../../../framework/params.ts";
+import { command, group, type OutputTarget } from "../../../framework/spec.ts";
+import { uidArg } from "../common.ts";
+import type { GenerateOptions } from "./common.ts";
+import { generatePackage } from "./generate.ts";
+import { optimizeFile } from "./optimize.ts";
+import { describe, JOB_COLUMNS, jobs } from "./jobs.ts";
 
 const LOG_LINES = flag.number("lines kept per log file when optimizing", {
   min: 1,

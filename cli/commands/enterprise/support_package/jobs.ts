@@ -1,5 +1,5 @@
-import type { PackageTarget } from "../../../lib/enterprise/mod.ts";
-import { StoreCtlError } from "../../../lib/errors/mod.ts";
+import type { PackageTarget } from "../../../../lib/enterprise/mod.ts";
+import { StoreCtlError } from "../../../../lib/errors/mod.ts";
 import {
   type JobRecord,
   jobsFile,
@@ -7,12 +7,12 @@ import {
   jobStore,
   newJobId,
   type PackageResult,
-} from "../../../lib/support_package/mod.ts";
-import type { Factory } from "../../factory.ts";
-import { writeResult } from "../../framework/output.ts";
-import { formatSize } from "../../../lib/output/mod.ts";
-import type { Column } from "../../framework/spec.ts";
-import type { GenerateOptions } from "./support_package_generate.ts";
+} from "../../../../lib/support_package/mod.ts";
+import type { Factory } from "../../../factory.ts";
+import { writeResult } from "../../../framework/output.ts";
+import { formatSize } from "../../../../lib/output/mod.ts";
+import type { Column } from "../../../framework/spec.ts";
+import type { GenerateOptions } from "./common.ts";
 
 /** Columns of `status` and `list`. */
 export const JOB_COLUMNS: readonly Column[] = [

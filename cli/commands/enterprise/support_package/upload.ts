@@ -1,7 +1,11 @@
-import { type FilesKey, resolveFilesKey } from "../../../lib/config/mod.ts";
-import { mask, StoreCtlError } from "../../../lib/errors/mod.ts";
-import { DEFAULT_FILES_API_URL, DEFAULT_FILES_FOLDER, DEFAULT_PART_BYTES } from "../../../lib/support_package/mod.ts";
-import type { Factory } from "../../factory.ts";
+import { type FilesKey, resolveFilesKey } from "../../../../lib/config/mod.ts";
+import { mask, StoreCtlError } from "../../../../lib/errors/mod.ts";
+import {
+  DEFAULT_FILES_API_URL,
+  DEFAULT_FILES_FOLDER,
+  DEFAULT_PART_BYTES,
+} from "../../../../lib/support_package/mod.ts";
+import type { Factory } from "../../../factory.ts";
 
 /** The upload key in the spec's order, or a config error (exit 3) saying how to set one. */
 export async function requireFilesKey(f: Factory): Promise<FilesKey> {

@@ -1,8 +1,8 @@
-import { formatSize } from "../../../lib/output/mod.ts";
-import { dirname } from "../../../lib/runtime/mod.ts";
-import type { Factory } from "../../factory.ts";
-import { confirmOrStop } from "../../framework/confirm.ts";
-import type { OutputTarget } from "../../framework/spec.ts";
+import { formatSize } from "../../../../lib/output/mod.ts";
+import { dirname } from "../../../../lib/runtime/mod.ts";
+import type { Factory } from "../../../factory.ts";
+import { confirmOrStop } from "../../../framework/confirm.ts";
+import type { OutputTarget } from "../../../framework/spec.ts";
 
 /**
  * Below this much free space the user is asked first: 1 GiB, since ctl counts sizes in powers of
@@ -33,4 +33,24 @@ export async function preflight(f: Factory, path: string, yes: boolean): Promise
 /** Whether the result goes to stdout as data (`-o json|yaml`, or `auto` into a pipe). */
 export function resultAsData(f: Factory, output: OutputTarget): boolean {
   return output.format === "json" || output.format === "yaml" || (output.format === "auto" && !f.ctx.stdout.isTTY);
+}
+
+/** The options of `support-package cluster|database|node`. */
+export interface GenerateOptions {
+  readonly skipChecks: boolean;
+  readonly useNewApi: boolean;
+  readonly useOldApi: boolean;
+  readonly optimize: boolean;
+  readonly optimizeVerbose: boolean;
+  readonly logLines: number;
+  readonly waitTimeout: number;
+  /** Seconds the cluster may take to start sending (`--timeout` bounds every later silence). */
+  readonly firstByteTimeout: number;
+  readonly yes: boolean;
+  readonly upload: boolean;
+  readonly noSave: boolean;
+  /** Start in the background and return at once. */
+  readonly noWait: boolean;
+  /** Set in the background process: the job to report to. */
+  readonly jobId?: string;
 }
