@@ -19,6 +19,7 @@ import { Redis } from "ioredis";
 import { startRedis } from "../testing/redis_server.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { Histogram } from "./stream_common.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const { values } = parseArgs({
   options: {
@@ -32,7 +33,6 @@ const CHANNELS = Number(values.channels), RATE = Number(values.rate), COUNT = RA
 const APPEND = `local id = redis.call('XADD', KEYS[1], '*', 'd', ARGV[1])
 if ARGV[2] == '1' then redis.call('PUBLISH', 'n', KEYS[1]) end
 if ARGV[2] == '2' then redis.call('PUBLISH', 'n', KEYS[1] .. '\t' .. id .. '\t' .. ARGV[1]) end`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function run(mode: string) {
   await using redis = await startRedis();

@@ -29,6 +29,7 @@ import { cpuSeconds } from "./process_cpu.ts";
 import { limitCpu } from "./cpu_limit.ts";
 import { commandStats, redisInfo, scriptTotals } from "./redis_info.ts";
 import { masterPorts } from "../testing/store_backends.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const { values } = parseArgs({
   options: {
@@ -42,7 +43,6 @@ const { values } = parseArgs({
 });
 const TASKS = Number(values.tasks), CHANNELS = Number(values.channels), EVENTS = Number(values.events);
 const FOLLOWERS = 5;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Backend {
   readonly name: string;

@@ -19,6 +19,7 @@ import { DENO_SERVER, type ServerProcess, startServer } from "../testing/server_
 import { type SseFrame, sseFrames } from "../testing/sse.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { rssKb } from "./stream_common.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 export interface SoakOptions {
   readonly seconds: number;
@@ -41,7 +42,6 @@ export interface SoakReport {
   readonly keysLeft: Record<string, number>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const RETENTION_SECONDS = 5;
 
 /** Runs the soak; see the module doc. */

@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { startRedis } from "../testing/redis_server.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { Histogram, post, redisClients, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,6 @@ const { values } = parseArgs({
 });
 const CHANNELS = Number(values.channels), SUBSCRIBERS = Number(values.subscribers);
 const RATE = Number(values.rate), COUNT = RATE * Number(values.seconds);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 
 /** Subscribers that were refused (a 503 while the store was slow to answer) and tried again. */

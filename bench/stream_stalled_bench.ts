@@ -15,6 +15,7 @@ import { startRedis } from "../testing/redis_server.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { type Entry, post, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,6 @@ const { values } = parseArgs({
   },
 });
 const STALLED = Number(values.stalled);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 
 interface Outcome {

@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { sleep } from "../lib/time/mod.ts";
 
 /** A misbehaviour the emulator can be told to show. */
 export type Fault =
@@ -112,7 +113,7 @@ export function faultMiddleware(plan: FaultPlan, errorBody: ErrorBody): Middlewa
         );
       }
       case "stall":
-        await sleep(fault.ms, c.req.raw.signal);
+        await sleep(fault.ms, c.req.raw.signal).catch(() => {});
         return next();
       case "drop":
         await next();
@@ -148,16 +149,6 @@ function cutAfter(res: Response, limit: number): Response {
     cancel: (reason) => reader.cancel(reason),
   });
   return new Response(body, { status: res.status, statusText: res.statusText, headers });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
 }
 
 /**

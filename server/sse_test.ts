@@ -1,7 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
 import { createEventStreams, cutOffComment, type EventSink, StreamEnded } from "./sse.ts";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from "../lib/time/mod.ts";
 
 Deno.test("createEventStreams() streams what the producer writes, then ends", async () => {
   const response = createEventStreams({ heartbeatMs: 60_000, bufferBytes: 1_000_000 }).respond(async (sink) => {

@@ -15,6 +15,7 @@
  * @module
  */
 import { requireTool } from "./tools.ts";
+import { until } from "./until.ts";
 
 export interface RedisCluster extends AsyncDisposable {
   /** `redis-cluster://127.0.0.1:p1,127.0.0.1:p2,…` (the masters' seed list). */
@@ -101,16 +102,9 @@ function freeClusterPort(taken: Set<number>): number {
   throw new Error("no free loopback port pair (port and port + 10000) found for a Redis Cluster node");
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 20;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 200);
-  }
-  throw new Error(`Redis Cluster: ${what} did not happen within ${timeoutMs} ms`);
-}
+/** `until`, for a cluster still forming: a check that fails counts as "not yet". */
+const settled = (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) =>
+  until(`Redis Cluster: ${what}`, () => check().catch(() => false), timeoutMs, 100);
 
 /**
  * Starts a 3-master, 3-replica cluster; see the module doc. With `password`, every node requires
@@ -189,7 +183,7 @@ export async function startRedisCluster(
       );
     }
     await Promise.all(
-      ports.map((port) => until(`node ${port} answering`, async () => /PONG/.test(await cli(port, "PING")))),
+      ports.map((port) => settled(`node ${port} answering`, async () => /PONG/.test(await cli(port, "PING")))),
     );
     await cli(
       ports[0],
@@ -201,7 +195,7 @@ export async function startRedisCluster(
       "--cluster-yes",
     );
     await Promise.all(ports.map((port) =>
-      until(`node ${port} reporting cluster_state:ok`, async () => {
+      settled(`node ${port} reporting cluster_state:ok`, async () => {
         const info = await cli(port, "CLUSTER", "INFO");
         return /cluster_state:ok/.test(info) && /cluster_slots_assigned:16384/.test(info) &&
           /cluster_known_nodes:6/.test(info);
@@ -209,7 +203,7 @@ export async function startRedisCluster(
     ));
     // Every node knows the roles: 3 masters, 3 replicas, all links up.
     await Promise.all(ports.map((port) =>
-      until(`node ${port} seeing 3 masters and 3 replicas`, async () => {
+      settled(`node ${port} seeing 3 masters and 3 replicas`, async () => {
         const lines = (await cli(port, "CLUSTER", "NODES")).trim().split("\n");
         const flags = lines.map((line) => line.split(" ")[2].split(","));
         return lines.length === NODES && lines.every((line) => / connected/.test(line)) &&
@@ -220,7 +214,7 @@ export async function startRedisCluster(
     // Every replica has synced with its master (else a failover would promote an empty node).
     const replicas = parseNodes(await cli(ports[0], "CLUSTER", "NODES")).filter((n) => n.master);
     await Promise.all(replicas.map(({ port }) =>
-      until(`replica ${port} synced with its master`, async () => {
+      settled(`replica ${port} synced with its master`, async () => {
         const info = await cli(port, "INFO", "replication");
         return /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info);
       })
@@ -255,7 +249,7 @@ export async function startRedisCluster(
   const crashMaster = async (key: string) => {
     // After a failover, the old master shows as the new one's replica a moment later.
     let found = await slotMaster(key);
-    await until(`a replica for the master of ${key}`, async () => !!(found = await slotMaster(key)).replica, 5_000)
+    await settled(`a replica for the master of ${key}`, async () => !!(found = await slotMaster(key)).replica, 5_000)
       .catch(() => {});
     const { slot, master, replica } = found;
     if (!replica) throw new Error(`Redis Cluster: the master of slot ${slot} has no replica`);
@@ -267,7 +261,7 @@ export async function startRedisCluster(
     const promoted = async () => {
       await Promise.all(
         alive.map((port) =>
-          until(`node ${port} promoting ${replica.port} after ${master.port} died`, async () => {
+          settled(`node ${port} promoting ${replica.port} after ${master.port} died`, async () => {
             if (!/cluster_state:ok/.test(await cli(port, "CLUSTER", "INFO"))) return false;
             const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
             const served = now.find((n) =>
@@ -300,7 +294,7 @@ export async function startRedisCluster(
       if (answer !== "OK") throw new Error(`CLUSTER FAILOVER on ${replica.port} answered ${answer}`);
       await Promise.all(
         ports.map((port) =>
-          until(`node ${port} seeing ${replica.port} as the master of slot ${slot}`, async () => {
+          settled(`node ${port} seeing ${replica.port} as the master of slot ${slot}`, async () => {
             const now = parseNodes(await cli(port, "CLUSTER", "NODES"));
             const served = now.find((n) =>
               n.flags.includes("master") && n.slots.some(([a, b]) => slot >= a && slot <= b)

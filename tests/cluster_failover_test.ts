@@ -14,10 +14,10 @@ import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { sseEvents } from "../testing/sse.ts";
 import { missingTools } from "../testing/tools.ts";
 import { until } from "../testing/until.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
 const PATH = "/api/RateLimited/sliding";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function submit(url: string, input: Record<string, unknown>): Promise<Response> {
   return await fetch(`${url}/tasks`, {

@@ -15,11 +15,11 @@ import { type SseFrame, sseFrames } from "../testing/sse.ts";
 import { missingTools, requireTool } from "../testing/tools.ts";
 import { until } from "../testing/until.ts";
 import { bundleAll } from "../tools/bundle.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
 const PATH = "/api/RateLimited/sliding";
 const LIMIT = 10;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function submit(url: string, input: Record<string, unknown>): Promise<Response> {
   return await fetch(`${url}/tasks`, {

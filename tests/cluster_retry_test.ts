@@ -15,11 +15,11 @@ import { missingTools } from "../testing/tools.ts";
 import { until } from "../testing/until.ts";
 import { createRedisClusterStore } from "../lib/store/redis_cluster.ts";
 import { type Store, StoreUnavailableError } from "../lib/store/mod.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const TIMEOUT_MS = 500;
 // Generous: a loaded 2-core VM may be late on timers; without the bound calls took 1.5-3 s.
 const BOUND_MS = TIMEOUT_MS + 500;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One timed rate-limit hit: how long it took, and whether it answered. */
 async function timedHit(store: Store, key: string): Promise<{ ms: number; ok: boolean }> {

@@ -6,10 +6,10 @@ import { missingTools } from "../testing/tools.ts";
 import { startUpstashStandIn } from "../testing/upstash_standin.ts";
 import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { storeOutageScenario } from "./store_outage_scenario.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const AUTH = { authorization: `Basic ${btoa("alice:secret")}` };
 const PATH = "/api/RateLimited/sliding";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The rule-6 shape: 20 requests `gapMs` apart, then one more once the first left the window. */
 async function ruleSix(store: Store, windowMs: number, gapMs: number) {

@@ -11,16 +11,14 @@ import { startRedis } from "../testing/redis_server.ts";
 import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { requireTool } from "../testing/tools.ts";
 import { curl, type ProcessScenario } from "../testing/process_scenarios.ts";
+import { until } from "../testing/until.ts";
 
-/** Polls the task until `ok(task)` holds. */
-async function until(server: ServerProcess, id: string, ok: (task: Record<string, unknown>) => boolean) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const task = await (await fetch(`${server.url}/tasks/${id}`)).json();
-    if (ok(task)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${id} never got there: ${JSON.stringify(task)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** The task once `ok(task)` holds. */
+async function taskWhen(server: ServerProcess, id: string, ok: (task: Record<string, unknown>) => boolean) {
+  let task: Record<string, unknown> = {};
+  const read = async () => ok(task = await (await fetch(`${server.url}/tasks/${id}`)).json());
+  await until(() => `task ${id} never got there: ${JSON.stringify(task)}`, read, 15_000);
+  return task;
 }
 
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
@@ -88,7 +86,7 @@ export const EDGE_SCENARIOS: readonly ProcessScenario[] = [
         }),
         `${server.url}/tasks`,
       ]);
-      await until(server, created.body.task_id, (t) => (t.updates as unknown[]).length > 0);
+      await taskWhen(server, created.body.task_id, (t) => (t.updates as unknown[]).length > 0);
       const cancelled = await curl([
         "-X",
         "POST",
@@ -110,7 +108,7 @@ export const EDGE_SCENARIOS: readonly ProcessScenario[] = [
         body: JSON.stringify({ kind: "demo", input: { steps: 0, ask: "Name?" } }),
       });
       const { task_id } = await res.json();
-      await until(server, task_id, (t) => t.status === "input_required");
+      await taskWhen(server, task_id, (t) => t.status === "input_required");
       const deep = await fetch(`${server.url}/tasks/${task_id}/input`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -129,7 +127,7 @@ export const EDGE_SCENARIOS: readonly ProcessScenario[] = [
       });
       assertEquals(answered.status, 200);
       await answered.body?.cancel();
-      const done = await until(server, task_id, (t) => t.status === "done");
+      const done = await taskWhen(server, task_id, (t) => t.status === "done");
       assertEquals((done.result as Record<string, unknown>).input, "Ada");
     },
   },

@@ -5,8 +5,7 @@ import { startRedis } from "../testing/redis_server.ts";
 import { startRedisCluster } from "../testing/redis_cluster.ts";
 import { missingTools } from "../testing/tools.ts";
 import { startUpstashStandIn } from "../testing/upstash_standin.ts";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from "../lib/time/mod.ts";
 
 /** The behaviour every store backend must share. */
 async function contract(t: Deno.TestContext, open: OpenStore) {

@@ -8,9 +8,9 @@
 import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { startRedis } from "../testing/redis_server.ts";
 import { startServer } from "../testing/server_process.ts";
+import { sleep } from "../lib/time/mod.ts";
 
 const PATH = "/api/RateLimited/sliding";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function storeOutageScenario(command: string[]): Promise<void> {
   await using redis = await startRedis();

@@ -13,8 +13,7 @@ import { type RedisServer, startRedis } from "../testing/redis_server.ts";
 import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { type SseFrame, sseFrames } from "../testing/sse.ts";
 import type { TaskScenario } from "./task_scenarios.ts";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from "../lib/time/mod.ts";
 
 const env = (redis: RedisServer) => ({
   STORE_URL: redis.url,

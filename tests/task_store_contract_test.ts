@@ -2,8 +2,8 @@ import { assert, assertEquals } from "../testing/assert.ts";
 import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
 import type { RedisCluster } from "../testing/redis_cluster.ts";
 import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
+import { sleep } from "../lib/time/mod.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
 
 /** Collects what a follower yields until `count` events arrived. */

@@ -12,8 +12,8 @@ import { startRedis } from "../testing/redis_server.ts";
 import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
 import { missingTools, requireTool } from "../testing/tools.ts";
 import { until } from "../testing/until.ts";
+import { sleep } from "../lib/time/mod.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
 const doc = (id: string, chunks: string[]) => ({
   id,

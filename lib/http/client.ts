@@ -3,14 +3,8 @@ import type { Logger } from "../output/mod.ts";
 import { classifyFailure, describeFailure, failureInWords, tlsCause } from "./classify.ts";
 import { serverMessage } from "./error_body.ts";
 import { checkRequest } from "./request_check.ts";
-import {
-  abortableSleep,
-  DEFAULT_RETRY_POLICY,
-  isRetryable,
-  type Outcome,
-  retryDelay,
-  type RetryPolicy,
-} from "./retry.ts";
+import { DEFAULT_RETRY_POLICY, isRetryable, type Outcome, retryDelay, type RetryPolicy } from "./retry.ts";
+import * as time from "../time/mod.ts";
 import { after, watchdog } from "./timer.ts";
 import { discardBody, type HttpResponse, readText, type Transport } from "./transport.ts";
 
@@ -93,7 +87,7 @@ export interface HttpClient {
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? time.sleep;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const log = (level: "info" | "debug" | "trace", message: string) => options.logger?.log(level, "http", message);

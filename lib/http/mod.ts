@@ -34,14 +34,7 @@ export {
   type TransportOptions,
   type TransportRequest,
 } from "./transport.ts";
-export {
-  abortableSleep,
-  DEFAULT_RETRY_POLICY,
-  isRetryable,
-  isTransient,
-  retryDelay,
-  type RetryPolicy,
-} from "./retry.ts";
+export { DEFAULT_RETRY_POLICY, isRetryable, isTransient, retryDelay, type RetryPolicy } from "./retry.ts";
 export { classifyFailure, describeFailure, failureInWords } from "./classify.ts";
 export { poll, pollInterval, type PollOptions, type PollStep } from "./poll.ts";
 export { checkRequest, MAX_URL_LENGTH } from "./request_check.ts";

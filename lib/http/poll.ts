@@ -1,4 +1,5 @@
-import { abortableSleep, isTransient } from "./retry.ts";
+import { isTransient } from "./retry.ts";
+import * as time from "../time/mod.ts";
 
 /** How `poll` paces itself, when it gives up, and what it tells the caller. */
 export interface PollOptions {
@@ -53,7 +54,7 @@ export interface PollStep<T> {
  */
 export async function poll<T>(step: PollStep<T>, options: PollOptions = {}): Promise<T> {
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? time.sleep;
   const timeoutMs = options.timeoutMs ?? 600_000;
   const intervalMs = options.intervalMs ?? 1_000;
   const maxIntervalMs = options.maxIntervalMs ?? 5_000;

@@ -80,23 +80,3 @@ export function retryDelay(
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
-
-/**
- * Waits `ms`; an aborted `signal` cuts the wait short and rejects with its reason. A real
- * `setTimeout`, unlike the timers of `./timer.ts`: a wait must keep the process alive (Node does
- * not for `AbortSignal.timeout`), and waits happen only on retries and polls, off the start-up path.
- */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    }, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", abort, { once: true });
-  });
-}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTask, TaskCancelledError } from "./define.ts";
+import { sleep } from "../time/mod.ts";
 import type { TaskFootprint } from "./limits.ts";
 
 /** The input of the built-in `demo` kind (part of the API). */
@@ -33,6 +34,9 @@ export const demoTask = defineTask({
   input: DemoInput,
   footprint: demoFootprint,
   async run(ctx, input) {
+    const cancelled = () => {
+      throw new TaskCancelledError(ctx.taskId);
+    };
     const below = input.depth - 1;
     const children = Array.from({ length: input.children }, () =>
       ctx.spawn("demo", {
@@ -43,11 +47,11 @@ export const demoTask = defineTask({
         depth: Math.max(1, below),
       }));
     for (let i = 0; i < input.steps; i++) {
-      if (i > 0) await sleep(input.delay_ms, ctx.signal, ctx.taskId);
+      if (i > 0) await sleep(input.delay_ms, ctx.signal).catch(cancelled);
       await ctx.update(`step ${i + 1} of ${input.steps}`);
     }
     for (const token of input.tokens) await ctx.token(token);
-    await Promise.race([Promise.all(children), sleep(Infinity, ctx.signal, ctx.taskId)]);
+    await Promise.race([Promise.all(children), sleep(Infinity, ctx.signal).catch(cancelled)]);
     const answer = input.tokens.join("");
     const given = input.ask === undefined ? undefined : await ctx.requestInput(input.ask);
     if (input.fail !== undefined) throw new Error(input.fail);
@@ -75,21 +79,4 @@ export function demoFootprint(input: z.output<typeof DemoInput>): TaskFootprint 
     taskEvents: own + 2 * input.children,
     events: tasks * own + 2 * (tasks - 1),
   };
-}
-
-/** Waits `ms` (forever with `Infinity`) or rejects when the task is cancelled. */
-function sleep(ms: number, signal: AbortSignal, taskId: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new TaskCancelledError(taskId));
-    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
-    function done() {
-      signal.removeEventListener("abort", abort);
-      resolve();
-    }
-    const abort = () => {
-      clearTimeout(timer);
-      reject(new TaskCancelledError(taskId));
-    };
-    signal.addEventListener("abort", abort, { once: true });
-  });
 }

@@ -1,7 +1,8 @@
 import type { Job, StoreOutage, TaskStore, WorkQueue } from "../store/mod.ts";
 import type { Execution } from "./execution.ts";
 import { FINAL_STATUSES } from "../task_model/model.ts";
-import { pause, type StoreRetry } from "./store_retry.ts";
+import type { StoreRetry } from "./store_retry.ts";
+import { sleep } from "../time/mod.ts";
 
 /** What takes root tasks from the work queue works with. */
 export interface QueueWorkerDeps {
@@ -140,7 +141,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
     const held = new AbortController();
     void (async () => {
       while (!held.signal.aborted) {
-        await pause(Math.max(10, leaseMs / 3), held.signal);
+        await sleep(Math.max(10, leaseMs / 3), held.signal).catch(() => {});
         if (held.signal.aborted) return;
         await retry(() => queue.renew(consumer, job.id), held.signal).catch((e) => {
           if (!held.signal.aborted) log(`task ${job.taskId}: lease not renewed: ${(e as Error).message}`);

@@ -16,6 +16,7 @@ import { quotaGate } from "./quota.ts";
 import type { TaskRecord } from "../task_model/model.ts";
 import { createQueueWorker } from "./queue_worker.ts";
 import { storeRetry } from "./store_retry.ts";
+import { sleep } from "../time/mod.ts";
 
 /** What `submit()` takes: the body of `POST /tasks`. */
 export interface SubmitRequest {
@@ -196,7 +197,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       } catch (error) {
         if (control.signal.aborted) return;
         outage.failed("task control channel", error as Error); // followed again in 1 s
-        await new Promise((r) => setTimeout(r, 1_000));
+        await sleep(1_000, control.signal).catch(() => {});
       }
     }
   })();

@@ -12,11 +12,11 @@ import { until } from "../../testing/until.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent, StoreUnavailableError } from "../store/mod.ts";
 import { CLUSTER_PARTITIONS, TaskLayout } from "../store/tasks/layout.ts";
 import { createTaskRunner, defineTask, demoTask } from "./mod.ts";
+import { sleep } from "../time/mod.ts";
 
 const STEPS = 60;
 /** What a store call whose reply never came throws. */
 const noAnswer = () => new StoreUnavailableError("Redis at 127.0.0.1:6379 did not answer within 1000 ms");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An update and a token per step, a little apart: a write is in flight whenever the store stalls. */
 const chatty = defineTask({

@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from "../store/mod.ts";
 import type { StoreOutage } from "../store/mod.ts";
+import { sleep } from "../time/mod.ts";
 
 /** How the runner repeats a store call that failed for a reason that may pass. */
 export interface StoreRetryPolicy {
@@ -77,22 +78,9 @@ export function storeRetry(
         outage.failed("task runner", error as Error);
         const delay = storeRetryDelay(attempt, policy, random);
         if (signal?.aborted || now() - started + delay > policy.budgetMs) throw error;
-        await pause(delay, signal);
+        await sleep(delay, signal).catch(() => {});
         if (signal?.aborted) throw error;
       }
     }
   };
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

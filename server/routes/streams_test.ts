@@ -6,6 +6,7 @@ import { until } from "../../testing/until.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
 import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
 import { createApp, DEFAULT_STREAMS, type StreamConfig } from "../mod.ts";
+import { sleep } from "../../lib/time/mod.ts";
 
 function setup(store: Store, streams: Partial<StreamConfig> = {}) {
   const runtime = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
@@ -31,8 +32,6 @@ function setup(store: Store, streams: Partial<StreamConfig> = {}) {
     },
   };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `promise`, or a failure after `ms` (a stream that should end but does not). */
 function within<T>(ms: number, promise: Promise<T>): Promise<T> {

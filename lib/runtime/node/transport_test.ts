@@ -4,9 +4,9 @@ import { missingTools, requireTool } from "../../../testing/tools.ts";
 import { bundle } from "../../../tools/bundle.ts";
 import { classifyFailure, describeFailure } from "../../http/classify.ts";
 import type { ProbeRequest, ProbeResult } from "./transport_probe_types.ts";
+import { sleep } from "../../time/mod.ts";
 
 const MiB = 2 ** 20;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the servers saw, for the checks that the client held back or hung up. */
 interface ServerState {

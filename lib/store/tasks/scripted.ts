@@ -1,4 +1,5 @@
 import type { ScriptHost } from "../script_host.ts";
+import { sleep } from "../../time/mod.ts";
 import { Partitions } from "./partitions.ts";
 import { eachEvent, type EventLog, type StoredEvent, type TaskPorts } from "../../task_model/ports.ts";
 import { APPEND_LUA, LAST_LUA, RANGE_LUA } from "./event_scripts.ts";
@@ -100,20 +101,8 @@ async function* poll(
     if (batch.length > 0 && !signal.aborted) {
       last = batch[batch.length - 1].id;
       yield batch;
-    } else await sleep(intervalMs, signal);
+    } else await sleep(intervalMs, signal).catch(() => {});
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** The sequence number of a stream id `0-<n>`. */
