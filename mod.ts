@@ -57,7 +57,7 @@
  * @example Run a task kind of your own and serve the task API
  * ```ts
  * import { z } from "zod";
- * import { createApp, createMemoryStore, createTaskRunner, defineTask } from "./mod.ts";
+ * import { createApp, createMemoryStore, createService, defineTask, loadServerConfig } from "./mod.ts";
  *
  * const echo = defineTask({
  *   kind: "echo",
@@ -67,16 +67,16 @@
  *     return input.text;
  *   },
  * });
- * const store = createMemoryStore();
- * const runner = createTaskRunner({ store, definitions: [echo] });
- * const app = createApp({ store, tasks: runner });
+ * // The settings as the variables give them (here: the defaults), the store, and the kinds besides the built-in ones.
+ * const service = createService(loadServerConfig({}), { store: createMemoryStore(), kinds: [echo] });
+ * const app = createApp(service);
  * const created = await app.request("/tasks", {
  *   method: "POST",
  *   headers: { "content-type": "application/json" },
  *   body: JSON.stringify({ kind: "echo", input: { text: "hi" } }),
  * });
  * if (created.status !== 201) throw new Error(`${created.status}`);
- * await runner.close();
+ * await service.close();
  * ```
  *
  * @example Limit callers with the sliding-window log
@@ -140,5 +140,12 @@ export {
   type TaskRunner,
 } from "./lib/tasks/mod.ts";
 export { SlidingWindowLog } from "./lib/ratelimit/mod.ts";
-export { createApp, type ServerDeps } from "./server/mod.ts";
+export {
+  createApp,
+  createService,
+  loadServerConfig,
+  type ServerConfig,
+  type Service,
+  type ServiceParts,
+} from "./server/mod.ts";
 export { createEmulator, DEFAULT_OPTIONS, type Emulator, type EmulatorOptions, packageStream } from "./emulator/mod.ts";

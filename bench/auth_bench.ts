@@ -23,7 +23,7 @@ import { startRedis } from "../testing/redis_server.ts";
 import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { createTokenSet, parseTokens } from "../server/auth/tokens.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp } from "../server/mod.ts";
+import { createApp, createService, loadServerConfig } from "../server/mod.ts";
 import { interleave, type Load, load, median, type Pairs, ratio, rounds } from "./load.ts";
 import { redisPid } from "./redis_info.ts";
 
@@ -127,9 +127,10 @@ try {
   // In process: the whole app without sockets, so the auth middleware's share is as large as it gets.
   {
     const store = createMemoryStore();
+    const config = loadServerConfig({});
     const apps = {
-      on: createApp({ store, log: () => {}, auth: { tokens: set } }),
-      off: createApp({ store, log: () => {} }),
+      on: createApp(createService(config, { store, tokens: set, log: () => {} })),
+      off: createApp(createService(config, { store, log: () => {} })),
     };
     // Each app's own task: with tokens, a task lives in its caller's tenant.
     const taskOf = async (app: typeof apps.on) => {

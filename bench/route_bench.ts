@@ -5,9 +5,9 @@
  * @module
  */
 import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp } from "../server/mod.ts";
+import { createApp, createService, loadServerConfig } from "../server/mod.ts";
 
-const app = createApp({ store: createMemoryStore(), log: () => {} });
+const app = createApp(createService(loadServerConfig({}), { store: createMemoryStore(), log: () => {} }));
 let n = 0;
 
 Deno.bench("plain GET /", { baseline: true, group: "route" }, async () => {

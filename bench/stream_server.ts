@@ -10,8 +10,8 @@
  */
 import { z } from "zod";
 import { openStore } from "../lib/store/mod.ts";
-import { createTaskRunner, defineTask, demoTask, sessionChannel } from "../lib/tasks/mod.ts";
-import { createApp, DEFAULT_STREAMS } from "../server/mod.ts";
+import { defineTask, sessionChannel } from "../lib/tasks/mod.ts";
+import { createApp, createService, loadServerConfig } from "../server/mod.ts";
 
 const ticker = defineTask({
   kind: "ticker",
@@ -63,14 +63,10 @@ const spray = defineTask({
 });
 
 const store = await openStore({ url: Deno.env.get("STORE_URL") ?? "memory:", prefix: `bench-${crypto.randomUUID()}:` });
-const tasks = createTaskRunner({ store, definitions: [demoTask, ticker, spray] });
-const bufferBytes = Deno.env.get("STREAM_BUFFER_BYTES");
-const app = createApp({
-  store,
-  tasks,
-  log: () => {},
-  ...(bufferBytes && { streams: { ...DEFAULT_STREAMS, bufferBytes: Number(bufferBytes) } }),
-});
+const config = loadServerConfig({ STREAM_BUFFER_BYTES: Deno.env.get("STREAM_BUFFER_BYTES") });
+const service = createService(config, { store, kinds: [ticker, spray], log: () => {} });
+service.start();
+const app = createApp(service);
 const server = Deno.serve({
   hostname: "127.0.0.1",
   port: Number(Deno.env.get("PORT") ?? 0),
@@ -78,7 +74,6 @@ const server = Deno.serve({
 }, app.fetch);
 Deno.addSignalListener("SIGTERM", async () => {
   await server.shutdown().catch(() => {});
-  await tasks.close();
-  await store.close();
+  await service.close();
   Deno.exit(0);
 });

@@ -27,12 +27,12 @@ const NAME = /^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)
  * The names of an `ALLOWED_HOSTS` value (comma-separated, lower-cased); throws naming each entry
  * that is not a host name or a leading-dot domain (a scheme, a port, `*`).
  */
-export function parseAllowedHosts(value: string, name = "ALLOWED_HOSTS"): string[] {
+export function parseAllowedHosts(value: string): string[] {
   const names = value.split(",").map((n) => n.trim().toLowerCase()).filter(Boolean);
   const bad = names.filter((n) => !NAME.test(n));
   if (bad.length > 0) {
     throw new Error(
-      `${name} must list host names (svc.example) or domains with a leading dot (.corp.example), without ` +
+      `ALLOWED_HOSTS must list host names (svc.example) or domains with a leading dot (.corp.example), without ` +
         `scheme or port; not ${bad.map((n) => `'${n}'`).join(", ")}`,
     );
   }

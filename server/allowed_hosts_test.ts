@@ -1,19 +1,20 @@
 import { assertEquals, assertMatch, assertThrows } from "../testing/assert.ts";
 import { testTokens } from "../testing/auth_tokens.ts";
-import { createMemoryStore } from "../lib/store/mod.ts";
 import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { isLocalHostName, parseAllowedHosts } from "./allowed_hosts.ts";
-import { type AuthConfig, createApp } from "./mod.ts";
+import { testApp, type TestServiceOptions } from "../testing/service.ts";
 
-function setup(auth: AuthConfig = {}) {
+/** The app of `options`, its log lines kept. */
+function setup(options: TestServiceOptions = {}) {
   const lines: string[] = [];
-  const app = createApp({ store: createMemoryStore(), log: (line) => lines.push(line), auth });
+  const served = testApp({ ...options, log: (line) => lines.push(line) });
+  const app = served.app;
   const status = async (url: string, init?: RequestInit) => {
     const res = await app.request(url, init);
     await res.body?.cancel();
     return res.status;
   };
-  return { app, lines, status };
+  return { app, lines, status, [Symbol.asyncDispose]: () => served.service.close() };
 }
 
 const LOCAL = [
@@ -29,7 +30,8 @@ const LOCAL = [
 ];
 
 Deno.test("running open, a Host that is not local is a 421 naming ALLOWED_HOSTS; local names and addresses pass", async () => {
-  const { app, status, lines } = setup();
+  await using served = setup();
+  const { app, status, lines } = served;
   for (const url of LOCAL) assertEquals(await status(url), 200, url);
   for (const url of ["http://evil.example/health", "http://evil.example:8080/tasks", "http://127.0.0.1.nip.io/"]) {
     const res = await app.request(url, { method: url.endsWith("/tasks") ? "POST" : "GET" });
@@ -44,7 +46,8 @@ Deno.test("running open, a Host that is not local is a 421 naming ALLOWED_HOSTS;
 });
 
 Deno.test("ALLOWED_HOSTS names are answered too, a leading dot for a domain and its subdomains", async () => {
-  const { status } = setup({ allowedHosts: ["svc.example", ".corp.example"] });
+  await using served = setup({ env: { ALLOWED_HOSTS: "svc.example,.corp.example" } });
+  const { status } = served;
   for (const host of ["svc.example", "SVC.example:8443", "corp.example", "a.b.corp.example", "localhost"]) {
     assertEquals(await status(`http://${host}/health`), 200, host);
   }
@@ -56,12 +59,17 @@ Deno.test("ALLOWED_HOSTS names are answered too, a leading dot for a domain and 
 Deno.test("with tokens any Host is answered unless ALLOWED_HOSTS names some; the edge's 'any' answers every Host", async () => {
   const tokens = { tokens: createTokenSet(parseTokens(testTokens().file, "test")) };
   assertEquals(await setup(tokens).status("http://svc.example/health"), 200);
-  const pinned = setup({ ...tokens, allowedHosts: ["svc.example"] });
+  await using pinned = setup({ ...tokens, env: { ALLOWED_HOSTS: "svc.example" } });
   assertEquals([await pinned.status("http://svc.example/health"), await pinned.status("http://evil.example/health")], [
     200,
     421,
   ]);
-  assertEquals(await setup({ allowedHosts: "any" }).status("http://my-worker.workers.dev/health"), 200);
+  assertEquals(
+    await setup({ configure: (config) => ({ ...config, auth: { ...config.auth, allowedHosts: "any" } }) }).status(
+      "http://my-worker.workers.dev/health",
+    ),
+    200,
+  );
 });
 
 Deno.test("isLocalHostName() and parseAllowedHosts()", () => {

@@ -47,8 +47,12 @@ export interface AccessConfig {
   readonly allowAnonymous: boolean;
   /** `CORS_ORIGINS`: the origins browsers may call from; empty: no CORS. */
   readonly corsOrigins: readonly string[];
-  /** `ALLOWED_HOSTS`: names besides localhost and IP addresses that requests may address. */
-  readonly allowedHosts: readonly string[];
+  /**
+   * `ALLOWED_HOSTS`: names besides localhost and IP addresses that requests may address (`Host`).
+   * Running open, only those are answered (DNS rebinding); with tokens, any name unless some are
+   * listed; `"any"`: every name (the edge entry, public under its platform's names).
+   */
+  readonly allowedHosts: readonly string[] | "any";
 }
 
 /** Whether `host` is this machine only: 127.0.0.0/8, ::1 or localhost. */
@@ -214,17 +218,21 @@ const Env = z.object({
 export const SERVICE_VARIABLES: readonly string[] = Object.keys(Env.shape);
 
 /**
- * Reads and validates the configuration; throws an error listing every bad variable.
+ * Reads and validates the configuration; throws an error listing every bad variable. `from`
+ * names where the values came from in that error (an edge entry's `bindings`).
  *
  * @example
  * ```ts
  * const config = loadServerConfig({ PORT: "8080", STORE_URL: "redis://127.0.0.1:6379" });
  * ```
  */
-export function loadServerConfig(env: Readonly<Record<string, string | undefined>>): ServerConfig {
+export function loadServerConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  from = "configuration",
+): ServerConfig {
   const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
   if (!parsed.success) {
-    throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  - ${i.message}`).join("\n")}`);
+    throw new Error(`Invalid ${from}:\n${parsed.error.issues.map((i) => `  - ${i.message}`).join("\n")}`);
   }
   const e = parsed.data;
   const routes = e.RATE_LIMIT_ROUTES.split(",").map((r) => r.trim()).filter(Boolean);

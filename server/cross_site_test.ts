@@ -1,22 +1,23 @@
 import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { testTokens } from "../testing/auth_tokens.ts";
-import { createMemoryStore } from "../lib/store/mod.ts";
 import { createTokenSet, parseTokens } from "./auth/tokens.ts";
-import { type AuthConfig, createApp } from "./mod.ts";
+import { testApp, type TestServiceOptions } from "../testing/service.ts";
 
 const DEMO = JSON.stringify({ kind: "demo", input: { steps: 0 } });
 const JSON_TYPE = { "content-type": "application/json" };
 
-function setup(auth: AuthConfig = {}) {
+/** The app of `options`, its log lines kept. */
+function setup(options: TestServiceOptions = {}) {
   const lines: string[] = [];
-  const app = createApp({ store: createMemoryStore(), log: (line) => lines.push(line), auth });
+  const served = testApp({ ...options, log: (line) => lines.push(line) });
+  const app = served.app;
   const send = async (method: string, path: string, headers: Record<string, string>, body?: string) => {
     const res = await app.request(path, { method, headers, body });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
   const total = async (headers: Record<string, string> = {}) => (await send("GET", "/tasks", headers)).body.total;
-  return { app, lines, send, total };
+  return { app, lines, send, total, [Symbol.asyncDispose]: () => served.service.close() };
 }
 
 /** The state-changing routes a forged request went for: create, add, clear, delete, the rate-limited route. */
@@ -29,7 +30,8 @@ const WRITES: [string, string, string | undefined][] = [
 ];
 
 Deno.test("a state-changing request from another origin is a 403 naming CORS_ORIGINS, and changes nothing", async () => {
-  const { send, total, lines } = setup();
+  await using served = setup();
+  const { send, total, lines } = served;
   const foreign: [string, Record<string, string>][] = [
     ["Origin (a browser without Sec-Fetch-*)", { origin: "http://evil.example" }],
     ["Sec-Fetch-Site: cross-site", { origin: "http://evil.example", "sec-fetch-site": "cross-site" }],
@@ -54,7 +56,8 @@ Deno.test("a state-changing request from another origin is a 403 naming CORS_ORI
 });
 
 Deno.test("same-origin requests, requests without Origin (curl, ctl) and reads from anywhere pass", async () => {
-  const { send, total } = setup();
+  await using served = setup();
+  const { send, total } = served;
   const passing: Record<string, string>[] = [
     {},
     { origin: "http://localhost", "sec-fetch-site": "same-origin" },
@@ -78,12 +81,13 @@ Deno.test("an origin in CORS_ORIGINS may change state; with tokens the rule hold
   const tokens = testTokens();
   const trusted = "https://app.example.com";
   for (
-    const auth of [{ corsOrigins: [trusted] }, {
-      corsOrigins: [trusted],
+    const auth of [{ env: { CORS_ORIGINS: trusted } }, {
+      env: { CORS_ORIGINS: trusted },
       tokens: createTokenSet(parseTokens(tokens.file, "test")),
     }]
   ) {
-    const { send, total } = setup(auth);
+    await using served = setup(auth);
+    const { send, total } = served;
     const bearer: Record<string, string> = auth.tokens ? { authorization: `Bearer ${tokens.admin}` } : {};
     const from = (origin: string) => ({ ...JSON_TYPE, ...bearer, origin, "sec-fetch-site": "cross-site" });
     const allowed = await send("POST", "/tasks", from(trusted), DEMO);

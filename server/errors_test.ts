@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
 import { TaskInputError } from "../lib/tasks/mod.ts";
 import { PipelineInputError } from "../lib/pipelines/mod.ts";
-import { createApp, DEFAULT_STREAMS } from "./mod.ts";
+import { testApp } from "../testing/service.ts";
 import { Conflict, InvalidInput, NotFound, ProblemException, TooLarge, UnsupportedMediaType } from "./errors.ts";
 
 const MESSAGE = "Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying";
@@ -33,11 +33,12 @@ function downStore(): Store {
 
 Deno.test("a store that does not answer is a 503 problem with Retry-After from every route, streams included", async () => {
   const lines: string[] = [];
-  const app = createApp({
+  await using served = testApp({
     store: downStore(),
     log: (l) => lines.push(l),
-    streams: { ...DEFAULT_STREAMS, scopes: ["TASK", "SESSION", "GLOBAL"] },
+    env: { CHANNEL_SCOPES: "TASK,SESSION,GLOBAL" },
   });
+  const { app } = served;
   const json = { "content-type": "application/json" };
   for (
     const [method, path, body, headers] of [
@@ -80,7 +81,7 @@ Deno.test("a store that does not answer is a 503 problem with Retry-After from e
 
 Deno.test("typed errors thrown anywhere become RFC 9457 problems at the root, with their status", async () => {
   const lines: string[] = [];
-  const app = createApp({ store: createMemoryStore(), log: (l) => lines.push(l) });
+  const { app } = testApp({ log: (l) => lines.push(l) });
   const cases: [Error, number, string, Record<string, string>?][] = [
     [new NotFound("No thing 'x'"), 404, "Not Found"],
     [new Conflict("It is busy", { "retry-after": "2" }), 409, "Conflict", { "retry-after": "2" }],

@@ -4,7 +4,7 @@ import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/sto
 import { testTokens } from "../testing/auth_tokens.ts";
 import { createTokenSet, parseTokens } from "./auth/tokens.ts";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
-import { createApp } from "./mod.ts";
+import { testApp } from "../testing/service.ts";
 import { assertDocsOffline } from "../testing/docs_page.ts";
 
 const down: Store = {
@@ -17,7 +17,7 @@ const down: Store = {
 
 function setup() {
   const lines: string[] = [];
-  const app = createApp({ store: createMemoryStore(), bodyLimitBytes: 100, log: (line) => lines.push(line) });
+  const { app } = testApp({ env: { BODY_LIMIT_BYTES: "100" }, log: (line) => lines.push(line) });
   return { app, lines };
 }
 
@@ -29,7 +29,7 @@ Deno.test("GET / names the service, its version and docs", async () => {
 
 Deno.test("GET /health reports the store, and 503 unhealthy with the cause when it does not answer", async () => {
   assertEquals(await (await setup().app.request("/health")).json(), { status: "healthy", store: "memory" });
-  const res = await createApp({ store: down, log: () => {} }).request("/health");
+  const res = await testApp({ store: down }).app.request("/health");
   assertEquals([res.status, await res.json()], [503, {
     status: "unhealthy",
     store: "redis",
@@ -112,7 +112,7 @@ Deno.test("a body that is not JSON is a 400 problem, not a 500, on every JSON ro
 Deno.test("a body that timed out is a 408 problem, a client gone mid-body a debug line: neither logs an error", async () => {
   const lines: string[] = [];
   const debug: string[] = [];
-  const app = createApp({ store: createMemoryStore(), log: (l) => lines.push(l), debug: (l) => debug.push(l) });
+  const { app } = testApp({ log: (l) => lines.push(l), debug: (l) => debug.push(l) });
   const failing = (error: Error) =>
     new Request("http://localhost/api/RateLimited/sliding", {
       method: "POST",
@@ -174,7 +174,7 @@ Deno.test("JSON sent without a type, as text/plain or as a form (curl -d) is a 4
 
 Deno.test("multipart, or a body that is not JSON under another type, is a 415 problem naming application/json", async () => {
   const lines: string[] = [];
-  const app = createApp({ store: createMemoryStore(), log: (line) => lines.push(line) });
+  const { app } = testApp({ log: (line) => lines.push(line) });
   for (const [path] of JSON_ROUTES) {
     const form = new FormData();
     form.set("kind", "demo");
@@ -284,7 +284,7 @@ Deno.test("with tokens, /health and the rate-limited route's 503 do not name the
   const tokens = createTokenSet(parseTokens(testTokens().file, "test"));
   for (const auth of [{ tokens }, {}]) {
     const lines: string[] = [];
-    const app = createApp({ store: failing, log: (line) => lines.push(line), auth });
+    const { app } = testApp({ store: failing, log: (line) => lines.push(line), ...auth });
     const health = await app.request("/health");
     const route = await app.request("/api/RateLimited/sliding", { headers: { authorization: `Basic ${btoa("a:b")}` } });
     assertEquals([health.status, route.status], [503, 503]);

@@ -1,11 +1,11 @@
 import { assertEquals } from "../testing/assert.ts";
-import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp } from "./mod.ts";
+
+import { testApp } from "../testing/service.ts";
 
 const TAGS = ["tasks", "streams", "pipelines", "rate limit", "service"];
 
 Deno.test("GET /openapi.json lists every route, the rate-limited one too, each under one of five tags", async () => {
-  const app = createApp({ store: createMemoryStore() });
+  const app = testApp().app;
   const spec = await (await app.request("/openapi.json")).json();
   assertEquals(spec.tags.map((t: { name: string }) => t.name), TAGS);
   for (const tag of spec.tags) assertEquals(typeof tag.description, "string", tag.name);

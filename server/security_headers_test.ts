@@ -1,6 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
-import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp } from "./mod.ts";
+import { testApp } from "../testing/service.ts";
 import { entry } from "./console/assets.gen.ts";
 import { sseEvents } from "../testing/sse.ts";
 
@@ -21,12 +20,8 @@ const directives = (policy: string) =>
 const basic = (value: string) => `Basic ${btoa(value)}`;
 
 Deno.test("every answer carries nosniff, no-referrer, X-Frame-Options DENY and a CSP with frame-ancestors 'none'", async () => {
-  const store = createMemoryStore();
-  const app = createApp({
-    store,
-    log: () => {},
-    rateLimit: { routes: ["/api/RateLimited/sliding"], limit: 1, windowMs: 60_000 },
-  });
+  await using served = testApp({ env: { RATE_LIMIT_MAX: "1", RATE_LIMIT_WINDOW_SECONDS: "60" } });
+  const { app } = served;
   const json = { "content-type": "application/json" };
   const created = await app.request("/tasks", {
     method: "POST",
@@ -68,11 +63,10 @@ Deno.test("every answer carries nosniff, no-referrer, X-Frame-Options DENY and a
   assertEquals(directives((await app.request("/tasks")).headers.get("content-security-policy")!).get("default-src"), [
     "'none'",
   ]);
-  await store.close();
 });
 
 Deno.test("/console's CSP lets the page load its own script, stylesheet and API only: nothing inline, nothing else", async () => {
-  const app = createApp({ store: createMemoryStore(), log: () => {} });
+  const { app } = testApp();
   const res = await app.request("/console");
   assertSecurityHeaders(res, "/console");
   const csp = directives(res.headers.get("content-security-policy")!);
@@ -89,7 +83,7 @@ Deno.test("/console's CSP lets the page load its own script, stylesheet and API 
 });
 
 Deno.test("/docs's CSP allows its own assets and exactly its one inline script, by hash", async () => {
-  const app = createApp({ store: createMemoryStore(), log: () => {} });
+  const { app } = testApp();
   const res = await app.request("/docs");
   assertSecurityHeaders(res, "/docs");
   const html = await res.text();

@@ -1,6 +1,6 @@
 import { assertEquals, assertMatch } from "../testing/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../lib/store/mod.ts";
-import { createApp } from "./mod.ts";
+import { testApp } from "../testing/service.ts";
 
 const PATH = "/api/RateLimited/sliding";
 
@@ -27,7 +27,7 @@ Deno.test("store outage: one log line when it starts and one when it ends, with 
   const store = switchable();
   const lines: string[] = [];
   const clock = { ms: 1_000_000 };
-  const app = createApp({ store, log: (line) => lines.push(line), now: () => clock.ms });
+  const { app } = testApp({ store, log: (line) => lines.push(line), now: () => clock.ms });
   const hit = async (who: string) =>
     (await app.request(PATH, { headers: { authorization: `Basic ${btoa(`${who}:x`)}` } })).status;
   assertEquals(await hit("a"), 200);

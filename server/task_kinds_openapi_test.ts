@@ -1,14 +1,15 @@
 import { assert, assertEquals } from "../testing/assert.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp, taskDefinitions } from "./mod.ts";
+import { taskDefinitions } from "./mod.ts";
 import { inputSchemas, validate } from "./console/schema.ts";
+import { testApp } from "../testing/service.ts";
 
 /** Every kind the service runs. */
 const KINDS = taskDefinitions({ store: createMemoryStore(), retriever: { search: () => Promise.resolve([]) } })
   .map((d) => d.kind);
 
 Deno.test("/openapi.json: POST /tasks takes one request per kind (oneOf, discriminator kind), each input a component", async () => {
-  const app = createApp({ store: createMemoryStore() });
+  const app = testApp().app;
   const spec = await (await app.request("/openapi.json")).json();
   const body = spec.paths["/tasks"].post.requestBody.content["application/json"].schema;
   assertEquals(Object.keys(body.discriminator.mapping), KINDS);
@@ -50,7 +51,7 @@ const CASES: [kind: string, input: unknown, fields: string[]][] = [
 ];
 
 Deno.test("the console's check of an input against the published schema names the fields the service's 422 names", async () => {
-  const app = createApp({ store: createMemoryStore() });
+  const app = testApp().app;
   const schemas = inputSchemas(await (await app.request("/openapi.json")).json());
   for (const [kind, input, fields] of CASES) {
     const found = validate(schemas[kind], input).map((e) => e.field);

@@ -1,11 +1,10 @@
 import { assertEquals } from "../testing/assert.ts";
-import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp } from "./mod.ts";
+import { testApp } from "../testing/service.ts";
 import { loneSurrogateField } from "./well_formed.ts";
 
 function setup() {
   const lines: string[] = [];
-  const app = createApp({ store: createMemoryStore(), log: (line) => lines.push(line) });
+  const { app } = testApp({ log: (line) => lines.push(line) });
   const post = async (path: string, text: string) => {
     const res = await app.request(path, {
       method: "POST",

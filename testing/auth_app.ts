@@ -5,20 +5,14 @@
  * @module
  */
 import type { Store } from "../lib/store/mod.ts";
-import { createTaskRunner, demoTask } from "../lib/tasks/mod.ts";
-import { createApp } from "../server/mod.ts";
 import { createTokenSet, parseTokens } from "../server/auth/tokens.ts";
 import type { TestTokens } from "./auth_tokens.ts";
+import { testApp } from "./service.ts";
 
 /** The app over `store` (closed on dispose), with `tokens`. */
 export function authApp(store: Store, tokens: TestTokens) {
-  const runner = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
-  const app = createApp({
-    store,
-    tasks: runner,
-    log: () => {},
-    auth: { tokens: createTokenSet(parseTokens(tokens.file, "test")) },
-  });
+  const served = testApp({ store, tokens: createTokenSet(parseTokens(tokens.file, "test")) });
+  const app = served.app;
   const call = async (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
     const res = await app.request(path, {
       method,
@@ -35,9 +29,6 @@ export function authApp(store: Store, tokens: TestTokens) {
   return {
     app,
     call,
-    async [Symbol.asyncDispose]() {
-      await runner.close();
-      await store.close();
-    },
+    [Symbol.asyncDispose]: () => served.service.close(),
   };
 }

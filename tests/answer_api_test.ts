@@ -6,17 +6,13 @@ import { sseEvents, type SseFrame } from "../testing/sse.ts";
 import { missingTools } from "../testing/tools.ts";
 import type { LlmConfig } from "../lib/answer/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../lib/store/mod.ts";
-import { createTaskRunner } from "../lib/tasks/mod.ts";
-import { createApp, taskDefinitions } from "../server/mod.ts";
+
+import { taskDefinitions } from "../server/mod.ts";
+import { testApp } from "../testing/service.ts";
 
 /** The service with the `answer` kinds over the fixed chunks, driven through its HTTP API. */
 function setup(store: Store, llm?: LlmConfig) {
-  const runtime = createTaskRunner({
-    store,
-    definitions: taskDefinitions({ store, retriever: fixedRetriever(), llm }),
-    log: () => {},
-  });
-  const app = createApp({ store, tasks: runtime, log: () => {} });
+  const { app, service } = testApp({ store, retriever: fixedRetriever(), configure: (config) => ({ ...config, llm }) });
   const json = (method: string, path: string, body?: unknown) =>
     app.request(path, {
       method,
@@ -36,11 +32,7 @@ function setup(store: Store, llm?: LlmConfig) {
       assertEquals(res.status, 200);
       return await sseEvents(res.body!, until && ((f) => until(f)));
     },
-    async [Symbol.asyncDispose]() {
-      await runtime.close();
-      await new Promise((r) => setTimeout(r, 30)); // let aborted followers finish
-      await store.close();
-    },
+    [Symbol.asyncDispose]: () => service.close(),
   };
 }
 

@@ -9,8 +9,9 @@
 import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { buildConsole, GENERATED } from "../tools/console_build.ts";
 import { assets, entry } from "../server/console/assets.gen.ts";
-import { createMemoryStore } from "../lib/store/mod.ts";
-import { createApp, createTokenSet, parseTokens } from "../server/mod.ts";
+
+import { createTokenSet, parseTokens } from "../server/mod.ts";
+import { testApp } from "../testing/service.ts";
 import { testTokens } from "../testing/auth_tokens.ts";
 import { bundleAll } from "../tools/bundle.ts";
 import edge from "../server/edge.ts";
@@ -46,41 +47,33 @@ Deno.test("the console's files are within the gzip budget of 60 KB", async () =>
 });
 
 Deno.test("GET /console serves the shell and its hashed assets, open even when tokens are configured, offline", async () => {
-  const store = createMemoryStore();
-  const app = createApp({
-    store,
-    log: () => {},
-    auth: { tokens: createTokenSet(parseTokens(testTokens().file, "test")) },
-  });
-  try {
-    const page = await app.request("/console");
-    assertEquals(page.status, 200);
-    assertMatch(page.headers.get("content-type") ?? "", /^text\/html/);
-    const html = await page.text();
-    assert(!/\bhttps?:|["'(]\/\//.test(html), `/console names another host:\n${html}`);
-    const links = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    // The only other link is an empty inline icon (no /favicon.ico request).
-    const urls = links.filter((url) => url !== "data:,");
-    assertEquals(links.length - urls.length, 1, links.join(" "));
-    assertEquals(urls.sort(), [`/console/assets/${entry.css}`, `/console/assets/${entry.js}`].sort());
-    for (const url of urls) {
-      const res = await app.request(url);
-      assertEquals(res.status, 200, url);
-      assertEquals(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
-      const text = await res.text();
-      assertEquals(text, assets[url.split("/").pop()!].text);
-      // Offline: the bundle loads nothing from another host.
-      assert(!/\bimport\s*\(?\s*["']https?:/.test(text) && !/@import\s+url\(\s*["']?https?:/.test(text), url);
-    }
-    assertMatch(
-      (await app.request(`/console/assets/${entry.js}`)).headers.get("content-type") ?? "",
-      /^text\/javascript/,
-    );
-    // An unknown asset is a 404 (and, as an open path, needs no token to say so).
-    assertEquals((await app.request("/console/assets/main.0000000000.js")).status, 404);
-  } finally {
-    await store.close();
+  await using served = testApp({ tokens: createTokenSet(parseTokens(testTokens().file, "test")) });
+  const { app } = served;
+  const page = await app.request("/console");
+  assertEquals(page.status, 200);
+  assertMatch(page.headers.get("content-type") ?? "", /^text\/html/);
+  const html = await page.text();
+  assert(!/\bhttps?:|["'(]\/\//.test(html), `/console names another host:\n${html}`);
+  const links = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+  // The only other link is an empty inline icon (no /favicon.ico request).
+  const urls = links.filter((url) => url !== "data:,");
+  assertEquals(links.length - urls.length, 1, links.join(" "));
+  assertEquals(urls.sort(), [`/console/assets/${entry.css}`, `/console/assets/${entry.js}`].sort());
+  for (const url of urls) {
+    const res = await app.request(url);
+    assertEquals(res.status, 200, url);
+    assertEquals(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
+    const text = await res.text();
+    assertEquals(text, assets[url.split("/").pop()!].text);
+    // Offline: the bundle loads nothing from another host.
+    assert(!/\bimport\s*\(?\s*["']https?:/.test(text) && !/@import\s+url\(\s*["']?https?:/.test(text), url);
   }
+  assertMatch(
+    (await app.request(`/console/assets/${entry.js}`)).headers.get("content-type") ?? "",
+    /^text\/javascript/,
+  );
+  // An unknown asset is a 404 (and, as an open path, needs no token to say so).
+  assertEquals((await app.request("/console/assets/main.0000000000.js")).status, 404);
 });
 
 /** Fetches the shell and each asset it links through `get`, and checks them against the embedded files. */

@@ -1,9 +1,10 @@
 import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
-import edge from "../server/edge.ts";
+import edge, { createEdge, type EdgeEntry } from "../server/edge.ts";
 import { startRedis } from "../testing/redis_server.ts";
 import { missingTools } from "../testing/tools.ts";
 import { startUpstashStandIn } from "../testing/upstash_standin.ts";
 import { sha256Hex } from "../server/auth/tokens.ts";
+import { until } from "../testing/until.ts";
 
 /** A redis-server behind the Upstash stand-in, and the bindings that name it; both stopped on dispose. */
 async function upstashStore() {
@@ -18,9 +19,11 @@ async function upstashStore() {
   };
 }
 
-/** A new instance of the edge entry, whose app is made again on its first request. */
-const freshEdge = async (): Promise<typeof edge> =>
-  (await import(`../server/edge.ts?fresh=${crypto.randomUUID()}`)).default;
+/** A new edge entry, closed with `await using`. */
+const edgeEntry = () => {
+  const entry = createEdge();
+  return Object.assign(entry, { [Symbol.asyncDispose]: () => entry.close() });
+};
 
 Deno.test(
   "edge entry: fetch() serves the app on the Upstash REST store",
@@ -42,7 +45,7 @@ Deno.test(
 );
 
 Deno.test("edge entry: missing bindings are reported by name", async () => {
-  const { default: fresh } = await import(`../server/edge.ts?fresh=${crypto.randomUUID()}`);
+  await using fresh = edgeEntry();
   let message = "";
   await fresh.fetch(new Request("http://edge.test/health"), {}).catch((e: Error) => message = e.message);
   assertMatch(message, /UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN/);
@@ -55,15 +58,14 @@ Deno.test(
     await using redis = await startRedis();
     await using upstash = await startUpstashStandIn(redis.url);
     const store = { UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token };
-    const fresh = async () => (await import(`../server/edge.ts?fresh=${crypto.randomUUID()}`)).default;
 
-    const open = await fresh();
+    await using open = edgeEntry();
     let message = "";
     await open.fetch(new Request("http://edge.test/tasks"), store).catch((e: Error) => message = e.message);
     assertMatch(message, /SERVICE_TOKENS.*ALLOW_ANONYMOUS=true/);
 
     message = "";
-    const bad = await fresh();
+    await using bad = edgeEntry();
     await bad.fetch(new Request("http://edge.test/tasks"), { ...store, SERVICE_TOKENS: "[" })
       .catch((e: Error) => message = e.message);
     assertMatch(message, /^The SERVICE_TOKENS binding is not JSON/);
@@ -71,7 +73,7 @@ Deno.test(
 
     const token = `edge-${crypto.randomUUID()}`;
     const tokens = JSON.stringify([{ name: "edge", tenant: "acme", scopes: ["tasks:read"], sha256: sha256Hex(token) }]);
-    const guarded = await fresh();
+    await using guarded = edgeEntry();
     const env = { ...store, SERVICE_TOKENS: tokens };
     assertEquals((await guarded.fetch(new Request("http://edge.test/tasks"), env)).status, 401);
     const listed = await guarded.fetch(
@@ -88,8 +90,8 @@ Deno.test(
   async () => {
     await using store = await upstashStore();
     const env = { ...store.bindings, ALLOW_ANONYMOUS: "true" };
-    const open = await freshEdge();
-    const status = async (app: typeof edge, url: string, bindings: Record<string, string>, init?: RequestInit) => {
+    await using open = edgeEntry();
+    const status = async (app: EdgeEntry, url: string, bindings: Record<string, string>, init?: RequestInit) => {
       const res = await app.fetch(new Request(url, init), bindings);
       await res.body?.cancel();
       return res.status;
@@ -102,17 +104,48 @@ Deno.test(
     };
     assertEquals(await status(open, "https://storectl.acme.workers.dev/tasks", env, post), 403);
 
-    const pinned = await freshEdge();
+    await using pinned = edgeEntry();
     const names = { ...env, ALLOWED_HOSTS: "storectl.acme.example" };
     assertEquals(await status(pinned, "https://storectl.acme.example/health", names), 200);
     assertEquals(await status(pinned, "https://storectl.acme.workers.dev/health", names), 421);
 
     let message = "";
-    await (await freshEdge()).fetch(new Request("https://x.example/health"), {
+    await using refused = edgeEntry();
+    await refused.fetch(new Request("https://x.example/health"), {
       ...env,
       ALLOWED_HOSTS: "https://x.example",
     })
       .catch((e: Error) => message = e.message);
-    assertMatch(message, /^The ALLOWED_HOSTS binding must list host names.*'https:\/\/x\.example'/);
+    assertMatch(message, /^Invalid bindings:\n {2}- ALLOWED_HOSTS must list host names.*'https:\/\/x\.example'/);
+  },
+);
+
+Deno.test(
+  "edge entry: the TASK_* and TENANT_* bindings apply, and finished tasks go after TASK_RETENTION_SECONDS",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using store = await upstashStore();
+    const env = { ...store.bindings, ALLOW_ANONYMOUS: "true", TENANT_MAX_LIVE_TASKS: "1", TASK_RETENTION_SECONDS: "1" };
+    await using app = edgeEntry();
+    const post = (input: Record<string, unknown>) =>
+      app.fetch(
+        new Request("http://edge.test/tasks", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ kind: "demo", input }),
+        }),
+        env,
+      );
+    const first = await post({ steps: 0 });
+    assertEquals(first.status, 201);
+    const { task_id } = await first.json();
+    const get = async (path: string) => await (await app.fetch(new Request(`http://edge.test${path}`), env)).json();
+    await until("the task done", async () => (await get(`/tasks/${task_id}`)).status === "done");
+    const waiting = await post({ steps: 0, ask: "?" });
+    assertEquals(waiting.status, 201);
+    const over = await post({ steps: 0, ask: "?" });
+    assertEquals(over.status, 429, "TENANT_MAX_LIVE_TASKS=1");
+    await over.body?.cancel();
+    await until("the finished task retired", async () => (await get("/tasks")).total === 1, 10_000);
   },
 );

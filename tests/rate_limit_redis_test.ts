@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { openStore, type Store } from "../lib/store/mod.ts";
-import { createApp } from "../server/mod.ts";
+import { testApp } from "../testing/service.ts";
 import { startRedis } from "../testing/redis_server.ts";
 import { missingTools } from "../testing/tools.ts";
 import { startUpstashStandIn } from "../testing/upstash_standin.ts";
@@ -13,7 +13,7 @@ const PATH = "/api/RateLimited/sliding";
 
 /** The rule-6 shape: 20 requests `gapMs` apart, then one more once the first left the window. */
 async function ruleSix(store: Store, windowMs: number, gapMs: number) {
-  const app = createApp({ store, rateLimit: { routes: [PATH], limit: 10, windowMs }, log: () => {} });
+  const { app } = testApp({ store, configure: (c) => ({ ...c, rateLimit: { routes: [PATH], limit: 10, windowMs } }) });
   const started = performance.now();
   const statuses: number[] = [];
   for (let i = 0; i < 20; i++) {
@@ -57,7 +57,7 @@ Deno.test("Redis: 200 concurrent requests for one identity give exactly 10 × 20
 }, async () => {
   await using redis = await startRedis();
   const store = await openStore({ url: redis.url });
-  const app = createApp({ store, log: () => {} });
+  const { app } = testApp({ store });
   const statuses = await Promise.all(
     Array.from({ length: 200 }, async () => (await app.request(PATH, { headers: AUTH })).status),
   );
@@ -70,7 +70,7 @@ Deno.test("Redis killed mid-run: 503s while it is down, then 200 again without a
 }, async () => {
   await using redis = await startRedis();
   const store = await openStore({ url: redis.url });
-  const app = createApp({ store, log: () => {} });
+  const { app } = testApp({ store });
   const status = async (who: string) =>
     (await app.request(PATH, { headers: { authorization: `Basic ${btoa(`${who}:x`)}` } })).status;
   assertEquals(await status("a"), 200);
@@ -111,7 +111,7 @@ Deno.test("Redis down: the 503 detail, /health cause and log line name Redis's a
   await using redis = await startRedis({ password: "s3cret-pass" });
   const store = await openStore({ url: redis.url });
   const lines: string[] = [];
-  const app = createApp({ store, log: (line) => lines.push(line) });
+  const { app } = testApp({ store, log: (line) => lines.push(line) });
   await redis.stop();
   const message = `Redis at 127.0.0.1:${redis.port} is not reachable (connection refused); retrying`;
   let health: { cause?: string } = {};
@@ -138,7 +138,7 @@ Deno.test("Redis stalled (SIGSTOP): the route and /health answer 503 within STOR
 }, async () => {
   await using redis = await startRedis();
   const store = await openStore({ url: redis.url, timeoutMs: 300 });
-  const app = createApp({ store, log: () => {} });
+  const { app } = testApp({ store });
   const timed = async (path: string, headers: HeadersInit = {}) => {
     const started = performance.now();
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -27,9 +27,15 @@ async function storeVariables(): Promise<Set<string>> {
   return names;
 }
 
-Deno.test("docs/configuration.md names every variable ctl and the service read", async () => {
+/** The bindings the edge entry reads by name (`env.X`); the others go through the service's schema. */
+async function edgeBindings(): Promise<string[]> {
+  const edge = await Deno.readTextFile(new URL("server/edge.ts", ROOT));
+  return [...new Set([...edge.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]))];
+}
+
+Deno.test("docs/configuration.md names every variable ctl and the service read, and the edge entry's bindings", async () => {
   const doc = await Deno.readTextFile(new URL("docs/configuration.md", ROOT));
   const named = new Set([...doc.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
-  const read = [...SERVICE_VARIABLES, ...await storeVariables(), ...OTHERS];
+  const read = [...SERVICE_VARIABLES, ...await storeVariables(), ...OTHERS, ...await edgeBindings()];
   assertEquals(read.filter((name) => !named.has(name)).sort(), [], "add them to docs/configuration.md");
 });

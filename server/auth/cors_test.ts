@@ -1,7 +1,6 @@
 import { assertEquals } from "../../testing/assert.ts";
 import { testTokens } from "../../testing/auth_tokens.ts";
-import { createMemoryStore } from "../../lib/store/mod.ts";
-import { createApp } from "../mod.ts";
+import { testApp } from "../../testing/service.ts";
 import { createTokenSet, parseTokens } from "./tokens.ts";
 
 const preflight = (origin: string) => ({
@@ -14,7 +13,7 @@ const preflight = (origin: string) => ({
 });
 
 Deno.test("CORS is off by default: no Access-Control-* header, on a preflight or a request", async () => {
-  const app = createApp({ store: createMemoryStore(), log: () => {} });
+  const { app } = testApp();
   for (const res of [await app.request("/tasks", preflight("https://app.example.com")), await app.request("/health")]) {
     await res.body?.cancel();
     assertEquals([...res.headers.keys()].filter((k) => k.startsWith("access-control-")), []);
@@ -23,14 +22,11 @@ Deno.test("CORS is off by default: no Access-Control-* header, on a preflight or
 
 Deno.test("CORS_ORIGINS: a named origin's preflight is answered without a token; others get no CORS headers", async () => {
   const tokens = testTokens();
-  const app = createApp({
-    store: createMemoryStore(),
-    log: () => {},
-    auth: {
-      tokens: createTokenSet(parseTokens(tokens.file, "test")),
-      corsOrigins: ["https://app.example.com", "http://localhost:5173"],
-    },
+  await using served = testApp({
+    tokens: createTokenSet(parseTokens(tokens.file, "test")),
+    env: { CORS_ORIGINS: "https://app.example.com,http://localhost:5173" },
   });
+  const { app } = served;
   const ok = await app.request("/tasks", preflight("https://app.example.com"));
   assertEquals(ok.status, 204);
   assertEquals(ok.headers.get("access-control-allow-origin"), "https://app.example.com");

@@ -8,8 +8,8 @@ import { startRedis } from "../../testing/redis_server.ts";
 import { missingTools } from "../../testing/tools.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
 import { authApp } from "../../testing/auth_app.ts";
-import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
-import { callerOf, createApp } from "../mod.ts";
+import { testApp } from "../../testing/service.ts";
+import { callerOf } from "../mod.ts";
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -105,19 +105,16 @@ Deno.test(
 );
 
 Deno.test("running open (no tokens), every route answers without a token, as before", async () => {
-  const store = createMemoryStore();
-  const runner = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
-  const app = createApp({ store, tasks: runner, log: () => {} });
+  await using t = testApp();
   for (const [method, pattern] of ROUTE_SCOPES) {
     if (pattern.endsWith("/stream")) continue; // a stream that opens stays open: the stream tests cover these
-    const res = await app.request(concrete(pattern), {
+    const res = await t.app.request(concrete(pattern), {
       method,
       ...(method === "POST" && { headers: { "content-type": "application/json" }, body: "{}" }),
     });
     await res.body?.cancel();
     assert(![401, 403].includes(res.status), `${method} ${pattern}: ${res.status}`);
   }
-  await runner.close();
 });
 
 Deno.test("a route added outside the OpenAPI registry (no scope to read) needs admin: closed, not open", async () => {
@@ -136,7 +133,7 @@ Deno.test("callerOf() gives routes the token's principal; undefined when running
   // Not in the OpenAPI registry: it needs admin (above), which the admin token has.
   const seen = await api.call("GET", "/whoami", { authorization: `Bearer ${tokens.admin}` });
   assertEquals(seen.body, { name: "admin", tenant: "acme", scopes: ["admin"] });
-  const open = createApp({ store: createMemoryStore(), log: () => {} });
+  const open = testApp().app;
   open.get("/whoami", (c) => c.json(callerOf(c) ?? null));
   assertEquals(await (await open.request("/whoami")).json(), null);
 });

@@ -1,10 +1,10 @@
 import { assertEquals } from "../../testing/assert.ts";
 import { OPEN_ROUTES, ROUTE_SCOPES } from "../../testing/auth_tokens.ts";
-import { createMemoryStore } from "../../lib/store/mod.ts";
-import { createApp } from "../mod.ts";
-import { grants, OPEN_PATHS, routeScopes, SCOPES } from "./scopes.ts";
 
-const app = createApp({ store: createMemoryStore() });
+import { grants, OPEN_PATHS, routeScopes, SCOPES } from "./scopes.ts";
+import { testApp } from "../../testing/service.ts";
+
+const app = testApp().app;
 const served = app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
 const open = (route: string) => OPEN_PATHS.some((p) => p.test(route.split(" ")[1]));
 

@@ -6,7 +6,7 @@
  * @example
  * ```ts ignore
  * const file = await loadTokensFile("tokens.json", { read: (p) => Deno.readTextFile(p), log: console.error });
- * createApp({ store, auth: { tokens: file.tokens } }); // always the tokens in use
+ * createService(config, { store, tokens: file.tokens }); // always the tokens in use
  * file.watch(2_000);
  * Deno.addSignalListener("SIGHUP", () => file.reload("SIGHUP"));
  * ```

@@ -96,7 +96,7 @@ export function pipelineRoutes<E extends Env>(
     const createOnce = idempotent({ keys: store.idempotency, tasks: store.tasks, ttlMs });
     return createOnce(c.req.header("idempotency-key"), `POST ${c.req.path}`, input, async () => {
       await check?.();
-      return await runner().submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
+      return await runner.submit({ kind, input, metadata: { message: `pipeline ${kind}` } });
     });
   };
   /** Checks the path before queueing, so an escape is a 422 now (a PipelineInputError) rather than a failed task later. */
@@ -197,7 +197,7 @@ export function pipelineRoutes<E extends Env>(
     }),
     async (c) => {
       const { q, k = 5 } = c.req.valid("query");
-      return c.json({ query: q, k, hits: await scopeOf(c).search().search(q, k) }, 200);
+      return c.json({ query: q, k, hits: await scopeOf(c).search.search(q, k) }, 200);
     },
   );
   return app;

@@ -1,29 +1,20 @@
 import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import { startRedis } from "../../testing/redis_server.ts";
 import { missingTools } from "../../testing/tools.ts";
-import { createPipelineSource, MAX_QUERY_TERMS, pipelineTasks } from "../../lib/pipelines/mod.ts";
+import { createPipelineSource, MAX_QUERY_TERMS } from "../../lib/pipelines/mod.ts";
 import { loadRuntime } from "../../lib/runtime/mod.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
-import { createTaskRunner } from "../../lib/tasks/mod.ts";
-import { createApp } from "../mod.ts";
+import { testApp } from "../../testing/service.ts";
 
 type Json = Record<string, unknown> & { [k: string]: unknown };
 
 async function setup(store: Store, options: { sourceDir?: string; bodyLimitBytes?: number } = {}) {
   const fs = (await loadRuntime()).fs;
   const source = options.sourceDir ? createPipelineSource(fs, options.sourceDir) : undefined;
-  const runtime = createTaskRunner({
-    store,
-    definitions: pipelineTasks(store.documents, { source }),
-    log: () => {},
-  });
-  const app = createApp({
-    store,
-    tasks: runtime,
-    log: () => {},
-    bodyLimitBytes: options.bodyLimitBytes,
-    pipelines: { source },
-  });
+  const env: Record<string, string> = options.bodyLimitBytes
+    ? { BODY_LIMIT_BYTES: String(options.bodyLimitBytes) }
+    : {};
+  const { app, service } = testApp({ store, source, env });
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await app.request(path, {
       method,
@@ -53,10 +44,7 @@ async function setup(store: Store, options: { sourceDir?: string; bodyLimitBytes
   return {
     call,
     run,
-    async [Symbol.asyncDispose]() {
-      await runtime.close();
-      await store.close();
-    },
+    [Symbol.asyncDispose]: () => service.close(),
   };
 }
 

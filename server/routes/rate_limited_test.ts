@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import { createMemoryStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
-import { createApp } from "../mod.ts";
+import { testApp } from "../../testing/service.ts";
 import { basicIdentity, MAX_IDENTITY_BYTES } from "./rate_limited.ts";
 
 const PATH = "/api/RateLimited/sliding";
@@ -8,7 +8,7 @@ const basic = (value: string) => `Basic ${btoa(String.fromCharCode(...new TextEn
 
 function setup(store?: Store) {
   const clock = { ms: 0 };
-  const app = createApp({ store: store ?? createMemoryStore({ now: () => clock.ms }), log: () => {} });
+  const { app } = testApp({ store: store ?? createMemoryStore({ now: () => clock.ms }) });
   const hit = async (init: RequestInit & { path?: string } = {}, auth = basic("alice:secret")) =>
     await app.request(init.path ?? PATH, { method: "GET", ...init, headers: { authorization: auth, ...init.headers } });
   return { clock, app, hit };
@@ -128,7 +128,7 @@ Deno.test("rate-limited route: a StoreUnavailableError's message is the 503 deta
     ] as const
   ) {
     const lines: string[] = [];
-    const app = createApp({ store: failing(error), log: (line) => lines.push(line) });
+    const { app } = testApp({ store: failing(error), log: (line) => lines.push(line) });
     const res = await app.request(PATH, { headers: { authorization: basic("alice:x") } });
     assertEquals([res.status, (await res.json()).detail], [503, detail]);
     assertEquals(lines.length, 1);

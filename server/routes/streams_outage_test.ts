@@ -7,8 +7,7 @@ import {
   StoreUnavailableError,
   type TaskStore,
 } from "../../lib/store/mod.ts";
-import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
-import { createApp, DEFAULT_STREAMS } from "../mod.ts";
+import { testApp } from "../../testing/service.ts";
 
 const DOWN = "Redis at 127.0.0.1:6390 is not reachable (connection refused); retrying";
 
@@ -35,14 +34,10 @@ function switchable(): Store & { down: boolean } {
 
 Deno.test("streams: every stream route answers 503 with Retry-After while the store is down, before streaming", async () => {
   const store = switchable();
-  const tasks = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
-  const app = createApp({
-    store,
-    tasks,
-    streams: { ...DEFAULT_STREAMS, scopes: ["TASK", "SESSION", "GLOBAL"] },
-    log: () => {},
-  });
-  try {
+  await using served = testApp({ store, env: { CHANNEL_SCOPES: "TASK,SESSION,GLOBAL" } });
+  const { app } = served;
+  const tasks = served.service.scope().runner;
+  {
     const { task_id } = await tasks.submit({ kind: "demo", input: { steps: 0 }, session_id: "s1" });
     await sseEvents((await app.request(`/tasks/${task_id}/stream`)).body!);
     store.down = true;
@@ -73,8 +68,5 @@ Deno.test("streams: every stream route answers 503 with Retry-After while the st
     const back = await app.request("/sessions/s1/stream");
     assertEquals(back.status, 200);
     await back.body!.cancel();
-  } finally {
-    await tasks.close();
-    await store.close();
   }
 });

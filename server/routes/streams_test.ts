@@ -5,12 +5,13 @@ import { missingTools } from "../../testing/tools.ts";
 import { until } from "../../testing/until.ts";
 import { createMemoryStore, openStore, type Store } from "../../lib/store/mod.ts";
 import { createTaskRunner, demoTask } from "../../lib/tasks/mod.ts";
-import { createApp, DEFAULT_STREAMS, type StreamConfig } from "../mod.ts";
+import type { StreamConfig } from "../mod.ts";
+import { testApp } from "../../testing/service.ts";
 import { sleep } from "../../lib/time/mod.ts";
 
 function setup(store: Store, streams: Partial<StreamConfig> = {}) {
-  const runtime = createTaskRunner({ store, definitions: [demoTask], log: () => {} });
-  const app = createApp({ store, tasks: runtime, streams: { ...DEFAULT_STREAMS, ...streams }, log: () => {} });
+  const { app, service } = testApp({ store, configure: (c) => ({ ...c, streams: { ...c.streams, ...streams } }) });
+  const runtime = service.scope().runner;
   const submit = async (input: Record<string, unknown>, session_id?: string) => {
     const res = await app.request("/tasks", {
       method: "POST",
@@ -25,11 +26,7 @@ function setup(store: Store, streams: Partial<StreamConfig> = {}) {
     runtime,
     submit,
     get,
-    async [Symbol.asyncDispose]() {
-      await runtime.close();
-      await new Promise((r) => setTimeout(r, 30));
-      await store.close();
-    },
+    [Symbol.asyncDispose]: () => service.close(),
   };
 }
 

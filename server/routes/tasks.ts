@@ -160,7 +160,7 @@ export function taskRoutes<E extends Env>(
       const key = c.req.valid("header")["idempotency-key"];
       const { store, runner } = scopeOf(c);
       const createOnce = idempotent({ keys: store.idempotency, tasks: store.tasks, ttlMs });
-      const created = await createOnce(key, "POST /tasks", body, () => runner().submit(body));
+      const created = await createOnce(key, "POST /tasks", body, () => runner.submit(body));
       return created.replayed
         ? c.json(publicTask(created.record), 200, createdHeaders(created))
         : c.json(publicTask(created.record), 201, createdHeaders(created));
@@ -234,7 +234,7 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const { runner } = scopeOf(c);
       const { task_id } = c.req.valid("param");
-      if (!await runner().remove(task_id)) throw notFound(task_id);
+      if (!await runner.remove(task_id)) throw notFound(task_id);
       return c.body(null, 204);
     },
   );
@@ -270,7 +270,7 @@ export function taskRoutes<E extends Env>(
       const fromQuery = c.req.valid("query").cascade;
       const fromBody = (c.req.valid("json") as { cascade?: boolean } | undefined)?.cascade;
       const cascade = fromQuery ?? fromBody ?? config.cascadeCancel;
-      const { found, cancelled_count } = await runner().cancel(task_id, cascade);
+      const { found, cancelled_count } = await runner.cancel(task_id, cascade);
       if (!found) throw notFound(task_id);
       return c.json({ cancelled_count }, 200);
     },
@@ -360,7 +360,7 @@ export function taskRoutes<E extends Env>(
     async (c) => {
       const { runner, store: { tasks } } = scopeOf(c);
       const { task_id } = c.req.valid("param");
-      const outcome = await runner().input(task_id, c.req.valid("json").input);
+      const outcome = await runner.input(task_id, c.req.valid("json").input);
       if (!outcome.ok && outcome.status === undefined) throw notFound(task_id);
       if (!outcome.ok) {
         throw new Conflict(

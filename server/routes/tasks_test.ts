@@ -3,8 +3,8 @@ import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import { startRedis } from "../../testing/redis_server.ts";
 import { missingTools } from "../../testing/tools.ts";
 import { createMemoryStore, openStore, type Store, StoreUnavailableError } from "../../lib/store/mod.ts";
-import { createTaskRunner, DEFAULT_TASK_LIMITS, defineTask, demoTask, type TaskLimits } from "../../lib/tasks/mod.ts";
-import { createApp, DEFAULT_TASK_API } from "../mod.ts";
+import { defineTask } from "../../lib/tasks/mod.ts";
+import { testApp } from "../../testing/service.ts";
 
 /** A root with a child that finishes at once and a slow child with two slow grandchildren. */
 const mixed = defineTask({
@@ -21,9 +21,9 @@ const mixed = defineTask({
 
 type Json = Record<string, unknown> & { [k: string]: unknown };
 
-function setup(store: Store, cascadeCancel = true, limits: TaskLimits = DEFAULT_TASK_LIMITS) {
-  const runtime = createTaskRunner({ store, definitions: [demoTask, mixed], limits, log: () => {} });
-  const app = createApp({ store, tasks: runtime, taskApi: { ...DEFAULT_TASK_API, cascadeCancel }, log: () => {} });
+/** The app over `store` with the `mixed` kind besides the built-in ones, and the settings of `env`. */
+function setup(store: Store, env: Record<string, string> = {}) {
+  const { app, service } = testApp({ store, env, kinds: [mixed] });
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await app.request(path, {
       method,
@@ -57,11 +57,7 @@ function setup(store: Store, cascadeCancel = true, limits: TaskLimits = DEFAULT_
     call,
     raw,
     waitFor,
-    async [Symbol.asyncDispose]() {
-      await runtime.close();
-      await new Promise((r) => setTimeout(r, 20));
-      await store.close();
-    },
+    [Symbol.asyncDispose]: () => service.close(),
   };
 }
 
@@ -94,9 +90,13 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
   await t.step("POST /tasks: unknown kind, bad input, missing kind → 422 listing the fields", async () => {
     await using api = setup(await open());
     const unknown = await api.call("POST", "/tasks", { kind: "nope" });
-    assertEquals([unknown.status, unknown.type, unknown.body.errors], [422, "application/problem+json", [
-      { field: "kind", message: "Unknown task kind 'nope'; use one of: demo, mixed" },
-    ]]);
+    assertEquals([unknown.status, unknown.type], [422, "application/problem+json"]);
+    const [error, ...more] = unknown.body.errors as { field: string; message: string }[];
+    assertEquals([error.field, more], ["kind", []]);
+    assertMatch(
+      error.message,
+      /^Unknown task kind 'nope'; use one of: demo, pipeline_run, .*, answer, retrieve, mixed$/,
+    );
     const bad = await api.call("POST", "/tasks", { kind: "demo", input: { steps: "x", children: 99 } });
     assertEquals(
       [bad.status, (bad.body.errors as { field: string }[]).map((e) => e.field).sort()],
@@ -123,7 +123,7 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
   );
 
   await t.step("POST /tasks over a tenant's quota → 429 with Retry-After naming it", async () => {
-    await using api = setup(await open(), true, { ...DEFAULT_TASK_LIMITS, liveTasks: 1 });
+    await using api = setup(await open(), { TENANT_MAX_LIVE_TASKS: "1" });
     assertEquals((await api.call("POST", "/tasks", { kind: "demo", input: { ask: "?" } })).status, 201);
     const over = await api.call("POST", "/tasks", { kind: "demo", input: { ask: "?" } });
     assertEquals([over.status, over.type, over.res.headers.get("retry-after")], [429, "application/problem+json", "1"]);
@@ -229,7 +229,7 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
   await t.step(
     "cancel: without cascade the CASCADE_CANCEL default applies; the body's cascade overrides it",
     async () => {
-      await using api = setup(await open(), false);
+      await using api = setup(await open(), { CASCADE_CANCEL: "false" });
       const { body } = await api.call("POST", "/tasks", {
         kind: "demo",
         input: { steps: 200, delay_ms: 50, children: 2 },
@@ -410,7 +410,7 @@ Deno.test("task API: Redis (real redis-server)", { ignore: missingTools("redis-s
 });
 
 Deno.test("task API: /openapi.json lists every task endpoint with its bodies and problems", async () => {
-  const spec = await (await createApp({ store: createMemoryStore() }).request("/openapi.json")).json();
+  const spec = await (await testApp().app.request("/openapi.json")).json();
   const ops = Object.entries(spec.paths as Record<string, Record<string, unknown>>)
     .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
   for (
@@ -438,7 +438,8 @@ Deno.test("task API: a store that does not answer is a 503 naming it; other fail
   ) {
     const store = createMemoryStore();
     const broken: Store = { ...store, tasks: { ...store.tasks, get: () => Promise.reject(error) } };
-    const res = await createApp({ store: broken, log: (l) => lines.push(l) }).request("/tasks/x");
+    await using served = testApp({ store: broken, log: (l) => lines.push(l) });
+    const res = await served.app.request("/tasks/x");
     const body = await res.json();
     assertEquals([res.status, res.headers.get("content-type")], [status, "application/problem+json"]);
     if (status === 503) {

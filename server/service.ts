@@ -1,0 +1,168 @@
+/**
+ * The service without its HTTP face: the store, each tenant's scope (its view of the store, task
+ * runner and search index), the task kinds, and the retention, built once from the one
+ * configuration and closed as one. Every entry makes it the same way (config → service → app →
+ * listen → close): `main.ts` for Deno and Node, `edge.ts` for edge runtimes, tests through
+ * `testing/service.ts`.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from "../lib/store/mod.ts";
+ * import { loadServerConfig } from "./config.ts";
+ * import { createService } from "./service.ts";
+ * const service = createService(loadServerConfig({}), { store: createMemoryStore() });
+ * await service.scope().runner.submit({ kind: "demo", input: { steps: 1 } });
+ * await service.close();
+ * ```
+ *
+ * @module
+ */
+import { answerTasks, type LlmConfig, type Retriever } from "../lib/answer/mod.ts";
+import {
+  type AsyncEngine,
+  createSearchIndex,
+  type EngineName,
+  type PipelineSource,
+  pipelineTasks,
+  type SearchIndex,
+} from "../lib/pipelines/mod.ts";
+import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
+import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
+import type { ServerConfig } from "./config.ts";
+import type { ChannelScope } from "./routes/streams.ts";
+import type { TokenSet } from "./auth/tokens.ts";
+
+/** What an entry gives the service besides its settings: the effects of where it runs. */
+export interface ServiceParts {
+  readonly store: Store;
+  /** The bearer tokens (`SERVICE_TOKENS_FILE`'s, or an edge binding's); none: the service runs open. */
+  readonly tokens?: TokenSet;
+  /** The folder the pipelines read (`PIPELINE_SOURCE_DIR`), as the entry opened it. */
+  readonly source?: PipelineSource;
+  /** Runs a search engine in a thread of its own, where the runtime has threads; else in this one. */
+  readonly searchWorker?: (engine: EngineName) => AsyncEngine;
+  /** The fetch of the model's requests (`answer` tasks). Default: the global `fetch`. */
+  readonly fetch?: typeof fetch;
+  /** Task kinds besides the built-in ones (a library user's own). */
+  readonly kinds?: readonly TaskDefinition[];
+  /** What `answer` and `retrieve` search instead of each scope's index (a fixed one in tests). */
+  readonly retriever?: Retriever;
+  /** Where log lines go. Default: stderr. */
+  readonly log?: (line: string) => void;
+  /** Where debug lines go (clients that time out or leave mid-body). Default: nowhere. */
+  readonly debug?: (line: string) => void;
+  /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** One tenant's view of the store, with its own task runner and search index. */
+export interface Scope {
+  readonly store: Store;
+  readonly runner: TaskRunner;
+  readonly search: SearchIndex;
+}
+
+/** The service: its settings, store and scopes; `close()` ends everything it started. */
+export interface Service {
+  readonly config: ServerConfig;
+  readonly store: Store;
+  readonly tokens?: TokenSet;
+  readonly source?: PipelineSource;
+  /** Every task kind it runs (for `/openapi.json`). */
+  readonly kinds: readonly TaskDefinition[];
+  /** Logs store outages once when one starts and once when it ends (the routes' and the runners'). */
+  readonly outage: StoreOutage;
+  readonly log: (line: string) => void;
+  readonly debug?: (line: string) => void;
+  /** A tenant's scope, or (no tenant) the store's own, running open; made on first use, kept until `close()`. */
+  scope(tenant?: string): Scope;
+  /**
+   * Makes the scopes that must run from the start, so their queued tasks run whichever process
+   * queued them: `tenants`, by default each tenant of the tokens or, running open, the store's
+   * own. A reload of the tokens calls it with the new set's tenants before they are in use.
+   */
+  start(tenants?: Iterable<string>): void;
+  /** Stops the runners (their running tasks handed back) and the indexes, then closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The task kinds the service runs: `demo`, the pipeline kinds over `store`'s documents (reading
+ * `source`, the `PIPELINE_SOURCE_DIR`), and `answer` and `retrieve` over `retriever`.
+ */
+export function taskDefinitions(deps: {
+  readonly store: Store;
+  readonly retriever: Retriever;
+  readonly source?: PipelineSource;
+  readonly llm?: LlmConfig;
+  readonly fetch?: typeof fetch;
+}): TaskDefinition[] {
+  return [
+    demoTask,
+    ...pipelineTasks(deps.store.documents, { source: deps.source }),
+    ...answerTasks({ retriever: deps.retriever, llm: deps.llm, fetch: deps.fetch }),
+  ];
+}
+
+/** Builds the service from `config` and the entry's `parts`. */
+export function createService(config: ServerConfig, parts: ServiceParts): Service {
+  const { store, tokens, source } = parts;
+  const log = parts.log ?? ((line: string) => console.error(line));
+  const outage = storeOutage(log, parts.now);
+  store.tasks.retain(config.tasks.retentionMs);
+  // A shared channel no stream of this service reads is not written at all (tenant views follow the store).
+  const { streams } = config;
+  const serves = (scope: ChannelScope) => streams.enabled && streams.scopes.includes(scope);
+  store.tasks.shareEvents({ session: serves("SESSION"), global: serves("GLOBAL") });
+
+  const kindsOver = (view: Store, retriever: Retriever) => [
+    ...taskDefinitions({ store: view, retriever, source, llm: config.llm, fetch: parts.fetch }),
+    ...(parts.kinds ?? []),
+  ];
+  const scopes = new Map<string | undefined, Scope>();
+  let closed = false;
+  const scope = (tenant?: string): Scope => {
+    const known = scopes.get(tenant);
+    if (known) return known;
+    if (closed) throw new Error("The service is closed");
+    const view = tenant === undefined ? store : store.forTenant(tenant);
+    const search = createSearchIndex(view, { engine: config.pipelines.engine, worker: parts.searchWorker });
+    search.start();
+    const runner = createTaskRunner({
+      store: view,
+      definitions: kindsOver(view, parts.retriever ?? search),
+      concurrency: config.tasks.concurrency,
+      lanes: { pipelines: config.tasks.pipelineConcurrency },
+      kindConcurrency: config.tasks.kindConcurrency,
+      leaseMs: config.tasks.leaseMs,
+      limits: config.tasks.limits,
+      outage,
+      log,
+    });
+    const made = { store: view, runner, search };
+    scopes.set(tenant, made);
+    return made;
+  };
+  return {
+    config,
+    store,
+    tokens,
+    source,
+    kinds: kindsOver(store, { search: () => Promise.resolve([]) }),
+    outage,
+    log,
+    debug: parts.debug,
+    scope,
+    start(tenants = tokens?.tenants) {
+      for (const tenant of tenants ?? [undefined]) scope(tenant);
+    },
+    async close() {
+      closed = true;
+      const all = [...scopes.values()];
+      scopes.clear();
+      for (const { search } of all) search.close();
+      await Promise.all(all.map(({ runner }) => runner.close()));
+      await store.close();
+    },
+  };
+}
