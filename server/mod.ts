@@ -12,7 +12,7 @@
  * @module
  */
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Env } from "hono";
+import type { Env, ErrorHandler } from "hono";
 import { cors } from "hono/cors";
 import { VERSION } from "../lib/version/mod.ts";
 import { bodyLimit } from "../lib/serve/mod.ts";
@@ -48,21 +48,87 @@ export { createTokenSet, parseTokens, type TokenSet } from "./auth/tokens.ts";
 const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
   .openapi("Health");
 const Root = z.object({ name: z.string(), version: z.string(), docs: z.string() }).openapi("Root");
+const ROOT = createRoute({
+  method: "get",
+  path: "/",
+  security: OPEN,
+  responses: { 200: { content: { "application/json": { schema: Root } }, description: "Service information" } },
+});
+const HEALTH = createRoute({
+  method: "get",
+  path: "/health",
+  security: OPEN,
+  responses: {
+    200: { content: { "application/json": { schema: Health } }, description: "The store answers" },
+    503: { content: { "application/json": { schema: Health } }, description: "The store does not answer" },
+  },
+});
+
+/** Invalid fields are thrown like every other error: the root's onError answers them all. */
+const invalidFields: Hook<unknown, Env, string, unknown> = (result) => {
+  if (result.success) return;
+  const errors: FieldError[] = result.error.issues.map((i) => ({
+    field: i.path.join(".") || "(body)",
+    message: i.message,
+  }));
+  throw new InvalidInput(`${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, errors);
+};
 
 /** The service's HTTP face: middleware, routes and the one error mapping, over `service`. */
 export function createApp(service: Service): OpenAPIHono {
-  const { config, store, tokens, log, outage } = service;
-  // Invalid fields are thrown like every other error: the root's onError answers them all.
-  const defaultHook: Hook<unknown, Env, string, unknown> = (result) => {
-    if (result.success) return;
-    const errors: FieldError[] = result.error.issues.map((i) => ({
-      field: i.path.join(".") || "(body)",
-      message: i.message,
-    }));
-    throw new InvalidInput(`${errors.length} invalid field${errors.length > 1 ? "s" : ""}`, errors);
-  };
-  const app = new OpenAPIHono({ defaultHook });
+  const { config, store, tokens } = service;
+  const app = new OpenAPIHono({ defaultHook: invalidFields });
+  // With tokens, the answers that anyone gets (the rate-limited route's, /health's) do not name the store's address.
+  const tellCause = !tokens;
+  guard(app, service, tellCause);
+  // What each route needs, read back from the routes' own `security` (once every route is in).
+  let scopes: Map<string, Need> | undefined;
+  const scopeTable = () => scopes ??= routeScopes(app.openAPIRegistry.definitions as never);
+  const tickets = createTickets(store.idempotency);
+  app.use("*", authenticate({ tokens, tickets, scopes: scopeTable }));
+  // After authentication (a stranger learns no parameter names), before any route reads its input.
+  const body = jsonBody();
+  app.use("*", (c, next) => (checkUrl(c), body(c, next)));
 
+  app.openapi(ROOT, (c) => c.json({ name: "storectl", version: VERSION, docs: "/docs" }, 200));
+  app.openapi(HEALTH, async (c) => {
+    try {
+      await store.ping();
+      service.outage.answered();
+      return c.json({ status: "healthy" as const, store: store.kind }, 200);
+    } catch (error) {
+      service.outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
+      const cause = tellCause ? (error as Error).message : NO_STORE_ANSWER;
+      return c.json({ status: "unhealthy" as const, store: store.kind, cause }, 503);
+    }
+  });
+  // Each request works in its caller's tenant's scope; running open, in the store's own.
+  const scopeOf: ScopeOf = (c) => service.scope(callerOf(c)?.tenant);
+  const taskApi = config.tasks;
+  app.route("/", taskRoutes({ scopeOf, config: taskApi }, invalidFields));
+  app.route(
+    "/",
+    pipelineRoutes({ scopeOf, idempotencyTtlMs: taskApi.idempotencyTtlMs, source: service.source }, invalidFields),
+  );
+  app.route("/", streamRoutes(scopeOf, config.streams, invalidFields));
+  app.route("/", ticketRoutes(tickets, scopeTable, invalidFields));
+  serveOpenApi(app, { title: "storectl service", version: VERSION }, config.rateLimit.routes, service.kinds);
+  app.route("/", docsRoutes("/openapi.json"));
+  app.route("/", consoleRoutes());
+
+  // A path that exists with other methods is a 405 naming them; one that does not, a 404.
+  app.notFound(noRoute(() => app.routes));
+  app.onError(answerError(service));
+  return app;
+}
+
+/**
+ * What every request passes before authentication, outermost first: the security headers, the
+ * Host and cross-origin checks, CORS, the body limit, the rate-limited route, and the refusal
+ * of methods no request can be copied with.
+ */
+function guard(app: OpenAPIHono, service: Service, tellCause: boolean): void {
+  const { config, tokens } = service;
   // Outermost, so that every answer has them, however it was made.
   app.use("*", securityHeaders());
   // Then, in one middleware (each layer costs a promise per request): the Host names answered
@@ -96,79 +162,20 @@ export function createApp(service: Service): OpenAPIHono {
       throw new TooLarge(`The request body is over ${maxBytes} bytes`);
     }),
   );
-  const rateLimit = config.rateLimit;
-  // With tokens, the answers that anyone gets (this route's, /health's) do not name the store's address.
-  const tellCause = !tokens;
-  app.use("*", rateLimitedRoutes(store, rateLimit, outage, tellCause));
+  app.use("*", rateLimitedRoutes(service.store, config.rateLimit, service.outage, tellCause));
   // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
   app.use("*", refuseUnbuildableMethods(() => app.routes));
-  // What each route needs, read back from the routes' own `security` (once every route is in).
-  let scopes: Map<string, Need> | undefined;
-  const scopeTable = () => scopes ??= routeScopes(app.openAPIRegistry.definitions as never);
-  const tickets = createTickets(store.idempotency);
-  app.use("*", authenticate({ tokens, tickets, scopes: scopeTable }));
-  // After authentication (a stranger learns no parameter names), before any route reads its input.
-  const body = jsonBody();
-  app.use("*", (c, next) => (checkUrl(c), body(c, next)));
+}
 
-  app.openapi(
-    createRoute({
-      method: "get",
-      path: "/",
-      security: OPEN,
-      responses: { 200: { content: { "application/json": { schema: Root } }, description: "Service information" } },
-    }),
-    (c) => c.json({ name: "storectl", version: VERSION, docs: "/docs" }, 200),
-  );
-
-  app.openapi(
-    createRoute({
-      method: "get",
-      path: "/health",
-      security: OPEN,
-      responses: {
-        200: { content: { "application/json": { schema: Health } }, description: "The store answers" },
-        503: { content: { "application/json": { schema: Health } }, description: "The store does not answer" },
-      },
-    }),
-    async (c) => {
-      try {
-        await store.ping();
-        outage.answered();
-        return c.json({ status: "healthy" as const, store: store.kind }, 200);
-      } catch (error) {
-        outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
-        const cause = tellCause ? (error as Error).message : NO_STORE_ANSWER;
-        return c.json({ status: "unhealthy" as const, store: store.kind, cause }, 503);
-      }
-    },
-  );
-
-  // Each request works in its caller's tenant's scope; running open, in the store's own.
-  const scopeOf: ScopeOf = (c) => service.scope(callerOf(c)?.tenant);
-  const taskApi = config.tasks;
-  app.route("/", taskRoutes({ scopeOf, config: taskApi }, defaultHook));
-  app.route(
-    "/",
-    pipelineRoutes({ scopeOf, idempotencyTtlMs: taskApi.idempotencyTtlMs, source: service.source }, defaultHook),
-  );
-  app.route("/", streamRoutes(scopeOf, config.streams, defaultHook));
-  app.route("/", ticketRoutes(tickets, scopeTable, defaultHook));
-  serveOpenApi(app, { title: "storectl service", version: VERSION }, rateLimit.routes, service.kinds);
-  app.route("/", docsRoutes("/openapi.json"));
-  app.route("/", consoleRoutes());
-
-  // A path that exists with other methods is a 405 naming them; one that does not, a 404.
-  app.notFound(noRoute(() => app.routes));
-  // The one place errors become problems (server/errors.ts says which status each kind of error is).
-  app.onError((error, c) => {
+/** The one place errors become problems (server/errors.ts says which status each kind of error is). */
+function answerError(service: Service): ErrorHandler {
+  return (error, c) => {
     const answer = problemOf(error, c);
     if (answer.log === "error") {
-      log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
+      service.log(`error traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.stack ?? error.message}`);
     } else if (answer.log === "debug") {
       service.debug?.(`traceId=${traceId(c)} ${c.req.method} ${c.req.path}: ${error.message}`);
     }
     return problem(c, answer.status, answer.detail, answer);
-  });
-  return app;
+  };
 }

@@ -48,13 +48,6 @@ export interface EventStreamOptions {
 /** Asked on a quiet stream's ping: a reason (its final comment) ends the stream; undefined keeps it. */
 export type StreamCheck = () => Promise<string | undefined>;
 
-interface OpenStream {
-  lastWrite: number;
-  checking: boolean;
-  readonly sink: EventSink;
-  readonly check?: StreamCheck;
-}
-
 /** The final comment of a stream cut off for lagging. */
 export function cutOffComment(bufferBytes: number): string {
   return `this client fell more than ${bufferBytes} bytes behind the stream and was cut off; ` +
@@ -84,18 +77,18 @@ export function cutOffComment(bufferBytes: number): string {
  */
 export function createEventStreams(options: EventStreamOptions) {
   const { heartbeatMs, bufferBytes } = options;
-  const open = new Set<OpenStream>();
+  const open = new Set<OutgoingStream>();
   let timer: ReturnType<typeof setInterval> | undefined;
 
   const tick = () => {
     const quiet = Date.now() - (heartbeatMs * 2) / 3;
     for (const stream of open) {
-      if (stream.lastWrite > quiet || stream.sink.signal.aborted) continue;
-      stream.sink.write(": ping\n\n").catch(() => {});
+      if (stream.lastWrite > quiet || stream.signal.aborted) continue;
+      stream.write(": ping\n\n").catch(() => {});
       if (!stream.check || stream.checking) continue;
       stream.checking = true;
       stream.check().then((reason) => {
-        if (reason !== undefined) stream.sink.end(reason);
+        if (reason !== undefined) stream.end(reason);
       }, () => {}) // the store did not answer: keep the stream, ask again at the next ping
         .finally(() => stream.checking = false);
     }
@@ -112,118 +105,148 @@ export function createEventStreams(options: EventStreamOptions) {
       headers: Record<string, string> = {},
       check?: StreamCheck,
     ): Response {
-      const aborter = new AbortController();
-      let body!: ReadableStreamDefaultController<Uint8Array>;
-      let asking = false; // the connection has asked for data and got none yet
-      let pending: Uint8Array[] = [];
-      let pendingBytes = 0;
-      let ended: string | undefined; // why no more writes are taken
-      let closing = false; // close once the buffer is flushed
-      let finished = false; // closed, errored or cancelled
-      let drains: (() => void)[] = [];
-
-      const settleDrains = () => {
-        for (const resolve of drains) resolve();
-        drains = [];
-      };
-      /**
-       * Hands the connection, which asked for data, the next frame as it is: never a copy (joining
-       * small frames into chunks copied every byte a lagging client was sent, and that garbage was
-       * most of what 100 stalled readers cost; bench/RESULTS.md).
-       */
-      const flush = () => {
-        if (finished || !asking) return;
-        const next = pending.shift();
-        if (next) {
-          asking = false;
-          pendingBytes -= next.length;
-          body.enqueue(next);
-        }
-        if (pending.length > 0) return;
-        settleDrains();
-        if (closing) {
-          finished = true;
-          body.close();
-        }
-      };
-      const stop = (why: string) => {
-        ended ??= why;
-        closing = true;
-        aborter.abort();
-        flush();
-        settleDrains(); // a producer waiting for room stops now: its writes fail from here on
-      };
-      const sink: EventSink = {
-        signal: aborter.signal,
-        write(frames) {
-          if (ended !== undefined) return Promise.reject(new StreamEnded(ended));
-          const pieces = typeof frames === "string" ? [encoder.encode(frames)] : frames;
-          let size = 0;
-          for (const piece of pieces) size += piece.length;
-          stream.lastWrite = Date.now();
-          if (pendingBytes > 0 && pendingBytes + size > bufferBytes) {
-            pending = [encoder.encode(`: ${cutOffComment(bufferBytes)}\n\n`)];
-            pendingBytes = pending[0].length;
-            stop("The client fell behind and was cut off");
-            return Promise.reject(new StreamEnded(ended!));
-          }
-          for (const piece of pieces) pending.push(piece);
-          pendingBytes += size;
-          flush();
-          return Promise.resolve();
-        },
-        drained() {
-          if (pending.length === 0 || ended !== undefined) return Promise.resolve();
-          return new Promise((resolve) => drains.push(resolve));
-        },
-        end(comment) {
-          if (ended !== undefined) return;
-          const bytes = encoder.encode(`: ${comment}\n\n`);
-          pending.push(bytes);
-          pendingBytes += bytes.length;
-          stop("The server ended the stream");
-        },
-      };
-      const stream: OpenStream = { lastWrite: Date.now(), checking: false, sink, check };
-      const readable = new ReadableStream<Uint8Array>({
-        start(controller) {
-          body = controller;
-        },
-        pull() {
-          asking = true;
-          flush();
-        },
-        cancel() {
-          finished = true;
-          pending = [];
-          pendingBytes = 0;
-          ended ??= "The client has gone";
-          aborter.abort();
-          settleDrains();
-        },
-      }, { highWaterMark: 0 }); // pull means the connection wants data now
+      const stream = new OutgoingStream(bufferBytes, check);
       open.add(stream);
       timer ??= setInterval(tick, heartbeatMs / 3);
-      run(sink).then(
-        () => stop("The stream has ended"),
-        (error) => {
-          if (finished || ended !== undefined) return;
-          finished = true;
-          ended = "The stream failed";
-          body.error(error);
-        },
-      ).catch(() => {}) // a body the client cancelled meanwhile: nothing to do
+      run(stream).then(() => stream.stop("The stream has ended"), (error) => stream.fail(error))
+        .catch(() => {}) // a body the client cancelled meanwhile: nothing to do
         .finally(() => {
-          aborter.abort();
-          settleDrains();
+          stream.release();
           open.delete(stream);
           if (open.size > 0) return;
           clearInterval(timer);
           timer = undefined;
         });
-      return new Response(readable, {
+      return new Response(stream.body, {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers },
       });
     },
   };
+}
+
+/** One stream: the sink its producer writes to, and the body the connection reads, with the buffer between. */
+class OutgoingStream implements EventSink {
+  readonly body: ReadableStream<Uint8Array>;
+  lastWrite = Date.now();
+  checking = false;
+  readonly check?: StreamCheck;
+  readonly #bufferBytes: number;
+  readonly #aborter = new AbortController();
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** The connection has asked for data and got none yet. */
+  #asking = false;
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  /** Why no more writes are taken. */
+  #ended: string | undefined;
+  /** Close once the buffer is flushed. */
+  #closing = false;
+  /** Closed, errored or cancelled. */
+  #finished = false;
+  #drains: (() => void)[] = [];
+
+  constructor(bufferBytes: number, check?: StreamCheck) {
+    this.#bufferBytes = bufferBytes;
+    this.check = check;
+    this.body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      pull: () => {
+        this.#asking = true;
+        this.#flush();
+      },
+      cancel: () => {
+        this.#finished = true;
+        this.#pending = [];
+        this.#pendingBytes = 0;
+        this.#ended ??= "The client has gone";
+        this.release();
+      },
+    }, { highWaterMark: 0 }); // pull means the connection wants data now
+  }
+
+  get signal(): AbortSignal {
+    return this.#aborter.signal;
+  }
+
+  write(frames: string | readonly Uint8Array[]): Promise<void> {
+    if (this.#ended !== undefined) return Promise.reject(new StreamEnded(this.#ended));
+    const pieces = typeof frames === "string" ? [encoder.encode(frames)] : frames;
+    let size = 0;
+    for (const piece of pieces) size += piece.length;
+    this.lastWrite = Date.now();
+    if (this.#pendingBytes > 0 && this.#pendingBytes + size > this.#bufferBytes) {
+      this.#pending = [encoder.encode(`: ${cutOffComment(this.#bufferBytes)}\n\n`)];
+      this.#pendingBytes = this.#pending[0].length;
+      this.stop("The client fell behind and was cut off");
+      return Promise.reject(new StreamEnded(this.#ended!));
+    }
+    for (const piece of pieces) this.#pending.push(piece);
+    this.#pendingBytes += size;
+    this.#flush();
+    return Promise.resolve();
+  }
+
+  drained(): Promise<void> {
+    if (this.#pending.length === 0 || this.#ended !== undefined) return Promise.resolve();
+    return new Promise((resolve) => this.#drains.push(resolve));
+  }
+
+  end(comment: string): void {
+    if (this.#ended !== undefined) return;
+    const bytes = encoder.encode(`: ${comment}\n\n`);
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    this.stop("The server ended the stream");
+  }
+
+  /** No more writes: what is buffered goes out, then the body closes. */
+  stop(why: string): void {
+    this.#ended ??= why;
+    this.#closing = true;
+    this.#aborter.abort();
+    this.#flush();
+    this.#settleDrains(); // a producer waiting for room stops now: its writes fail from here on
+  }
+
+  /** The producer failed while the stream was open: the body errors. */
+  fail(error: unknown): void {
+    if (this.#finished || this.#ended !== undefined) return;
+    this.#finished = true;
+    this.#ended = "The stream failed";
+    this.#controller.error(error);
+  }
+
+  /** The stream is over: its signal aborts and any producer waiting for room goes on. */
+  release(): void {
+    this.#aborter.abort();
+    this.#settleDrains();
+  }
+
+  #settleDrains() {
+    for (const resolve of this.#drains) resolve();
+    this.#drains = [];
+  }
+
+  /**
+   * Hands the connection, which asked for data, the next frame as it is: never a copy (joining
+   * small frames into chunks copied every byte a lagging client was sent, and that garbage was
+   * most of what 100 stalled readers cost; bench/RESULTS.md).
+   */
+  #flush() {
+    if (this.#finished || !this.#asking) return;
+    const next = this.#pending.shift();
+    if (next) {
+      this.#asking = false;
+      this.#pendingBytes -= next.length;
+      this.#controller.enqueue(next);
+    }
+    if (this.#pending.length > 0) return;
+    this.#settleDrains();
+    if (this.#closing) {
+      this.#finished = true;
+      this.#controller.close();
+    }
+  }
 }

@@ -36,12 +36,12 @@ async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {
 }
 
 /**
- * Waits until the view has put the focus on its heading, as the rate-limit, pipelines, task and
- * sign-in views do once they are on screen (in an effect, after the paint): a walk begun before
- * that has its second Tab start from the heading.
+ * Waits until the view has put the focus where it puts it once on screen (in an effect, after the
+ * paint): its heading, as the rate-limit, pipelines, task and sign-in views do, or the control
+ * `selector` names (a task's answer box). A walk begun before that has its next Tab start there.
  */
-async function headingFocused(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.activeElement?.matches("main h1[tabindex='-1']") ?? false);
+async function focusSettled(page: Page, selector = "main h1[tabindex='-1']"): Promise<void> {
+  await page.waitForFunction((s: string) => document.activeElement?.matches(s) ?? false, {}, selector);
 }
 
 /** Puts the focus at the top of the page, as a fresh load does. */
@@ -77,7 +77,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     async () => {
       await page.goto(`${server.url}/console#/rate-limit`);
       await page.waitForSelector("#rl-send");
-      await headingFocused(page);
+      await focusSettled(page);
       await page.evaluate(() => {
         const main = document.querySelector("main");
         main.insertAdjacentHTML(
@@ -197,7 +197,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
   await t.step("a task waiting for input: answered from the keyboard", async () => {
     const created = await api("/tasks", { kind: "demo", input: { steps: 0, ask: "Which colour?" } });
     await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(created.task_id)}`);
-    await page.waitForSelector("#answer-input");
+    await focusSettled(page, "#answer-input");
     await walkClean(page, "a task waiting for input");
     await fromTop(page);
     await tabTo(page, "#answer-input");
@@ -236,7 +236,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
   await t.step("the rate-limit panel: a request sent with Space", async () => {
     await page.goto(`${server.url}/console#/rate-limit`);
     await page.waitForSelector("#rl-caller");
-    await headingFocused(page);
+    await focusSettled(page);
     await walkClean(page, "the rate-limit panel");
     await fromTop(page);
     await tabTo(page, "#rl-caller");
@@ -259,7 +259,7 @@ async function signInScenario(t: Deno.TestContext, browser: Browser): Promise<vo
     await t.step("sign-in: the form by keyboard, a refused token, then signed in and out", async () => {
       await page.goto(`${server.url}/console`);
       await page.waitForSelector("#token-input");
-      await headingFocused(page);
+      await focusSettled(page);
       await walkClean(page, "sign-in");
       await fromTop(page);
       await tabTo(page, "#token-input");

@@ -77,6 +77,63 @@ export interface PipelineRouteDeps {
   readonly source?: PipelineSource;
 }
 
+const RUN = createRoute({
+  method: "post",
+  path: "/pipelines/run",
+  security: needs("pipelines:write"),
+  summary: "Prepare and ingest inline documents",
+  request: body(RunInput),
+  responses: submitted,
+});
+
+const ADD_DOCUMENTS = createRoute({
+  method: "post",
+  path: "/pipelines/documents",
+  security: needs("pipelines:write"),
+  summary: "Add (or replace) one document",
+  request: body(DocumentInput),
+  responses: submitted,
+});
+
+const INGEST = createRoute({
+  method: "post",
+  path: "/pipelines/ingest",
+  security: needs("pipelines:write"),
+  summary: "Stage 2: move the staged documents into the index",
+  request: { headers: IdempotencyHeaders },
+  responses: { 200: submitted[200], 201: submitted[201], 409: submitted[409], 422: submitted[422] },
+});
+
+const CLEAR = createRoute({
+  method: "post",
+  path: "/pipelines/clear",
+  security: needs("pipelines:write"),
+  summary: "Remove every document, chunk and staged document",
+  responses: { 200: json(z.object({ cleared_chunks: z.number().int() }), "What was removed") },
+});
+
+const STATUS = createRoute({
+  method: "get",
+  path: "/pipelines/status",
+  security: needs("pipelines:read"),
+  summary: "Pipeline status",
+  responses: { 200: json(Status, "Counts and the last pipeline task") },
+});
+
+const SEARCH = createRoute({
+  method: "get",
+  path: "/pipelines/search",
+  security: needs("pipelines:read"),
+  summary: "The chunks that best match a query (BM25, prefix and fuzzy matching)",
+  request: { query: SearchQuery },
+  responses: {
+    200: json(z.object({ query: z.string(), k: z.number().int(), hits: z.array(Hit) }), "Best first"),
+    422: problemResponse(
+      `Missing or invalid q (at most 1000 characters and ${MAX_QUERY_TERMS} distinct terms) or k`,
+    ),
+  },
+});
+
 /**
  * The pipeline API as a sub-app: `POST /pipelines/{run,prepare,ingest,full,documents}` submit
  * background tasks (201 `{task_id}`; 200 for a retry with the same `Idempotency-Key`),
@@ -111,25 +168,11 @@ export function pipelineRoutes<E extends Env>(
   };
 
   app.openapi(
-    createRoute({
-      method: "post",
-      path: "/pipelines/run",
-      security: needs("pipelines:write"),
-      summary: "Prepare and ingest inline documents",
-      request: body(RunInput),
-      responses: submitted,
-    }),
+    RUN,
     async (c) => answer(c, await submit(c, PIPELINE_KINDS.run, c.req.valid("json"))),
   );
   app.openapi(
-    createRoute({
-      method: "post",
-      path: "/pipelines/documents",
-      security: needs("pipelines:write"),
-      summary: "Add (or replace) one document",
-      request: body(DocumentInput),
-      responses: submitted,
-    }),
+    ADD_DOCUMENTS,
     async (c) => answer(c, await submit(c, PIPELINE_KINDS.document, c.req.valid("json"))),
   );
   for (
@@ -151,50 +194,19 @@ export function pipelineRoutes<E extends Env>(
     );
   }
   app.openapi(
-    createRoute({
-      method: "post",
-      path: "/pipelines/ingest",
-      security: needs("pipelines:write"),
-      summary: "Stage 2: move the staged documents into the index",
-      request: { headers: IdempotencyHeaders },
-      responses: { 200: submitted[200], 201: submitted[201], 409: submitted[409], 422: submitted[422] },
-    }),
+    INGEST,
     async (c) => answer(c, await submit(c, PIPELINE_KINDS.ingest, {})),
   );
   app.openapi(
-    createRoute({
-      method: "post",
-      path: "/pipelines/clear",
-      security: needs("pipelines:write"),
-      summary: "Remove every document, chunk and staged document",
-      responses: { 200: json(z.object({ cleared_chunks: z.number().int() }), "What was removed") },
-    }),
+    CLEAR,
     async (c) => c.json({ cleared_chunks: await scopeOf(c).store.documents.clear() }, 200),
   );
   app.openapi(
-    createRoute({
-      method: "get",
-      path: "/pipelines/status",
-      security: needs("pipelines:read"),
-      summary: "Pipeline status",
-      responses: { 200: json(Status, "Counts and the last pipeline task") },
-    }),
+    STATUS,
     async (c) => c.json(await scopeOf(c).store.documents.status(), 200),
   );
   app.openapi(
-    createRoute({
-      method: "get",
-      path: "/pipelines/search",
-      security: needs("pipelines:read"),
-      summary: "The chunks that best match a query (BM25, prefix and fuzzy matching)",
-      request: { query: SearchQuery },
-      responses: {
-        200: json(z.object({ query: z.string(), k: z.number().int(), hits: z.array(Hit) }), "Best first"),
-        422: problemResponse(
-          `Missing or invalid q (at most 1000 characters and ${MAX_QUERY_TERMS} distinct terms) or k`,
-        ),
-      },
-    }),
+    SEARCH,
     async (c) => {
       const { q, k = 5 } = c.req.valid("query");
       return c.json({ query: q, k, hits: await scopeOf(c).search.search(q, k) }, 200);

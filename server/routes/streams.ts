@@ -91,6 +91,47 @@ const sse = (description: string) => ({
   },
 });
 
+const TASK_STREAM = createRoute({
+  method: "get",
+  path: "/tasks/{task_id}/stream",
+  security: needs("tasks:read"),
+  summary: "Stream a task's events (SSE)",
+  description:
+    "Past events first (unless replay=false), then live ones; ends after the task's done, failed or cancelled. " +
+    "Send Last-Event-ID to resume after that event.",
+  request: {
+    params: z.object({ task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }) }),
+    query: StreamQuery,
+    headers: LastEventId,
+  },
+  responses: {
+    ...sse("text/event-stream of the task's events, with the subtask_* events of its children"),
+    204: { description: "The task has finished and nothing follows Last-Event-ID (or replay=false)" },
+  },
+});
+
+const SESSION_STREAM = createRoute({
+  method: "get",
+  path: "/sessions/{session_id}/stream",
+  security: needs("tasks:read"),
+  summary: "Stream the events of every task of a session (SSE; scope SESSION)",
+  request: {
+    params: z.object({ session_id: z.string().min(1).openapi({ param: { name: "session_id", in: "path" } }) }),
+    query: StreamQuery,
+    headers: LastEventId,
+  },
+  responses: sse("text/event-stream of the session's task events; it does not end by itself"),
+});
+
+const GLOBAL_STREAM = createRoute({
+  method: "get",
+  path: "/stream",
+  security: needs("tasks:read"),
+  summary: "Stream every task event (SSE; scope GLOBAL)",
+  request: { query: StreamQuery, headers: LastEventId },
+  responses: sse("text/event-stream of all task events; it does not end by itself"),
+});
+
 /**
  * The SSE streams as a sub-app: `GET /tasks/{task_id}/stream` (scope `TASK`),
  * `GET /sessions/{session_id}/stream` (scope `SESSION`) and `GET /stream` (scope `GLOBAL`).
@@ -149,24 +190,7 @@ export function streamRoutes<E extends Env>(
   };
 
   app.openapi(
-    createRoute({
-      method: "get",
-      path: "/tasks/{task_id}/stream",
-      security: needs("tasks:read"),
-      summary: "Stream a task's events (SSE)",
-      description:
-        "Past events first (unless replay=false), then live ones; ends after the task's done, failed or cancelled. " +
-        "Send Last-Event-ID to resume after that event.",
-      request: {
-        params: z.object({ task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }) }),
-        query: StreamQuery,
-        headers: LastEventId,
-      },
-      responses: {
-        ...sse("text/event-stream of the task's events, with the subtask_* events of its children"),
-        204: { description: "The task has finished and nothing follows Last-Event-ID (or replay=false)" },
-      },
-    }),
+    TASK_STREAM,
     async (c) => {
       if (!available("TASK")) throw off("TASK");
       const { task_id } = c.req.valid("param");
@@ -190,18 +214,7 @@ export function streamRoutes<E extends Env>(
   );
 
   app.openapi(
-    createRoute({
-      method: "get",
-      path: "/sessions/{session_id}/stream",
-      security: needs("tasks:read"),
-      summary: "Stream the events of every task of a session (SSE; scope SESSION)",
-      request: {
-        params: z.object({ session_id: z.string().min(1).openapi({ param: { name: "session_id", in: "path" } }) }),
-        query: StreamQuery,
-        headers: LastEventId,
-      },
-      responses: sse("text/event-stream of the session's task events; it does not end by itself"),
-    }),
+    SESSION_STREAM,
     async (c) => {
       if (!available("SESSION")) throw off("SESSION");
       const { session_id } = c.req.valid("param");
@@ -214,14 +227,7 @@ export function streamRoutes<E extends Env>(
   );
 
   app.openapi(
-    createRoute({
-      method: "get",
-      path: "/stream",
-      security: needs("tasks:read"),
-      summary: "Stream every task event (SSE; scope GLOBAL)",
-      request: { query: StreamQuery, headers: LastEventId },
-      responses: sse("text/event-stream of all task events; it does not end by itself"),
-    }),
+    GLOBAL_STREAM,
     async (c) => {
       if (!available("GLOBAL")) throw off("GLOBAL");
       const { replay, events: filter } = c.req.valid("query");

@@ -37,7 +37,6 @@ export function TaskList(props: { session?: string }): preact.VNode {
   const [page, setPage] = useState<TaskPage | null>(null);
   const [error, setError] = useState("");
   const [loadedAt, setLoadedAt] = useState<string>(new Date().toISOString());
-  const [mode, setMode] = useState<Mode>({ kind: "pending" });
   const now = useNow(1000); // "3 s ago" moves on each second
   const cursor = cursors[cursors.length - 1];
 
@@ -58,42 +57,7 @@ export function TaskList(props: { session?: string }): preact.VNode {
   latest.current = load;
   useEffect(() => void load(), [load]);
 
-  // Live: the session's stream when a session is chosen and SESSION is on, else the global one
-  // when GLOBAL is on, else polling. Any event reloads the page (at most every 300 ms).
-  useEffect(() => {
-    let stop = () => {};
-    let cancelled = false;
-    (async () => {
-      const sessionPath = session ? `/sessions/${encodeURIComponent(session)}/stream` : "";
-      const scope = sessionPath && await streamIsOn(sessionPath)
-        ? "session"
-        : await streamIsOn("/stream")
-        ? "global"
-        : undefined;
-      if (cancelled) return;
-      if (!scope) {
-        setMode({ kind: "poll" });
-        const timer = setInterval(() => latest.current(), POLL_MS);
-        stop = () => clearInterval(timer);
-        return;
-      }
-      setMode({ kind: "stream", scope });
-      let timer: number | undefined;
-      const url = `${
-        scope === "session" ? sessionPath : "/stream"
-      }?replay=false&events=update,done,failed,cancelled,input_required`;
-      stop = follow(url, () => {
-        timer ??= setTimeout(() => {
-          timer = undefined;
-          latest.current();
-        }, 300);
-      }, () => {});
-    })();
-    return () => {
-      cancelled = true;
-      stop();
-    };
-  }, [session]);
+  const mode = useLiveRefresh(session, () => latest.current());
 
   const first = cursors.length * PAGE;
   return html`
@@ -132,18 +96,7 @@ export function TaskList(props: { session?: string }): preact.VNode {
         ? "No tasks."
         : `Tasks ${first + 1}–${first + page.tasks.length} of ${page.total}`}</p>
       <ul class="tasks" aria-label="Tasks">
-        ${page.tasks.map((t: Summary) =>
-          html`
-            <li key=${t.task_id}>
-              <a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.kind} <code>${t.task_id}</code></a>
-              <span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
-              <span class="muted">session ${t.session_id} ·
-                <time datetime=${t.created_at} title=${exact(t.created_at)}>created ${ago(t.created_at, now)}</time> ·
-                <time datetime=${t.updated_at} title=${exact(t.updated_at)}>updated ${ago(t.updated_at, now)}</time>
-              </span>
-            </li>
-          `
-        )}
+        ${page.tasks.map((t: Summary) => html`<${TaskRow} key=${t.task_id} task=${t} now=${now} />`)}
       </ul>
       <nav class="pager" aria-label="Pages">
         <button type="button" disabled=${cursors.length === 0} onClick=${() => setCursors(cursors.slice(0, -1))}>
@@ -155,6 +108,66 @@ export function TaskList(props: { session?: string }): preact.VNode {
         </button>
       </nav>
     `}
+  `;
+}
+
+/**
+ * Keeps the list current: the session's stream when a session is chosen and SESSION is on, else
+ * the global one when GLOBAL is on, else polling. Any event reloads (at most every 300 ms).
+ */
+function useLiveRefresh(session: string, reload: () => void): Mode {
+  const [mode, setMode] = useState<Mode>({ kind: "pending" });
+  const latest = useRef(reload);
+  latest.current = reload;
+  useEffect(() => {
+    let stop = () => {};
+    let cancelled = false;
+    (async () => {
+      const sessionPath = session ? `/sessions/${encodeURIComponent(session)}/stream` : "";
+      const scope = sessionPath && await streamIsOn(sessionPath)
+        ? "session"
+        : await streamIsOn("/stream")
+        ? "global"
+        : undefined;
+      if (cancelled) return;
+      if (!scope) {
+        setMode({ kind: "poll" });
+        const timer = setInterval(() => latest.current(), POLL_MS);
+        stop = () => clearInterval(timer);
+        return;
+      }
+      setMode({ kind: "stream", scope });
+      let timer: number | undefined;
+      const url = `${
+        scope === "session" ? sessionPath : "/stream"
+      }?replay=false&events=update,done,failed,cancelled,input_required`;
+      stop = follow(url, () => {
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          latest.current();
+        }, 300);
+      }, () => {});
+    })();
+    return () => {
+      cancelled = true;
+      stop();
+    };
+  }, [session]);
+
+  return mode;
+}
+
+/** One task of the list: its kind and id (a link to it), status, session and times. */
+function TaskRow({ task: t, now }: { task: Summary; now: number }): preact.VNode {
+  return html`
+    <li>
+      <a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.kind} <code>${t.task_id}</code></a>
+      <span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
+      <span class="muted">session ${t.session_id} ·
+        <time datetime=${t.created_at} title=${exact(t.created_at)}>created ${ago(t.created_at, now)}</time> ·
+        <time datetime=${t.updated_at} title=${exact(t.updated_at)}>updated ${ago(t.updated_at, now)}</time>
+      </span>
+    </li>
   `;
 }
 
