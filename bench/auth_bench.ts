@@ -1,5 +1,5 @@
 /**
- * What authentication costs per request (issue 21): `GET /tasks/{id}` with a bearer token on a
+ * What authentication costs per request: `GET /tasks/{id}` with a bearer token on a
  * server with `SERVICE_TOKENS_FILE` (11 tokens: the token check, the route's scope) against the
  * same request on the same kind of server running open, in one run, as interleaved pairs of
  * short wrk runs (A, B, B, A, …): the median of the pairs' ratios with best-to-best beside it.

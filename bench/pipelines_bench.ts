@@ -1,7 +1,7 @@
 /**
  * Pipelines: ingest of generated text through `POST /pipelines/run` into a real server process
  * (memory store, then Redis), then `GET /pipelines/search` latency over the resulting index, and
- * the server's RSS. Targets (issue 12): ingest ≥ 20 MB/s on memory and ≥ 10 MB/s on Redis;
+ * the server's RSS. Targets: ingest ≥ 20 MB/s on memory and ≥ 10 MB/s on Redis;
  * search p99 ≤ 20 ms at 100,000 chunks.
  * `deno run -A --v8-flags=--expose-gc bench/pipelines_bench.ts [--mb 100] [--chunk-size 1000] [--queries 2000] [--backends memory,redis,node]`
  *

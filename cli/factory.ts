@@ -161,7 +161,7 @@ async function resolve(f: Factory, deployment: Deployment): Promise<Credentials>
     `url ${creds.url} from ${s.url}; user ${creds.username} from ${s.username}; password **** from ${s.password}; ` +
       `insecure ${creds.insecure} from ${s.insecure}; ca_cert ${creds.caCert ?? "none"} from ${s.caCert}`,
   );
-  // The spec ranks flags last; a flag that loses must not be ignored silently.
+  // The specification ranks flags last; a flag that loses must not be ignored silently.
   if (f.globals.insecure && !creds.insecure) {
     f.warn(`--insecure is ignored: ${s.insecure} sets insecure to false, and it takes priority over flags`);
   }

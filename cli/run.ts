@@ -7,7 +7,7 @@ import { execute } from "./framework/app.ts";
 import { forPeople as wrapping } from "./framework/messages.ts";
 import type { GroupSpec } from "./framework/spec.ts";
 
-/** Exit codes of ARCHITECTURE §5, plus 13 for file-system failures and 14 for a damaged package (docs/optimize.md). */
+/** The exit code of each error code (docs/architecture.md, "Exit codes"). */
 export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   internal: 1,
   usage: 2,

@@ -1,7 +1,7 @@
 /**
  * Behaviours of the real APIs that a client must survive, which the emulator reproduces on
  * demand (`--real-api` turns all of them on, `--quirks a,b` some). Off, the emulator answers
- * as the spec's tables describe; the shapes of its objects are the real ones either way.
+ * as the specification's tables describe; the shapes of its objects are the real ones either way.
  */
 export const QUIRKS = {
   "networking-tasks":
@@ -10,7 +10,7 @@ export const QUIRKS = {
   "page-404": "the page after the last of a paged cloud list answers 404",
   "html-401": "a cloud 401 is an nginx HTML page",
   "text-429": "a cloud 429 is plain text",
-  "strict-routes": "only documented routes answer: the spec's other spellings are 404",
+  "strict-routes": "only documented routes answer: the specification's other spellings are 404",
 } as const;
 
 /** One behaviour of the real APIs. */

@@ -35,7 +35,7 @@ export interface ServerConfig {
     /** `PIPELINE_MAX_FILE_BYTES`: a larger source file is skipped with a warning. */
     readonly maxFileBytes: number;
   };
-  /** Access control (issue 21). */
+  /** Access control. */
   readonly auth: AccessConfig;
 }
 
@@ -65,7 +65,7 @@ export function isLoopback(host: string): boolean {
 const isOrigin = (v: string) =>
   URL.canParse(v) && /^https?:$/.test(new URL(v).protocol) && new URL(v).origin === v.replace(/\/$/, "");
 
-/** Task settings (issue 10): the API's defaults and the runner's. */
+/** Task settings: the API's defaults and the runner's. */
 export interface TaskServerConfig extends TaskApiConfig {
   /** Root tasks of the default lane one process runs at once (`TASK_CONCURRENCY`). */
   readonly concurrency: number;
@@ -160,7 +160,7 @@ const Env = z.object({
     ),
   STREAM_HEARTBEAT_MS: whole("STREAM_HEARTBEAT_MS", 100, 15_000).default(DEFAULT_STREAMS.heartbeatMs),
   STREAM_BUFFER_BYTES: whole("STREAM_BUFFER_BYTES", 1024, 1024 ** 3).default(DEFAULT_STREAMS.bufferBytes),
-  // Answers (issue 12): an OpenAI-compatible chat-completions endpoint
+  // Answers: an OpenAI-compatible chat-completions endpoint
   LLM_BASE_URL: z.string().refine(
     (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
     "LLM_BASE_URL must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1",
@@ -172,7 +172,7 @@ const Env = z.object({
     .optional(),
   SEARCH_ENGINE: z.enum(["compact", "minisearch"], "SEARCH_ENGINE must be compact or minisearch").default("compact"),
   PIPELINE_MAX_FILE_BYTES: whole("PIPELINE_MAX_FILE_BYTES", 1, 1024 ** 3).default(DEFAULT_MAX_FILE_BYTES),
-  // Access control (issue 21)
+  // Access control
   SERVICE_TOKENS_FILE: z.string().refine((v) => !v.includes("\0"), "SERVICE_TOKENS_FILE must be a file path")
     .optional(),
   ALLOW_ANONYMOUS: bool("ALLOW_ANONYMOUS").default(false),

@@ -2,7 +2,7 @@ import { assertEquals, assertMatch } from "../testing/assert.ts";
 import { loadServerConfig } from "./config.ts";
 import { DEFAULT_TASK_LIMITS } from "../lib/tasks/mod.ts";
 
-Deno.test("loadServerConfig() has the spec's defaults", () => {
+Deno.test("loadServerConfig() has the specification's defaults", () => {
   const config = loadServerConfig({});
   assertEquals(config.port, 8080);
   assertEquals(config.hostname, "127.0.0.1");

@@ -76,7 +76,8 @@ export function serveOpenApi<E extends Env>(
   app.openAPIRegistry.registerComponent("securitySchemes", "basic", {
     type: "http",
     scheme: "basic",
-    description: "The rate-limited route's caller identity (the spec's own): the user name counts, nothing is checked",
+    description:
+      "The rate-limited route's caller identity (the specification's own): the user name counts, nothing is checked",
   });
   for (const path of rateLimited) {
     for (const method of ["get", "post"] as const) {

@@ -1,5 +1,5 @@
 /**
- * Tokens for the access-control tests (issue 21): one per scope, one holding every scope but
+ * Tokens for the access-control tests: one per scope, one holding every scope but
  * one, and an admin — as a `SERVICE_TOKENS_FILE` text (digests only) and the tokens themselves;
  * and the table of what each route needs, written out by hand so that a route whose declaration
  * changes, or a new route, fails the tests until the table says so too.

@@ -1,5 +1,5 @@
 /**
- * Access control (issue 21) against a server process, run on Deno and on the Node bundle
+ * Access control against a server process, run on Deno and on the Node bundle
  * (`auth_process_test.ts`): the safe default, the tokens file at start, every route's
  * 401/403 over real HTTP, and a stream ticket issued by one process and used on another.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 3 (started): a Redis Cluster master fails over while a server process is under
+ * A Redis Cluster master fails over while a server process is under
  * load — `CLUSTER FAILOVER` on its replica, and a `kill -9` of the master. The rate-limited route
  * never answers 200 past the limit, every submitted task finishes once, a task stream open
  * across the failover sees every event once and in order, and the process goes on without a

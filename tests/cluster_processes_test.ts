@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 3 across processes: two server processes — Deno and the Node bundle — on one
+ * Two server processes — Deno and the Node bundle — on one
  * Redis Cluster, under load, while the rate limit's master is failed over (`CLUSTER FAILOVER`)
  * and then another master is killed (`kill -9`). SSE subscribers hang up at random and resume
  * with `Last-Event-ID` on the other process, and must see every event of their task exactly

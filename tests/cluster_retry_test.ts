@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 3: while a Redis Cluster fails over (`CLUSTER FAILOVER`, a `kill -9` of a master)
+ * While a Redis Cluster fails over (`CLUSTER FAILOVER`, a `kill -9` of a master)
  * or is down (two of three masters hung: `CLUSTERDOWN` on the third), every store call either
  * succeeds or fails with `StoreUnavailableError` within its deadline (`STORE_TIMEOUT_MS`), however
  * many `MOVED`/`ASK`/`TRYAGAIN`/`CLUSTERDOWN` replies and closed connections ioredis retries on;

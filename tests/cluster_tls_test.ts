@@ -1,5 +1,5 @@
 /**
- * Issue 20 item 3: a Redis Cluster over TLS (`rediss-cluster://`; clients, cluster bus and
+ * A Redis Cluster over TLS (`rediss-cluster://`; clients, cluster bus and
  * replication all on `--tls-port` with `--tls-cluster yes`, a certificate from the real `openssl`)
  * carries the store: the sliding-window rate limit (a script on its key's master) runs on it,
  * a client that does not trust the certificate is refused with the reason, and a server process

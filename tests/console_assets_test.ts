@@ -1,5 +1,5 @@
 /**
- * The console's asset pipeline (issue 22): the committed `server/console/assets.gen.ts` is what
+ * The console's asset pipeline: the committed `server/console/assets.gen.ts` is what
  * a fresh build of `server/console/client/` gives, the files stay within the size budget, and
  * the service serves the page and its assets offline, open, with immutable caching — on Deno,
  * from the Node bundle and from the edge entry alike.
@@ -20,7 +20,7 @@ import { startRedis } from "../testing/redis_server.ts";
 import { startUpstashStandIn } from "../testing/upstash_standin.ts";
 import { missingTools, requireTool } from "../testing/tools.ts";
 
-/** The console's script and stylesheet together, gzipped, may not pass this (issue 22 item 6). */
+/** The console's script and stylesheet together, gzipped, may not pass this. */
 export const CONSOLE_GZIP_BUDGET = 60 * 1024;
 
 const root = new URL("..", import.meta.url).pathname;

@@ -1,5 +1,5 @@
 /**
- * The console in a real browser (issue 22): Debian's chromium, headless, against a real server
+ * The console in a real browser: Debian's chromium, headless, against a real server
  * process. Starts a demo task from the page and watches its tokens arrive (a double click makes
  * one task), follows a session's list live, resumes a dropped stream (through a proxy that cuts
  * it) without a duplicate line, answers a task's question, cancels a tree and sees the count,

@@ -1,5 +1,5 @@
 /**
- * The console by keyboard alone (issue 22 item 6), in Debian's chromium: on every page — sign-in,
+ * The console by keyboard alone, in Debian's chromium: on every page — sign-in,
  * the task list (filters, paging, both start forms), a task (tree, answer box, cancel, delete with
  * its confirmation), pipelines, the rate-limit panel — Tab reaches every visible control, each
  * shows a focus indicator and has an accessible name, Shift+Tab retraces the way, and Enter and

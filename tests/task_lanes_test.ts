@@ -1,5 +1,5 @@
 /**
- * Starvation (issue 18): a server process with its default settings, on the memory store and on
+ * Starvation: a server process with its default settings, on the memory store and on
  * a real redis-server, busy with 8 and with 100 long tasks that mostly wait, still finishes a
  * short task and a pipeline run submitted after them within 2 s.
  *

@@ -1,5 +1,5 @@
 /**
- * Tenant isolation on every store (issue 21): `Store.forTenant(tenant)` views whose tasks,
+ * Tenant isolation on every store: `Store.forTenant(tenant)` views whose tasks,
  * events, queue, documents and idempotency keys are the tenant's own, beside the untenanted base.
  *
  * @module

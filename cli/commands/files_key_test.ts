@@ -19,7 +19,7 @@ Deno.test("files-key set stores the global key; get shows it masked with its sou
   assertMatch(none.stderr, /No upload key is set\n {2}tip: Store one with: ctl files-key set <key>/);
 });
 
-Deno.test("files-key resolves in the spec's order: env, profile, global, keyring, fallback env", async () => {
+Deno.test("files-key resolves in the specification's order: env, profile, global, keyring, fallback env", async () => {
   await using ctl = await inProcessCtl();
   const keyring: Record<string, string> = { "files-api-key": "fk-from-the-keyring-0004" };
   const source = async (env: Record<string, string> = {}) =>

@@ -7,7 +7,7 @@ import { type CommandSpec, Shown } from "./spec.ts";
 
 /**
  * Runs a parsed command: builds the factory from the global options, asks for confirmation,
- * runs the spec and writes the result. Loaded only once
+ * runs the specification and writes the result. Loaded only once
  * the command line names a command, so `--help` never loads the API clients.
  */
 export async function invoke(

@@ -206,7 +206,7 @@ Deno.test("cloud: a new subscription appears when its task completes", async () 
   assertEquals((await get(`/subscriptions/${task.response.resourceId}`)).body.numberOfDatabases, 0);
 });
 
-Deno.test("cloud: networking reads answer for a subscription, on the documented routes and the spec's", async () => {
+Deno.test("cloud: networking reads answer for a subscription, on the documented routes and the specification's", async () => {
   const { get } = setup();
   const sub = await firstSubscription(get);
   assertEquals((await get(`/subscriptions/${sub}/peerings`)).body.peerings[0].status, "active");
@@ -273,7 +273,7 @@ Deno.test("cloud: html-401 and text-429 answer as the real API's front end does"
   assert(limited.headers.get("retry-after"));
 });
 
-Deno.test("cloud: strict-routes: the spec's spellings of the networking routes are 404", async () => {
+Deno.test("cloud: strict-routes: the specification's spellings of the networking routes are 404", async () => {
   const { get } = setup({ quirks: new Set(["strict-routes"]) });
   const sub = await firstSubscription(get);
   assertEquals((await get(`/subscriptions/${sub}/privateServiceConnect`)).status, 404);

@@ -28,7 +28,7 @@ export interface RouteKit {
   ): Promise<Response>;
   /** Statistics keyed by uid, as the `stats/last` routes answer. */
   keyed(records: Json[], stats: (record: Json) => Json): Json;
-  /** A route of the spec's table that the real API spells otherwise: 404 under `strict-routes`. */
+  /** A route of the specification's table that the real API spells otherwise: 404 under `strict-routes`. */
   specAlias(handler: (c: Context) => Response | Promise<Response>): (c: Context) => Response | Promise<Response>;
 }
 
@@ -36,7 +36,7 @@ const NODE_FIELDS = ["addr", "external_addr", "accept_servers", "rack_id"];
 
 /**
  * Nodes and the actions that change them: `/v1/nodes`, their stats and alerts, removal as an
- * action (`POST /v1/nodes/{uid}/actions/remove`, `GET /v1/actions/{uid}`), and the spec's
+ * action (`POST /v1/nodes/{uid}/actions/remove`, `GET /v1/actions/{uid}`), and the specification's
  * `DELETE /v1/nodes/{uid}` and `/v1/nodes/{uid}/stats/last` as aliases.
  */
 export function nodeRoutes(app: Hono, kit: RouteKit): void {

@@ -48,7 +48,7 @@ const USER_FIELDS = ["email", "password", "name", "role", "email_alerts", "auth_
 
 /**
  * The enterprise API (paths include `/v1`): HTTP Basic, JSON in the real API's shapes,
- * debug-info archives. Where the spec's endpoint table spells a route otherwise than the real
+ * debug-info archives. Where the specification's endpoint table spells a route otherwise than the real
  * API (node stats, database stats, node removal), both answer; under the `strict-routes` quirk
  * only the documented one does.
  */
@@ -66,7 +66,7 @@ export function enterpriseRoutes(options: EnterpriseOptions): { app: Hono; reset
 
   const fail = (c: Context, status: ContentfulStatusCode, message: string) =>
     c.json(enterpriseErrorBody(status, message), status);
-  /** A route of the spec's table that the real API spells otherwise: 404 under `strict-routes`. */
+  /** A route of the specification's table that the real API spells otherwise: 404 under `strict-routes`. */
   const specAlias = (handler: (c: Context) => Response | Promise<Response>) => (c: Context) =>
     options.quirks?.has("strict-routes") ? fail(c, 404, `No endpoint ${c.req.method} ${c.req.path}`) : handler(c);
   const app = new Hono();

@@ -50,7 +50,7 @@ Deno.test("enterprise: unicode credentials are compared as UTF-8", async () => {
 Deno.test("enterprise: cluster get and update, stats, alerts, certificates", async () => {
   const { call, get } = setup({ certificate: "-----BEGIN CERTIFICATE-----\n..." });
   const cluster = (await get("/v1/cluster")).body;
-  // A real cluster object has neither `status` nor `state` (the spec's table said it had).
+  // A real cluster object has neither `status` nor `state` (the specification's table said it had).
   assertEquals(["status" in cluster, "state" in cluster, typeof cluster.name], [false, false, "string"]);
   assertEquals((await call("PUT", "/v1/cluster", { name: "renamed" })).body.name, "renamed");
   assertEquals((await get("/v1/cluster")).body.name, "renamed");

@@ -25,7 +25,7 @@ export function isTaskReference(body: unknown): body is Pick<CloudTask, "taskId"
   return typeof b?.taskId === "string" && typeof b.status === "string";
 }
 
-/** Statuses that end a task well, and badly (the spec's and those generic scripts test). */
+/** Statuses that end a task well, and badly (the specification's and those generic scripts test). */
 export const TASK_SUCCEEDED: readonly string[] = ["processing-completed", "completed"];
 export const TASK_FAILED: readonly string[] = ["processing-error", "failed"];
 

@@ -41,7 +41,7 @@ export interface ResolveInput {
   readonly env: Env;
   /** `-p/--profile`. */
   readonly profile?: string;
-  /** Command-line flags: the lowest priority, per the spec. */
+  /** Command-line flags: the lowest priority, per the specification. */
   readonly flags?: { readonly insecure?: boolean; readonly caCert?: string };
   readonly keyring?: Keyring;
 }
@@ -86,7 +86,7 @@ export function profilesOfType(doc: ConfigDocument, deployment: Deployment): str
 }
 
 /**
- * Resolves credentials with the spec's priority: environment variables, then the profile, then
+ * Resolves credentials with the specification's priority: environment variables, then the profile, then
  * command-line flags. Profile values get `${VAR}` expansion and `keyring:` lookup.
  */
 export async function resolveCredentials(input: ResolveInput): Promise<Credentials> {

@@ -14,7 +14,7 @@ export interface FilesKey {
 }
 
 /**
- * The upload key in the spec's order: `STORE_ENTERPRISE_FILES_API_KEY`; the enterprise profile's
+ * The upload key in the specification's order: `STORE_ENTERPRISE_FILES_API_KEY`; the enterprise profile's
  * `files_api_key`; the global `files_api_key`; the keyring entry `files-api-key`;
  * `STORE_FILES_API_KEY`. Config values get `${VAR}` expansion and `keyring:<name>` lookup. An
  * unavailable keyring is skipped for source 4 (it is optional), never for a `keyring:` value.

@@ -1,6 +1,6 @@
 /**
  * Profiles and credentials: the TOML config file, `${VAR}` expansion, `keyring:` references,
- * and resolution with the spec's priority (environment, profile, flags).
+ * and resolution with the specification's priority (environment, profile, flags).
  *
  * @example
  * ```ts

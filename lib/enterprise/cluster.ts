@@ -2,7 +2,7 @@ import type { EnterpriseClient } from "./client.ts";
 import type { AlertMap } from "./health.ts";
 
 /**
- * The cluster's settings. The spec gives it `status` and `state` (healthy: `active`); a real
+ * The cluster's settings. The specification gives it `status` and `state` (healthy: `active`); a real
  * cluster has neither, so its health is read from its nodes, databases and alerts
  * (`summarizeHealth`). Fields beyond these pass through.
  */

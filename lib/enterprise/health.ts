@@ -75,7 +75,7 @@ function count<T extends { uid: number; status?: string }>(
 /**
  * A cluster's health from what a real cluster returns: its nodes' and databases' `status`
  * (`active` is well), the raised alerts of the cluster, its nodes and databases, and — when the
- * cluster object has them, as the spec describes but real clusters do not — its `status` and
+ * cluster object has them, as the specification describes but real clusters do not — its `status` and
  * `state`.
  *
  * @example

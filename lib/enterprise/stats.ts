@@ -13,7 +13,7 @@ const isNotFound = (error: unknown): error is StoreCtlError =>
 
 /**
  * The last interval of a node's or a database's statistics, from the documented route
- * (`/v1/nodes/stats/last/{uid}`, `/v1/bdbs/stats/last/{uid}`); on a 404 the spec's spelling
+ * (`/v1/nodes/stats/last/{uid}`, `/v1/bdbs/stats/last/{uid}`); on a 404 the specification's spelling
  * (`/v1/{kind}/{uid}/stats/last`) is tried once, and when both are 404 the error carries both
  * answers.
  *

@@ -86,7 +86,7 @@ export interface GenerateEvents {
   readonly onUploadRetry?: (part: number, attempt: number, error: StoreCtlError) => void;
 }
 
-/** How a generation ended: the spec's result either way, and the error when it failed. */
+/** How a generation ended: the specification's result either way, and the error when it failed. */
 export type GenerateOutcome =
   | { readonly ok: true; readonly result: PackageResult; readonly optimization?: OptimizeStats }
   | { readonly ok: false; readonly result: PackageResult; readonly error: unknown };

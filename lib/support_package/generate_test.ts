@@ -99,7 +99,7 @@ async function world(options: Partial<Server> = {}) {
   return { server, http, dir, events, run, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
-Deno.test("generateSupportPackage() tells each step and returns the spec's result", async () => {
+Deno.test("generateSupportPackage() tells each step and returns the specification's result", async () => {
   await using w = await world();
   const size = (await pkg()).length;
   const outcome = await w.run({ path: `${w.dir}/p.tar.gz`, startedAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) });

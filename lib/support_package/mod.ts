@@ -1,6 +1,6 @@
 /**
  * Support packages: generating one (`generateSupportPackage`: download, optimize, save, upload,
- * telling each step through callbacks and returning the spec's result), shrinking one on disk
+ * telling each step through callbacks and returning the specification's result), shrinking one on disk
  * (`optimizePackageFile`) or as a stream (`createOptimizer`, with the rules it applies to each
  * entry's name; a damaged package fails with `DamagedPackageError`), default names, the upload in
  * parts, and this machine's job records.

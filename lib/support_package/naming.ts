@@ -1,7 +1,7 @@
 import type { PackageTarget } from "../enterprise/mod.ts";
 
 /**
- * `YYYYMMDDTHHMMSS` in UTC, the spec's timestamp of default file names.
+ * `YYYYMMDDTHHMMSS` in UTC, the specification's timestamp of default file names.
  *
  * @example
  * ```ts
@@ -14,7 +14,7 @@ export function packageTimestamp(date: Date): string {
 }
 
 /**
- * The spec's default file name of a package.
+ * The specification's default file name of a package.
  *
  * @example
  * ```ts
@@ -36,7 +36,7 @@ export function defaultPackageName(target: PackageTarget, date: Date): string {
   }
 }
 
-/** The spec's `package_type` of a target (`nodes` for all nodes). */
+/** The specification's `package_type` of a target (`nodes` for all nodes). */
 export function packageType(target: PackageTarget): string {
   return target.kind;
 }

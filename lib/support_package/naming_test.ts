@@ -4,7 +4,7 @@ import { packageResult } from "./result.ts";
 
 const AT = new Date(Date.UTC(2026, 0, 31, 8, 5, 9, 750));
 
-Deno.test("defaultPackageName() follows the spec's table with a UTC YYYYMMDDTHHMMSS stamp", () => {
+Deno.test("defaultPackageName() follows the specification's table with a UTC YYYYMMDDTHHMMSS stamp", () => {
   assertEquals(packageTimestamp(AT), "20260131T080509");
   assertEquals(defaultPackageName({ kind: "cluster" }, AT), "support-package-cluster-20260131T080509.tar.gz");
   assertEquals(
@@ -15,7 +15,7 @@ Deno.test("defaultPackageName() follows the spec's table with a UTC YYYYMMDDTHHM
   assertEquals(defaultPackageName({ kind: "nodes" }, AT), "support-package-nodes-20260131T080509.tar.gz");
 });
 
-Deno.test("packageResult() has the spec's fields; success is false exactly with an error", () => {
+Deno.test("packageResult() has the specification's fields; success is false exactly with an error", () => {
   const ok = packageResult({
     packageType: "cluster",
     startedAt: AT,

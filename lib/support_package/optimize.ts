@@ -17,7 +17,7 @@ import {
   utf8Length,
 } from "./rules.ts";
 
-/** Lines kept per log file unless told otherwise (the spec's `--log-lines` default). */
+/** Lines kept per log file unless told otherwise (the specification's `--log-lines` default). */
 export const DEFAULT_LOG_LINES = 1000;
 
 /** Files up to this size (after truncation) are checked for byte-identical earlier copies. */

@@ -32,7 +32,7 @@ export interface OptimizeFileEvents {
   readonly onOptimizeAction?: (action: OptimizeAction) => void;
 }
 
-/** The result of `optimize <file>`: the spec's result with the source's path. */
+/** The result of `optimize <file>`: the specification's result with the source's path. */
 export type OptimizeFileResult = PackageResult & { readonly source_path: string };
 
 /**

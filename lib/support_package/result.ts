@@ -1,7 +1,7 @@
 import { formatSize } from "../output/mod.ts";
 import type { OptimizeStats } from "./optimize.ts";
 
-/** The spec's JSON result of a package command, snake_case as printed. */
+/** The specification's JSON result of a package command, snake_case as printed. */
 export interface PackageResult {
   readonly success: boolean;
   /** Absent for `optimize <file>`, which generates nothing. */

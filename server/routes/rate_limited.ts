@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { type Store, type StoreOutage, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { problem, traceId } from "../errors.ts";
 
-/** Limits of the rate-limited routes; the defaults are the spec's. */
+/** Limits of the rate-limited routes; the defaults are the specification's. */
 export interface RateLimitConfig {
   /** Canonical paths; requests match them in any letter case. */
   readonly routes: readonly string[];
@@ -71,9 +71,9 @@ function decodeUtf8(binary: string): string | undefined {
 }
 
 /**
- * The spec's sliding-window route: at most `limit` requests per caller per sliding window,
+ * The specification's sliding-window route: at most `limit` requests per caller per sliding window,
  * counted under `<canonical path>:<identity>`. 200 with an empty body, or 429 with an RFC 9457
- * problem (the spec's `status` and `traceId` among its fields) and `Retry-After`; both carry
+ * problem (the specification's `status` and `traceId` among its fields) and `Retry-After`; both carry
  * IETF `RateLimit-Policy` / `RateLimit` headers. HEAD answers without spending budget. A store that does not answer gives 503:
  * the limit fails closed, and with `tellCause` the detail carries a `StoreUnavailableError`'s
  * message (which names the store's address and never a password); other errors, and that one

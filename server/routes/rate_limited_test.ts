@@ -47,7 +47,7 @@ Deno.test("rate-limited route: every unusable Authorization header is 401 with n
   assertEquals([none.status, await none.text()], [401, ""]);
 });
 
-Deno.test("rate-limited route: the spec's rule-6 scenario with an injected clock", async () => {
+Deno.test("rate-limited route: the specification's rule-6 scenario with an injected clock", async () => {
   const { clock, hit } = setup();
   const statuses: number[] = [];
   for (let i = 0; i < 20; i++, clock.ms += 500) {
@@ -68,7 +68,7 @@ Deno.test("rate-limited route: 429 is an RFC 9457 problem with status and traceI
   const res = await hit();
   assertEquals([res.status, res.headers.get("content-type")], [429, "application/problem+json"]);
   const body = await res.json();
-  assertEquals(body.status, 429); // the spec's fields
+  assertEquals(body.status, 429); // the specification's fields
   assertMatch(body.traceId, /^[0-9a-f]{32}$/);
   assertEquals([body.type, body.title, body.instance], ["about:blank", "Too Many Requests", PATH]);
   assertEquals(body.detail, "At most 10 requests per 30 s; retry after 26 s");

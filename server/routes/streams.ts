@@ -25,8 +25,9 @@ export interface StreamConfig {
   /** `CHANNEL_SCOPES`: which of the task, session and global streams exist. */
   readonly scopes: readonly ChannelScope[];
   /**
-   * `STREAM_HEARTBEAT_MS`: a `: ping` comment after this much silence (at most 15 s, per
-   * ARCHITECTURE §6); quiet streams also check then that their task and channel still exist.
+   * `STREAM_HEARTBEAT_MS`: a `: ping` comment after this much silence (at most 15 s, so that
+   * proxies that close idle connections after 30 s or more keep a stream); quiet streams also
+   * check then that their task and channel still exist.
    */
   readonly heartbeatMs: number;
   /** `STREAM_BUFFER_BYTES`: each stream's outgoing buffer; a client further behind is cut off. */

@@ -68,7 +68,7 @@ const TaskParams = z.object({
   task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }),
 });
 const BooleanText = z.enum(["true", "false"]).transform((v) => v === "true");
-/** A status in any letter case: the spec spells them `CANCELLED`, the API `cancelled`. */
+/** A status in any letter case: the specification spells them `CANCELLED`, the API `cancelled`. */
 const StatusFilter = z.string().transform((v) => v.toLowerCase()).pipe(Status).openapi({
   type: "string",
   enum: [...TASK_STATUSES],

@@ -288,7 +288,7 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     }
   });
 
-  await t.step("GET /tasks?status= takes the spec's spelling in any case (CANCELLED, Done)", async () => {
+  await t.step("GET /tasks?status= takes the specification's spelling in any case (CANCELLED, Done)", async () => {
     await using api = setup(await open());
     const { body } = await api.call("POST", "/tasks", { kind: "demo", input: { steps: 100, delay_ms: 50 } });
     await api.call("POST", `/tasks/${body.task_id}/cancel`);

@@ -15,7 +15,7 @@ import { DATA_FLAG } from "../input.ts";
 const HEALTH = Symbol("health");
 
 /**
- * STATUS: the cluster's `status` and `state` when it has them (the spec's shape), otherwise
+ * STATUS: the cluster's `status` and `state` when it has them (the specification's shape), otherwise
  * the health `get` read from its nodes, databases and alerts (a real cluster has neither).
  */
 const STATUS: Column = {

@@ -163,7 +163,7 @@ Deno.test("enterprise database stats: the documented route, the real metric name
   assert(Number.isInteger(json.used_memory) && typeof json.shard_cpu_user === "number", JSON.stringify(json));
 });
 
-Deno.test("enterprise database stats: on a 404 from the documented route, the spec's route is tried once", async () => {
+Deno.test("enterprise database stats: on a 404 from the documented route, the specification's route is tried once", async () => {
   await using ctl = await inProcessCtl();
   ctl.emulator.faults.enterprise.add({ kind: "status", status: 404 }, 1, "/v1/bdbs/stats/last/2");
   const r = await ctl(["enterprise", "database", "stats", "2", "-o", "json"], { env });

@@ -79,7 +79,7 @@ whatever the health (see it with -q health --raw); otherwise with the code of th
       software_version: version,
       user,
       cluster: cluster.name,
-      // Only a cluster of the spec's shape has these; a real one does not.
+      // Only a cluster of the specification's shape has these; a real one does not.
       ...(cluster.status !== undefined && { cluster_status: cluster.status }),
       ...(cluster.state !== undefined && { cluster_state: cluster.state }),
       ...health,

@@ -6,7 +6,7 @@ import type { OutputTarget } from "../../../framework/spec.ts";
 
 /**
  * Below this much free space the user is asked first: 1 GiB, since ctl counts sizes in powers of
- * 1024; it is a little more than the spec's 1 GB, so whenever the spec would ask, this asks.
+ * 1024; it is a little more than the specification's 1 GB, so whenever the specification would ask, this asks.
  */
 export const LOW_SPACE_BYTES = 1024 ** 3;
 

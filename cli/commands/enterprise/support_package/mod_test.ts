@@ -24,7 +24,7 @@ function fault(ctl: InProcessCtl, body: Record<string, unknown>) {
   );
 }
 
-Deno.test("support-package cluster: old routes below 7.4, the spec's default name, the JSON result", async () => {
+Deno.test("support-package cluster: old routes below 7.4, the specification's default name, the JSON result", async () => {
   await using ctl = await inProcessCtl({ softwareVersion: "7.2.4" });
   const before = Date.now();
   const r = await ctl(["enterprise", "support-package", "cluster", "-o", "json"], { env });
@@ -143,7 +143,7 @@ Deno.test("support-package: an existing file is replaced only when the user agre
 
 Deno.test("support-package: under 1 GiB free warns and asks; a directory that takes no file fails first", async () => {
   await using ctl = await inProcessCtl();
-  // 1 GB (the spec's threshold) is less than 1 GiB: anything under 1 GiB asks.
+  // 1 GB (the specification's threshold) is less than 1 GiB: anything under 1 GiB asks.
   const full = { freeSpace: () => Promise.resolve(1_050_000_000) };
   const args = ["enterprise", "support-package", "cluster"];
   const piped = await ctl(args, { env, fs: full });

@@ -7,7 +7,7 @@ import {
 } from "../../../../lib/support_package/mod.ts";
 import type { Factory } from "../../../factory.ts";
 
-/** The upload key in the spec's order, or a config error (exit 3) saying how to set one. */
+/** The upload key in the specification's order, or a config error (exit 3) saying how to set one. */
 export async function requireFilesKey(f: Factory): Promise<FilesKey> {
   const { doc } = await f.config();
   const found = await resolveFilesKey({ doc, env: f.ctx.env, profile: f.globals.profile, keyring: f.ctx.keyring });
