@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { workerParent } from "../runtime/mod.ts";
+// Not through lib/runtime/mod.ts: what only a worker needs stays out of every other module graph (ctl's above all).
+import { workerParent } from "../runtime/worker.ts";
 import { serveEngine } from "./engine_worker.ts";
 
 serveEngine(await workerParent());

@@ -15,8 +15,6 @@
  */
 import type { Runtime } from "./types.ts";
 
-export { workerParent, type WorkerScript } from "./worker.ts";
-
 export type {
   DirEntry,
   FileInfo,
@@ -29,6 +27,7 @@ export type {
   StdIn,
   StdStream,
   TerminatingSignal,
+  WorkerScript,
 } from "./types.ts";
 export { BrokenPipe } from "./types.ts";
 export {

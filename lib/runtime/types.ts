@@ -1,6 +1,5 @@
 import type { Transport, TransportOptions } from "../http/transport.ts";
 import type { ServeLimits, ServeLog } from "./serve_limits.ts";
-import type { WorkerScript } from "./worker.ts";
 
 /**
  * Everything storectl needs from the runtime it runs on, implemented once with Deno's APIs
@@ -46,6 +45,15 @@ export interface Runtime {
    * in the main thread.
    */
   readonly startWorker?: (script: WorkerScript) => MessagePortLike;
+}
+
+/**
+ * A worker thread's script, named for both runtimes: its module (Deno starts it as it is) and
+ * the file the Node build makes of it beside the bundle's chunks (`tools/bundle.ts`).
+ */
+export interface WorkerScript {
+  readonly module: URL;
+  readonly bundled: string;
 }
 
 /** Either end of a message channel to a worker thread. */

@@ -1,15 +1,6 @@
 import type { MessagePortLike } from "./types.ts";
 
 /**
- * A worker thread's script, named for both runtimes: its module (Deno starts it as it is) and
- * the file the Node build makes of it beside the bundle's chunks (`tools/bundle.ts`).
- */
-export interface WorkerScript {
-  readonly module: URL;
-  readonly bundled: string;
-}
-
-/**
  * Inside a worker thread, on either runtime: the port to the thread that started it.
  *
  * @example
