@@ -4,21 +4,25 @@
  *
  * @module
  */
-import { loadRuntime, type Runtime, type ServeLog, type ServeOptions } from "../lib/runtime/mod.ts";
+import { loadRuntime, resolvePath, type Runtime, type ServeLog, type ServeOptions } from "../lib/runtime/mod.ts";
+import { wrapHelp } from "../lib/text/mod.ts";
 import { listenFailure } from "../lib/serve/mod.ts";
 import { createEmulator, FILES_API_KEY, generateSelfSignedCertificate } from "./mod.ts";
 import { parseEmulatorArgs } from "./options.ts";
 
 const runtime: Runtime = await loadRuntime();
 const parsed = await parseEmulatorArgs(runtime.args, {
-  stdout: (text) => runtime.stdout.write(text),
+  stdout: (text) => runtime.stdout.write(wrapHelp(text, runtime.stdout.columns())),
   stderr: (text) => runtime.stderr.write(text),
 });
 if ("exitCode" in parsed) {
   await runtime.stderr.flush();
   runtime.exit(parsed.exitCode);
 }
-const launch = parsed;
+// A relative --ca-out is written where the command was run (npm and deno task run it from the checkout).
+const launch = parsed.caOut === undefined
+  ? parsed
+  : { ...parsed, caOut: resolvePath(runtime.env().INIT_CWD ?? runtime.cwd(), parsed.caOut) };
 
 const tls = launch.tls ? await generateSelfSignedCertificate("storectl emulator") : undefined;
 if (tls && launch.caOut) {

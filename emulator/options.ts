@@ -109,5 +109,7 @@ export async function parseEmulatorArgs(
   await run(app, argv, { process });
   if (problem) output.stderr(`error: ${problem}\n`);
   if (launch && !problem) return launch;
-  return { exitCode: problem || process.exitCode ? 2 : 0 };
+  const mistaken = problem !== undefined || Boolean(process.exitCode);
+  if (mistaken) output.stderr("Run with --help to see the flags.\n");
+  return { exitCode: mistaken ? 2 : 0 };
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { loadRuntime, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
+import { loadRuntime, resolvePath, type Runtime, type ServeLog } from "../lib/runtime/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { createPipelineSource, remoteEngine, SEARCH_WORKER } from "../lib/pipelines/mod.ts";
 import { listenFailure } from "../lib/serve/mod.ts";
@@ -13,8 +13,19 @@ import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { createApp } from "./mod.ts";
 import { createService } from "./service.ts";
 import { loadTokensFile } from "./auth/tokens_file.ts";
+import { parseServerArgs } from "./args.ts";
 
 const runtime: Runtime = await loadRuntime();
+const args = parseServerArgs(runtime.args, runtime.stdout.columns());
+if ("help" in args) {
+  runtime.stdout.write(args.help);
+  await runtime.stdout.flush();
+  runtime.exit(0);
+}
+if ("mistake" in args) {
+  console.error(args.mistake);
+  runtime.exit(2);
+}
 let config: ServerConfig;
 try {
   config = loadServerConfig(runtime.env());
@@ -22,9 +33,12 @@ try {
   console.error((error as Error).message);
   runtime.exit(2);
 }
+// A relative path is read from where the command was run (npm and deno task run it from the checkout).
+const here = runtime.env().INIT_CWD ?? runtime.cwd();
+const fromHere = (path: string | undefined) => path === undefined ? undefined : resolvePath(here, path);
 const say = (line: string) => console.error(`storectl server: ${line}`);
 
-const tokensPath = config.auth.tokensFile;
+const tokensPath = fromHere(config.auth.tokensFile);
 const tokensFile = tokensPath === undefined ? undefined : await loadTokensFile(tokensPath, {
   read: (path) => runtime.fs.readTextFile(path),
   log: say,
@@ -35,14 +49,14 @@ const tokensFile = tokensPath === undefined ? undefined : await loadTokensFile(t
   return runtime.exit(2);
 });
 
-const caFile = config.storeTlsCaFile;
+const caFile = fromHere(config.storeTlsCaFile);
 const tlsCa = caFile === undefined ? undefined : await runtime.fs.readTextFile(caFile).catch((error: Error) => {
   console.error(
     `STORE_TLS_CA_FILE '${caFile}' cannot be read (${error.message}); point it at the PEM file of the CA that signed the Redis nodes' certificates`,
   );
   return runtime.exit(2);
 });
-const sourceDir = config.pipelines.sourceDir;
+const sourceDir = fromHere(config.pipelines.sourceDir);
 if (sourceDir && (await runtime.fs.info(sourceDir).catch(() => undefined))?.kind !== "directory") {
   console.error(`PIPELINE_SOURCE_DIR '${sourceDir}' is not a readable folder; create it or point the variable at one`);
   runtime.exit(2);

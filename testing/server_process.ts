@@ -14,7 +14,7 @@
 export interface ServerProcess extends AsyncDisposable {
   readonly url: string;
   readonly pid: number;
-  /** Its `listening on …` line. */
+  /** Its `listening on …` line, or everything it printed up to its `ready` line. */
   readonly banner: string;
   stop(): Promise<number>;
   /** Kills it with SIGKILL, as a crash would (no shutdown of its own). */
@@ -30,10 +30,12 @@ export const DENO_SERVER = [Deno.execPath(), "run", "-A", new URL("../server/mai
 export async function startServer(
   command: string[],
   env: Record<string, string> = {},
-  options: { captureStderr?: boolean } = {},
+  options: { captureStderr?: boolean; cwd?: string; ready?: RegExp } = {},
 ): Promise<ServerProcess> {
+  const ready = options.ready ?? /listening on (\S+)/;
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
+    cwd: options.cwd,
     env: { PORT: "0", ...env },
     stdout: "piped",
     stderr: options.captureStderr ? "piped" : "inherit",
@@ -47,7 +49,7 @@ export async function startServer(
     : Promise.resolve("");
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let output = "";
-  while (!/listening on (\S+)/.test(output)) {
+  while (!ready.test(output)) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`${command.join(" ")} exited before listening:\n${output}`);
     output += value;
@@ -62,8 +64,8 @@ export async function startServer(
       return code;
     })();
   return {
-    url: output.match(/listening on (\S+)/)![1],
-    banner: output.match(/^.*listening on .*$/m)![0],
+    url: (output.match(/listening on (\S+)/) ?? output.match(/(https?:\/\/\S+)/))![1],
+    banner: options.ready ? output : output.match(/^.*listening on .*$/m)![0],
     pid: child.pid,
     stop,
     async kill() {

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../testing/ctl_in_process.ts";
 import { hoistGlobals } from "./app.ts";
-import { wrapHelp } from "./help.ts";
+import { wrapHelp } from "../../lib/text/mod.ts";
 
 Deno.test("ctl with no command prints its help and exits 0; a group without one exits 2 with a clean message", async () => {
   await using ctl = await inProcessCtl();

@@ -1,5 +1,5 @@
 import type { StdStream } from "../../lib/runtime/mod.ts";
-import { wrapLine } from "./help.ts";
+import { wrapLine } from "../../lib/text/mod.ts";
 
 /** A label whose text continues under itself: `Error: `, `Warning: `, `  tip: `, a list item `  1. `. */
 const LABEL = /^\s*(Error: |Warning: |tip: |\d+\. |- )/;

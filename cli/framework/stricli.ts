@@ -17,7 +17,7 @@ import {
 } from "@stricli/core";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
 import type { CliContext } from "../context.ts";
-import { reflow } from "./help.ts";
+import { reflow } from "../../lib/text/mod.ts";
 import type { Arg, Flag } from "./params.ts";
 import type { CommandSpec, Entry } from "./spec.ts";
 import type { Loaded } from "./tree.ts";

@@ -1,0 +1,13 @@
+/**
+ * Text: wrapping for a terminal's width (`wrap.ts`), and the edit distances behind near
+ * spellings (`edits.ts`).
+ *
+ * @example
+ * ```ts
+ * import { wrapLine } from "./mod.ts";
+ * wrapLine("a long line of words that does not fit", 20); // "a long line of words\nthat does not fit"
+ * ```
+ *
+ * @module
+ */
+export { reflow, wrapHelp, wrapLine } from "./wrap.ts";
