@@ -42,27 +42,31 @@ for (const [name, script] of [["npm start", "start"], ["npm run emulator", "emul
   });
 }
 
-Deno.test("npm start: a relative SERVICE_TOKENS_FILE is read from where npm was run; a missing one names the absolute path", {
-  ignore: missingTools("npm", "node"),
-}, async () => {
-  const dir = await Deno.makeTempDir({ prefix: "entry-args-" });
-  try {
-    const token = `t-${crypto.randomUUID()}`;
-    await Deno.writeTextFile(
-      `${dir}/tokens.json`,
-      JSON.stringify([{ name: "ci", tenant: "acme", scopes: ["admin"], sha256: sha256Hex(token) }]),
-    );
-    const missing = await npm(["start"], dir, { SERVICE_TOKENS_FILE: "missing.json" });
-    assertEquals(missing.code, 2, missing.stderr);
-    assertMatch(missing.stderr, new RegExp(`SERVICE_TOKENS_FILE '${dir}/missing\\.json' cannot be read`));
-    await using server = await startServer([requireTool("npm"), "--prefix", ROOT, "--silent", "start"], {
-      SERVICE_TOKENS_FILE: "tokens.json",
-    }, { cwd: dir });
-    assertMatch(server.banner, /\[1 token\]/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  "npm start: a relative SERVICE_TOKENS_FILE is read from where npm was run; a missing one names the absolute path",
+  {
+    ignore: missingTools("npm", "node"),
+  },
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "entry-args-" });
+    try {
+      const token = `t-${crypto.randomUUID()}`;
+      await Deno.writeTextFile(
+        `${dir}/tokens.json`,
+        JSON.stringify([{ name: "ci", tenant: "acme", scopes: ["admin"], sha256: sha256Hex(token) }]),
+      );
+      const missing = await npm(["start"], dir, { SERVICE_TOKENS_FILE: "missing.json" });
+      assertEquals(missing.code, 2, missing.stderr);
+      assertMatch(missing.stderr, new RegExp(`SERVICE_TOKENS_FILE '${dir}/missing\\.json' cannot be read`));
+      await using server = await startServer([requireTool("npm"), "--prefix", ROOT, "--silent", "start"], {
+        SERVICE_TOKENS_FILE: "tokens.json",
+      }, { cwd: dir });
+      assertMatch(server.banner, /\[1 token\]/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 Deno.test("npm run emulator -- --tls --ca-out rel.pem writes the certificate where npm was run", {
   ignore: missingTools("npm", "node"),
