@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { hex } from "../lib/text/mod.ts";
 
 /** The file-transfer API key the emulator accepts (header `X-FilesAPI-Key`). */
 export const FILES_API_KEY = "demo-files-key";
@@ -19,8 +20,6 @@ export interface StoredFile {
   readonly size: number;
   readonly sha256: string;
 }
-
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /**
  * A file-transfer service in the style of Files.com's REST API, mounted under `/files` of the

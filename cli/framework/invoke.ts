@@ -3,7 +3,7 @@ import { createFactory, type Factory } from "../factory.ts";
 import { confirmOrStop } from "./confirm.ts";
 import { GLOBAL_FLAGS, type GlobalOptions } from "./globals.ts";
 import { outputTarget, writeResult } from "./output.ts";
-import { type CommandSpec, Shown } from "./spec.ts";
+import { type CommandSpec, ResultWithOutput } from "./spec.ts";
 
 /**
  * Runs a parsed command: builds the factory from the global options, asks for confirmation,
@@ -26,6 +26,6 @@ export async function invoke(
   const question = spec.confirm?.(input);
   if (question) await confirmOrStop(ctx, question, flags.yes === true);
   const data = await spec.run(input, factory);
-  if (data instanceof Shown) await writeResult(factory, data.data, data.output, output);
+  if (data instanceof ResultWithOutput) await writeResult(factory, data.data, data.output, output);
   else if (data !== undefined) await writeResult(factory, data, spec.output ?? {}, output);
 }

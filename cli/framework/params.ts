@@ -37,7 +37,7 @@ export interface Flag<T> {
   readonly placeholder?: string;
   /** Parses one value (one occurrence, for a repeatable flag); `T` is what the command receives. */
   readonly parse?: (input: string) => unknown;
-  /** Shown in help and parsed when the flag is absent. */
+  /** ResultWithOutput in help and parsed when the flag is absent. */
   readonly default?: string;
   /** Repeatable: every occurrence adds a value. */
   readonly variadic?: boolean;

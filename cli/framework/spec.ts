@@ -60,7 +60,7 @@ export interface CommandSpec<F = Record<string, Flag<unknown>>, A = readonly Arg
   readonly confirm?: (input: Input<F, A>) => string | undefined;
   /** Hidden from help and completion. */
   readonly hidden?: boolean;
-  /** Returns the data to write (through `-o`, `-q`, `--raw`), a `Shown` to write it otherwise, or nothing. */
+  /** Returns the data to write (through `-o`, `-q`, `--raw`), a `ResultWithOutput` to write it otherwise, or nothing. */
   run(input: Input<F, A>, factory: Factory): Promise<unknown>;
 }
 
@@ -68,7 +68,7 @@ export interface CommandSpec<F = Record<string, Flag<unknown>>, A = readonly Arg
  * A result written with an output spec of its own, for a `run` whose result is not always what
  * the command's table shows (e.g. a task reference where the table is for what the task makes).
  */
-export class Shown {
+export class ResultWithOutput {
   readonly data: unknown;
   readonly output: OutputSpec;
 

@@ -28,7 +28,7 @@ export { proposeCompletions, run } from "@stricli/core";
 // types instead, so the parser is handed plain shapes.
 type AnyTarget = ReturnType<typeof buildCommand> | ReturnType<typeof buildRouteMap>;
 // deno-lint-ignore no-explicit-any
-type Loose = any;
+type ParserShape = any;
 
 /** Runs a command once the parser has read its flags and arguments. */
 export type Runner = (spec: CommandSpec, flags: Record<string, unknown>, args: unknown[]) => Promise<void>;
@@ -109,8 +109,8 @@ function commandFor(spec: CommandSpec, extra: ExtraFlags, run: Runner): AnyTarge
   });
   // Required flags are checked as the command starts, before its question and its work, where
   // `-o json` already applies to the error.
-  const need = (given: Record<string, unknown>) => {
-    const missing = required.find((name) => given[name] === undefined);
+  const need = (values: Record<string, unknown>) => {
+    const missing = required.find((name) => values[name] === undefined);
     if (missing) throw requiredFlag(kebab(missing), flags[missing]);
   };
   const checked: CommandSpec = required.length === 0 ? spec : {
@@ -123,13 +123,13 @@ function commandFor(spec: CommandSpec, extra: ExtraFlags, run: Runner): AnyTarge
       run(checked, Object.fromEntries(names.map((name) => [name, values[kebab(name)]])), args),
     parameters: parameters(false),
     docs,
-  } as Loose);
+  } as ParserShape);
   if (required.length === 0) return command;
   // Help and usage come from the same command with its required flags marked so.
-  const shown = buildCommand({ func: () => {}, parameters: parameters(true), docs } as Loose);
+  const shown = buildCommand({ func: () => {}, parameters: parameters(true), docs } as ParserShape);
   return Object.assign(command, {
-    formatUsageLine: (args: Loose) => requiredInUsage(shown.formatUsageLine(args)),
-    formatHelp: (args: Loose) => {
+    formatUsageLine: (args: ParserShape) => requiredInUsage(shown.formatUsageLine(args)),
+    formatHelp: (args: ParserShape) => {
       const [usage, ...rest] = shown.formatHelp(args).split("\n\n");
       return [requiredInUsage(usage), ...rest].join("\n\n");
     },
@@ -150,8 +150,8 @@ function requiredFlag(name: string, flag: Flag<unknown>): StoreCtlError {
 
 /** A stand-in for a module not loaded in this run: it lists in help with its summary. */
 function stub(summary: string): AnyTarget {
-  const nothing = buildCommand({ func: () => {}, parameters: {}, docs: { brief: summary } } as Loose);
-  return buildRouteMap({ routes: { "…": nothing }, docs: { brief: summary, hideRoute: { "…": true } } } as Loose);
+  const nothing = buildCommand({ func: () => {}, parameters: {}, docs: { brief: summary } } as ParserShape);
+  return buildRouteMap({ routes: { "…": nothing }, docs: { brief: summary, hideRoute: { "…": true } } } as ParserShape);
 }
 
 /**
@@ -177,7 +177,7 @@ export function buildTarget(
   return buildRouteMap({
     routes,
     docs: { brief: target.summary, fullDescription: target.description, hideRoute: hidden },
-  } as Loose);
+  } as ParserShape);
 }
 
 /** Receives the parser's errors as `StoreCtlError`s instead of text. */
@@ -190,7 +190,7 @@ export function buildApp(
   placeholders: ReadonlySet<string>,
 ): Application<CommandContext> {
   const quiet = (error: unknown) => (sink(error), "");
-  return buildApplication(root as Loose, {
+  return buildApplication(root as ParserShape, {
     name: "ctl",
     scanner: { caseStyle: "original", allowArgumentEscapeSequence: true },
     localization: {

@@ -18,7 +18,7 @@ export const RetrieveInput = z.object({ question: Question, k: K.default(5) }).s
 /** What the `answer` and `retrieve` kinds are built from. */
 export interface AnswerTaskOptions {
   readonly retriever: Retriever;
-  /** When given, a model writes the answer; otherwise it is extractive. */
+  /** When reply, a model writes the answer; otherwise it is extractive. */
   readonly llm?: LlmConfig;
   /** Used for the model's requests; default: the global `fetch`. */
   readonly fetch?: typeof fetch;
@@ -87,12 +87,12 @@ export function answerTasks(options: AnswerTaskOptions): TaskDefinition[] {
 async function askAgain(ctx: TaskContext, prompt: string): Promise<string> {
   let ask = `${prompt} (send {"input": "<new question>"}).`;
   for (;;) {
-    const given = await ctx.requestInput(ask);
-    const text = typeof given === "string" ? given : (given as { question?: unknown } | null)?.question;
+    const reply = await ctx.requestInput(ask);
+    const text = typeof reply === "string" ? reply : (reply as { question?: unknown } | null)?.question;
     const parsed = Question.safeParse(text);
     if (parsed.success) return parsed.data;
     ask = `${prompt}: the input must be the new question as a string of 1 to 2000 characters, ` +
-      `or {"question": "…"}; got ${JSON.stringify(given)?.slice(0, 100)}.`;
+      `or {"question": "…"}; got ${JSON.stringify(reply)?.slice(0, 100)}.`;
   }
 }
 

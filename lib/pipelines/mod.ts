@@ -18,7 +18,7 @@
  * @module
  */
 export { type ChunkOptions, chunkText, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from "./chunk.ts";
-export { contentHash, documentId, sha256 } from "./hash.ts";
+export { contentHash, documentId } from "./hash.ts";
 export { type PipelineFieldError, PipelineInputError } from "./errors.ts";
 export {
   createPipelineSource,

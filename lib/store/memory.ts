@@ -3,7 +3,8 @@ import type { Store } from "./store.ts";
 import { createMemoryTaskPorts } from "./tasks/memory.ts";
 import { createMemoryDocumentStore } from "./documents/memory.ts";
 import { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
-import { type TenantPorts, withTenants } from "./tenant.ts";
+import type { TenantPorts } from "./tenant.ts";
+import { assembleStore } from "./assemble.ts";
 
 /**
  * The embedded in-process store, the default: nothing to install or run, and exact.
@@ -23,16 +24,14 @@ export function createMemoryStore(options: { now?: () => number; prefix?: string
     documents: createMemoryDocumentStore({ now: options.now }),
     idempotency: createMemoryIdempotencyStore({ now: options.now }),
   });
-  const ports = open();
-  return withTenants({
-    kind: "memory",
-    ping: () => Promise.resolve(),
-    hitSlidingWindow: (key, limit, windowMs) => Promise.resolve(log.hit(prefix + key, limit, windowMs)),
-    tasks: ports.tasks,
-    events: ports.events,
-    queue: ports.queue,
-    documents: ports.documents,
-    idempotency: ports.idempotency,
-    close: () => ports.close(),
-  }, open);
+  return assembleStore(
+    {
+      kind: "memory",
+      ping: () => Promise.resolve(),
+      hitSlidingWindow: (key, limit, windowMs) => Promise.resolve(log.hit(prefix + key, limit, windowMs)),
+      close: () => Promise.resolve(),
+    },
+    prefix,
+    open,
+  );
 }

@@ -2,11 +2,8 @@ import { Redis, ReplyError } from "ioredis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 import type { ScriptHost } from "./script_host.ts";
-import { createScriptedTaskPorts } from "./tasks/scripted.ts";
-import { createScriptedDocumentStore } from "./documents/scripted.ts";
-import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
-import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
+import { assembleStore, scriptedPorts } from "./assemble.ts";
 
 type WithScript = Redis & {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
@@ -133,34 +130,23 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       close: () => sub.disconnect(),
     };
   });
-  const portsAt = (prefix: string): TenantPorts => {
-    const ports = createScriptedTaskPorts(scripts, { prefix, follow: { kind: "subscribe", subscriber } });
-    return {
-      ...ports,
-      documents: createScriptedDocumentStore(scripts, { prefix }),
-      idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
-    };
-  };
-  const ports = portsAt(prefix);
-  return withTenants({
-    kind: "redis",
-    async ping() {
-      await call(() => client.ping());
+  return assembleStore(
+    {
+      kind: "redis",
+      async ping() {
+        await call(() => client.ping());
+      },
+      async hitSlidingWindow(key, limit, windowMs) {
+        const reply = await call(() =>
+          client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID())
+        );
+        return decisionFromReply(reply);
+      },
+      close: () => client.quit().then(() => {}, () => client.disconnect()),
     },
-    async hitSlidingWindow(key, limit, windowMs) {
-      const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
-      return decisionFromReply(reply);
-    },
-    tasks: ports.tasks,
-    events: ports.events,
-    queue: ports.queue,
-    documents: ports.documents,
-    idempotency: ports.idempotency,
-    async close() {
-      await ports.close();
-      await client.quit().catch(() => client.disconnect());
-    },
-  }, (tenant) => portsAt(tenantPrefix(prefix, tenant)));
+    prefix,
+    (at) => scriptedPorts(scripts, at, { follow: { kind: "subscribe", subscriber } }),
+  );
 }
 
 const SOCKET_ERRORS: Record<string, string> = {

@@ -4,12 +4,9 @@ import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./s
 import type { ScriptHost } from "./script_host.ts";
 import { parseClusterUrl } from "./cluster_url.ts";
 import { connectionFailure, type RedisStoreOptions } from "./redis.ts";
-import { createScriptedTaskPorts } from "./tasks/scripted.ts";
-import { createScriptedDocumentStore } from "./documents/scripted.ts";
-import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
 import type { Subscriber } from "./tasks/follow.ts";
 import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
-import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
+import { assembleStore, scriptedPorts } from "./assemble.ts";
 
 /** The pause before ioredis retries a command refused with TRYAGAIN or CLUSTERDOWN, or on a closed connection. */
 const RETRY_DELAY_MS = 100;
@@ -128,43 +125,28 @@ export async function createRedisClusterStore(url: string, options: RedisStoreOp
   };
   // One set of sharded subscribers (one connection per shard) for the base and every tenant view.
   const subscriber = sharedSubscriber(() => shardedSubscriber(client, call));
-  const portsAt = (prefix: string): TenantPorts => {
-    const ports = createScriptedTaskPorts(scripts, {
-      prefix,
-      cluster: true,
-      follow: { kind: "subscribe", subscriber },
-    });
-    return {
-      ...ports,
-      documents: createScriptedDocumentStore(scripts, { prefix, cluster: true }),
-      idempotency: createScriptedIdempotencyStore(scripts, { prefix }),
-    };
-  };
-  const ports = portsAt(prefix);
-  return withTenants({
-    kind: "redis-cluster",
-    async ping() {
-      // PING answers on a cluster that serves no slot: its state says whether commands would run.
-      const info = await call(() => client.cluster("INFO"));
-      const state = /cluster_state:(\w+)/.exec(String(info))?.[1];
-      if (state !== "ok") {
-        throw new StoreUnavailableError(`${where} is down (cluster_state:${state}); waiting for it to recover`);
-      }
+  return assembleStore(
+    {
+      kind: "redis-cluster",
+      async ping() {
+        // PING answers on a cluster that serves no slot: its state says whether commands would run.
+        const info = await call(() => client.cluster("INFO"));
+        const state = /cluster_state:(\w+)/.exec(String(info))?.[1];
+        if (state !== "ok") {
+          throw new StoreUnavailableError(`${where} is down (cluster_state:${state}); waiting for it to recover`);
+        }
+      },
+      async hitSlidingWindow(key, limit, windowMs) {
+        const reply = await call(() =>
+          client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID())
+        );
+        return decisionFromReply(reply);
+      },
+      close: () => client.quit().then(() => {}, () => client.disconnect()),
     },
-    async hitSlidingWindow(key, limit, windowMs) {
-      const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
-      return decisionFromReply(reply);
-    },
-    tasks: ports.tasks,
-    events: ports.events,
-    queue: ports.queue,
-    documents: ports.documents,
-    idempotency: ports.idempotency,
-    async close() {
-      await ports.close();
-      await client.quit().catch(() => client.disconnect());
-    },
-  }, (tenant) => portsAt(tenantPrefix(prefix, tenant)));
+    prefix,
+    (at) => scriptedPorts(scripts, at, { cluster: true, follow: { kind: "subscribe", subscriber } }),
+  );
 }
 
 /**

@@ -1,3 +1,5 @@
+import { digestHex } from "../text/mod.ts";
+
 /** What the scripted ports need from a Redis client: scripts by hash, with a full fallback. */
 export interface ScriptHost {
   evalsha(sha: string, keys: string[], args: string[]): Promise<unknown>;
@@ -38,7 +40,7 @@ export function scriptCaller(
   const shas = new Map<string, Promise<string>>();
   return async (keys, script, args) => {
     let sha = shas.get(script);
-    if (!sha) shas.set(script, sha = sha1(script));
+    if (!sha) shas.set(script, sha = digestHex("SHA-1", script));
     try {
       return await host.evalsha(await sha, keys, args);
     } catch (error) {
@@ -46,9 +48,4 @@ export function scriptCaller(
       return await host.eval(script, keys, args);
     }
   };
-}
-
-async function sha1(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -2,10 +2,7 @@ import { Redis } from "@upstash/redis";
 import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 import type { ScriptHost } from "./script_host.ts";
-import { createScriptedTaskPorts } from "./tasks/scripted.ts";
-import { createScriptedDocumentStore } from "./documents/scripted.ts";
-import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
-import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
+import { assembleStore, scriptedPorts } from "./assemble.ts";
 
 /**
  * Redis over Upstash's REST API, for edge runtimes without TCP. The script runs with EVALSHA,
@@ -63,30 +60,23 @@ export function createUpstashStore(
     evalsha: (sha, keys, args) => call(() => raw.evalsha(sha, keys, args)),
     eval: (lua, keys, args) => call(() => raw.eval(lua, keys, args)),
   };
-  const portsAt = (prefix: string): TenantPorts => ({
-    ...createScriptedTaskPorts(host, { prefix, follow: { kind: "poll", intervalMs: options.pollMs ?? 250 } }),
-    documents: createScriptedDocumentStore(host, { prefix }),
-    idempotency: createScriptedIdempotencyStore(host, { prefix }),
-  });
-  const ports = portsAt(prefix);
-  return withTenants({
-    kind: "upstash",
-    async ping() {
-      await call(() => redis.ping());
+  return assembleStore(
+    {
+      kind: "upstash",
+      async ping() {
+        await call(() => redis.ping());
+      },
+      async hitSlidingWindow(key, limit, windowMs) {
+        const reply = await call(() =>
+          script.exec([prefix + key], [String(limit), String(windowMs), crypto.randomUUID()])
+        );
+        return decisionFromReply(reply);
+      },
+      close: () => Promise.resolve(), // REST: no connection to close
     },
-    async hitSlidingWindow(key, limit, windowMs) {
-      const reply = await call(() =>
-        script.exec([prefix + key], [String(limit), String(windowMs), crypto.randomUUID()])
-      );
-      return decisionFromReply(reply);
-    },
-    tasks: ports.tasks,
-    events: ports.events,
-    queue: ports.queue,
-    documents: ports.documents,
-    idempotency: ports.idempotency,
-    close: () => ports.close(),
-  }, (tenant) => portsAt(tenantPrefix(prefix, tenant)));
+    prefix,
+    (at) => scriptedPorts(host, at, { follow: { kind: "poll", intervalMs: options.pollMs ?? 250 } }),
+  );
 }
 
 /** The URL's host (and port), for messages: never its path, query or credentials. */

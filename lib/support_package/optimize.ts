@@ -16,6 +16,7 @@ import {
   unsafePathReason,
   utf8Length,
 } from "./rules.ts";
+import { hex } from "../text/mod.ts";
 
 /** Lines kept per log file unless told otherwise (the specification's `--log-lines` default). */
 export const DEFAULT_LOG_LINES = 1000;
@@ -321,7 +322,7 @@ class EntryRules {
   /** Rule 5: the first copy is written, later ones become hard links to it. */
   async #small(header: TarHeader, bytes: Uint8Array<ArrayBuffer>, sizeBefore: number, out: PackerController) {
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-    const key = `${sizeBefore}:${bytes.length}:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+    const key = `${sizeBefore}:${bytes.length}:${hex(digest)}`;
     const first = this.#seen.get(key);
     if (first === undefined) {
       this.#seen.set(key, header.name);

@@ -1,5 +1,6 @@
 import { StoreCtlError } from "../errors/mod.ts";
 import { type ClientSettings, createHttpClient, type HttpClient, isTransient, readJson } from "../http/mod.ts";
+import { hex } from "../text/mod.ts";
 
 /** Where uploads go unless `STORE_FILES_API_URL` says otherwise. */
 export const DEFAULT_FILES_API_URL = "https://files.example.com/api/rest/v1";
@@ -46,8 +47,6 @@ interface UploadPart {
   readonly http_method?: string;
   readonly headers?: Record<string, string>;
 }
-
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /**
  * Uploads a stream to the file-transfer service in parts: `begin_upload` (with the size when

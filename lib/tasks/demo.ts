@@ -18,8 +18,8 @@ export const DemoInput = z.object({
  * The built-in `demo` kind, exercising every feature: it spawns `children` demo children
  * (`child-0`, `child-1`, … with the same `steps`, `delay_ms` and `tokens`, `depth - 1` levels
  * below them), emits `steps` updates `delay_ms` apart, one `token` per element of `tokens`,
- * waits for its children, asks `ask` when given (the answer goes into `result.input`), fails
- * with `fail` when given, else answers the tokens joined.
+ * waits for its children, asks `ask` when reply (the answer goes into `result.input`), fails
+ * with `fail` when reply, else answers the tokens joined.
  *
  * @example
  * ```ts
@@ -53,9 +53,9 @@ export const demoTask = defineTask({
     for (const token of input.tokens) await ctx.token(token);
     await Promise.race([Promise.all(children), sleep(Infinity, ctx.signal).catch(cancelled)]);
     const answer = input.tokens.join("");
-    const given = input.ask === undefined ? undefined : await ctx.requestInput(input.ask);
+    const reply = input.ask === undefined ? undefined : await ctx.requestInput(input.ask);
     if (input.fail !== undefined) throw new Error(input.fail);
-    return { answer, ...(input.ask !== undefined && { input: given }) };
+    return { answer, ...(input.ask !== undefined && { input: reply }) };
   },
 });
 

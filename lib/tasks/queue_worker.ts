@@ -29,10 +29,10 @@ export interface QueueWorkerDeps {
 export interface QueueWorker {
   /**
    * Takes jobs while there is room; cheap to call often (calls made while it runs fold into one
-   * more pass). Answers `true` when it took nothing because the queue had nothing for it (not
+   * more round). Answers `true` when it took nothing because the queue had nothing for it (not
    * when the lanes were full or the store failed): the runner is idle.
    */
-  pump(): Promise<boolean>;
+  takeWork(): Promise<boolean>;
   /** Resolves once every job taken has finished or been handed back. */
   settled(): Promise<void>;
 }
@@ -48,28 +48,28 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
    * one ends unsettled (its lease then runs out, and it is reclaimed as the next attempt). Any
    * other job leased to this runner came from a take whose reply was lost: it never ran.
    */
-  const held = new Map<string, number>();
-  const heldIds = () => {
+  const heldUntil = new Map<string, number>();
+  const heldJobIds = () => {
     const now = Date.now();
-    for (const [id, until] of held) if (until <= now) held.delete(id);
-    return [...held.keys()];
+    for (const [id, until] of heldUntil) if (until <= now) heldUntil.delete(id);
+    return [...heldUntil.keys()];
   };
   let turn = 0;
-  let pumping = false;
+  let taking = false;
   let again = false;
-  /** The latest pass: settled() waits for its take too, as the job it brings must be handed back. */
-  let passing: Promise<boolean> = Promise.resolve(false);
+  /** The latest round: settled() waits for its take too, as the job it brings must be handed back. */
+  let lastRound: Promise<boolean> = Promise.resolve(false);
 
-  /** Takes jobs while there is room; a call during a pass makes that pass look once more. */
-  const pump = (): Promise<boolean> => {
-    if (pumping) {
+  /** Takes jobs while there is room; a call during a round makes that round look once more. */
+  const takeWork = (): Promise<boolean> => {
+    if (taking) {
       again = true;
-      return passing;
+      return lastRound;
     }
-    return passing = pass();
+    return lastRound = takeRound();
   };
-  const pass = async () => {
-    pumping = true;
+  const takeRound = async () => {
+    taking = true;
     let took = false, empty = false;
     try {
       do {
@@ -80,7 +80,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           if (open.length === 0) break;
           const first = turn++ % open.length;
           const lanes = [...open.slice(first), ...open.slice(0, first)];
-          const job = await queue.take(consumer, leaseMs, lanes, heldIds()).then(
+          const job = await queue.take(consumer, leaseMs, lanes, heldJobIds()).then(
             (job) => (outage.answered(), job),
             (error) => {
               outage.failed("task queue", error as Error);
@@ -90,22 +90,22 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           empty = job === undefined;
           if (!job) break;
           took = true;
-          held.set(job.id, Infinity);
+          heldUntil.set(job.id, Infinity);
           if (job.retaken) log(`task ${job.taskId}: taken again (a take's reply was lost)`);
           running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
           const done = runJob(job).then((settled) => {
-            if (settled) held.delete(job.id);
-            else held.set(job.id, Date.now() + leaseMs);
+            if (settled) heldUntil.delete(job.id);
+            else heldUntil.set(job.id, Date.now() + leaseMs);
           }).finally(() => {
             running.set(job.lane, running.get(job.lane)! - 1);
             jobs.delete(done);
-            void pump();
+            void takeWork();
           });
           jobs.add(done);
         }
       } while (again && !deps.isClosed());
     } finally {
-      pumping = false;
+      taking = false;
     }
     return empty && !took;
   };
@@ -138,17 +138,17 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
 
   /** Renews the job's lease every third of it until aborted; a renewal the store fails is repeated. */
   const holdLease = (job: Job): AbortController => {
-    const held = new AbortController();
+    const renewing = new AbortController();
     void (async () => {
-      while (!held.signal.aborted) {
-        await sleep(Math.max(10, leaseMs / 3), held.signal).catch(() => {});
-        if (held.signal.aborted) return;
-        await retry(() => queue.renew(consumer, job.id), held.signal).catch((e) => {
-          if (!held.signal.aborted) log(`task ${job.taskId}: lease not renewed: ${(e as Error).message}`);
+      while (!renewing.signal.aborted) {
+        await sleep(Math.max(10, leaseMs / 3), renewing.signal).catch(() => {});
+        if (renewing.signal.aborted) return;
+        await retry(() => queue.renew(consumer, job.id), renewing.signal).catch((e) => {
+          if (!renewing.signal.aborted) log(`task ${job.taskId}: lease not renewed: ${(e as Error).message}`);
         });
       }
     })();
-    return held;
+    return renewing;
   };
 
   /** A job whose runner stopped: queue the next attempt, or fail the task when it had enough. */
@@ -169,9 +169,9 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   };
 
   return {
-    pump,
+    takeWork,
     async settled() {
-      await passing; // a job taken while closing is added to `jobs`, and handed back
+      await lastRound; // a job taken while closing is added to `jobs`, and handed back
       await Promise.allSettled([...jobs]);
     },
   };

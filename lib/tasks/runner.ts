@@ -68,7 +68,7 @@ export interface TaskRunnerOptions {
   readonly maxAttempts?: number;
   /**
    * How often a runner looks for work queued elsewhere or left by a dead runner. Default 1 s.
-   * While it finds none, each look doubles the wait, up to 8 × `pollMs`; work found, or news of
+   * While it finds none, each lookForWork doubles the wait, up to 8 × `pollMs`; work found, or news of
    * work queued, brings it back to `pollMs`.
    */
   readonly pollMs?: number;
@@ -142,7 +142,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     inputWaiters,
     isClosed: () => closed,
   });
-  // Runners in other processes learn of news now rather than at their next look (for work) or check (for a cancel
+  // Runners in other processes learn of news now rather than at their next lookForWork (for work) or check (for a cancel
   // or an answer, which the store holds already): a notice that fails is no failure of what it tells.
   const notify = (kind: string, data: Record<string, unknown>) =>
     events.append(CONTROL_CHANNEL, kind, data, 1_000).then(() => {}, () => {});
@@ -161,22 +161,22 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     announce,
     isClosed: () => closed,
   });
-  const pump = worker.pump;
+  const takeWork = worker.takeWork;
 
   // An idle runner looks less often (many tenants' runners on one store cost little while nothing happens); the
   // control channel's news of new work brings it back at once, so the polls only catch what that news missed.
   const pollMs = options.pollMs ?? 1_000;
   let waitMs = pollMs;
   let poll: ReturnType<typeof setTimeout> | undefined;
-  const look = async () => {
-    const idle = await pump();
+  const lookForWork = async () => {
+    const idle = await takeWork();
     waitMs = idle ? Math.min(waitMs * 2, 8 * pollMs) : pollMs;
-    if (!closed) poll = setTimeout(look, waitMs);
+    if (!closed) poll = setTimeout(lookForWork, waitMs);
   };
-  poll = setTimeout(look, pollMs);
-  const pumpNow = () => {
+  poll = setTimeout(lookForWork, pollMs);
+  const takeWorkNow = () => {
     waitMs = pollMs;
-    void pump();
+    void takeWork();
   };
 
   // Cancels, answers and new work given to another process reach this one through the control channel.
@@ -191,7 +191,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
           } else if (event.kind === "input") {
             inputWaiters.get(String(event.data.task_id))?.();
           } else if (event.kind === "queued") {
-            pumpNow();
+            takeWorkNow();
           }
         }
       } catch (error) {
@@ -230,7 +230,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       });
       // Stored and queued, so it will run: a failed read must not tell the caller otherwise.
       const record = (await retry(() => tasks.get(taskId)))!;
-      pumpNow();
+      takeWorkNow();
       await announce(taskId);
       return record;
     },

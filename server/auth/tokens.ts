@@ -19,6 +19,7 @@
  */
 import { type Scope, SCOPES } from "./scopes.ts";
 import { sha256, sha256Words } from "./sha256.ts";
+import { hex } from "../../lib/text/mod.ts";
 
 /** Who made a request: the token's name, its tenant and its scopes. */
 export interface Principal {
@@ -151,17 +152,9 @@ function toWords(bytes: Uint8Array): Int32Array {
   return words;
 }
 
-/** Compares two byte arrays in time that depends on their length only. */
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
-  return diff === 0;
-}
-
 /** The SHA-256 of `text` as 64 lowercase hex digits (what `sha256sum` prints). */
 export function sha256Hex(text: string): string {
-  return [...sha256(encoder.encode(text))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(sha256(encoder.encode(text)));
 }
 
 function fromHex(hex: string): Uint8Array {

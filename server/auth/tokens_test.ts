@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../testing/assert.ts";
-import { createTokenSet, equalBytes, parseTokens, sha256Hex } from "./tokens.ts";
+import { createTokenSet, parseTokens, sha256Hex } from "./tokens.ts";
 
 const DIGEST = "a".repeat(64);
 const refused = (text: string): string => {
@@ -72,13 +72,6 @@ Deno.test("createTokenSet().lookup() hashes any token as its UTF-8 bytes, whatev
   assertEquals(tokens.lookup("x".repeat(55))?.name, "t1");
   assertEquals(tokens.lookup("tökën-ü")?.name, "t0");
   assertEquals(tokens.lookup("tökën-u"), undefined);
-});
-
-Deno.test("equalBytes() compares whole arrays", () => {
-  assertEquals(equalBytes(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 3])), true);
-  assertEquals(equalBytes(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 4])), false);
-  assertEquals(equalBytes(new Uint8Array([9, 2, 3]), new Uint8Array([1, 2, 3])), false);
-  assertEquals(equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2, 3])), false);
 });
 
 Deno.test("sha256Hex() is what sha256sum prints", () => {

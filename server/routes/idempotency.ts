@@ -7,6 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import type { IdempotencyStore, TaskRecord, TaskStore } from "../../lib/store/mod.ts";
 import { Conflict } from "../errors.ts";
+import { digestHex } from "../../lib/text/mod.ts";
 
 /** The longest `Idempotency-Key`, in characters. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -63,7 +64,7 @@ export function idempotent(deps: { keys: IdempotencyStore; tasks: TaskStore; ttl
     create: () => Promise<TaskRecord>,
   ): Promise<Created> => {
     if (key === undefined) return { record: await create(), replayed: false };
-    const fingerprint = await sha256(`${route}\n${JSON.stringify(body ?? null)}`);
+    const fingerprint = await digestHex("SHA-256", `${route}\n${JSON.stringify(body ?? null)}`);
     // Twice at most: a key whose task is gone (deleted, or past its retention) is let go and taken again.
     for (let attempt = 0; attempt < 2; attempt++) {
       const held = await deps.keys.claim(key, fingerprint, Math.min(PENDING_MS, deps.ttlMs));
@@ -99,9 +100,4 @@ export function idempotent(deps: { keys: IdempotencyStore; tasks: TaskStore; ttl
       "retry-after": "1",
     });
   };
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

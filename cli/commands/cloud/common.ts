@@ -1,4 +1,4 @@
-import type { CloudClient, ListOptions, TaskReference } from "../../../lib/cloud/mod.ts";
+import type { CloudClient, ListOptions } from "../../../lib/cloud/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import type { Arg, Flag } from "../../framework/params.ts";
 import { type Column, command, type CommandSpec } from "../../framework/spec.ts";
@@ -7,7 +7,7 @@ import { parseId } from "../input.ts";
 const usage = (message: string, tips: string[] = []) => new StoreCtlError("usage", message, { tips });
 
 /** `--subscription <id>`. */
-export const SUBSCRIPTION_FLAG: Flag<number | undefined> = {
+export const SUBSCRIPTION_FLAG: Flag<number> = {
   kind: "parsed",
   brief: "the subscription's id (ctl cloud subscription list shows them)",
   parse: parseId("subscription"),
@@ -16,7 +16,7 @@ export const SUBSCRIPTION_FLAG: Flag<number | undefined> = {
 };
 
 /** `--database-id <id>`. */
-export const DATABASE_FLAG: Flag<number | undefined> = {
+export const DATABASE_FLAG: Flag<number> = {
   kind: "parsed",
   brief: "the database's id (ctl cloud database list --subscription <id> shows them)",
   parse: parseId("database"),
@@ -50,9 +50,6 @@ export function required<T>(value: T | undefined, name: string, tip: string): T 
   return value;
 }
 
-/** The task reference a create, update or delete answers, for `--wait` to follow. */
-export type Started = Promise<TaskReference>;
-
 /** A list command: `--limit`, and the subscription flag when the list is per subscription. */
 export function listCommand(spec: {
   summary: string;
@@ -71,26 +68,3 @@ export function listCommand(spec: {
     },
   });
 }
-
-/** A list of one subscription's records: `--subscription` (required) and `--limit`. */
-export function subscriptionListCommand(spec: {
-  summary: string;
-  columns: readonly Column[];
-  empty: string;
-  examples: readonly string[];
-  list: (client: CloudClient, subscription: number, options: ListOptions) => Promise<unknown>;
-}): CommandSpec {
-  return command({
-    summary: spec.summary,
-    flags: { subscription: SUBSCRIPTION_FLAG, limit: LIMIT_FLAG },
-    output: { columns: spec.columns, empty: spec.empty },
-    examples: spec.examples,
-    async run({ flags }, f) {
-      const subscription = required(flags.subscription, "--subscription", SUBSCRIPTION_TIP);
-      return await spec.list(await f.cloud(), subscription, { limit: flags.limit });
-    },
-  });
-}
-
-/** Where a subscription id comes from. */
-export const SUBSCRIPTION_TIP = "Give --subscription <id>; ctl cloud subscription list shows the ids";

@@ -10,7 +10,7 @@ import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { type Flag, flag } from "../../framework/params.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
 import { TASK_COLUMNS, taskCommand } from "./wait.ts";
-import { DATABASE_FLAG, LIMIT_FLAG, required, SUBSCRIPTION_FLAG, SUBSCRIPTION_TIP } from "./common.ts";
+import { DATABASE_FLAG, LIMIT_FLAG, required, SUBSCRIPTION_FLAG } from "./common.ts";
 import { DATA_FLAG, given, readBody } from "../input.ts";
 
 const COLUMNS: readonly Column[] = [
@@ -25,8 +25,6 @@ const COLUMNS: readonly Column[] = [
 
 /** The deprecated size, marked as such: it counts replication and overhead, unlike the dataset size. */
 const memoryLimit = (gb: unknown) => (gb === undefined ? undefined : `${gb} (memory limit)`);
-
-const DATABASE_TIP = "Give --database-id <id>; ctl cloud database list --subscription <id> shows the ids";
 
 /** A number of GB above 0. */
 const gigabytes = (brief: string): Flag<number | undefined> => ({
@@ -61,13 +59,8 @@ function sizeOf(body: Record<string, unknown>, flags: { datasetSizeGb?: number; 
 
 const NAME_FLAG = flag.string("the database's name", { placeholder: "name" });
 
-/** Both ids of a database, required before any request. */
-function ids(flags: { subscription?: number; databaseId?: number }) {
-  return [
-    required(flags.subscription, "--subscription", SUBSCRIPTION_TIP),
-    required(flags.databaseId, "--database-id", DATABASE_TIP),
-  ] as const;
-}
+/** Both ids of a database. */
+const ids = (flags: { subscription: number; databaseId: number }) => [flags.subscription, flags.databaseId] as const;
 
 /** With `--wait`: the database the task made or changed. */
 async function finished(
@@ -89,7 +82,7 @@ const list = command({
     "ctl cloud database list --subscription 156400 -q '[].name'",
   ],
   async run({ flags }, f) {
-    const subscription = required(flags.subscription, "--subscription", SUBSCRIPTION_TIP);
+    const subscription = flags.subscription;
     return await listDatabases(await f.cloud(), subscription, { limit: flags.limit });
   },
 });
@@ -115,14 +108,14 @@ first.`,
   flags: { subscription: SUBSCRIPTION_FLAG, name: NAME_FLAG, ...SIZE_FLAGS, data: DATA_FLAG },
   output: { columns: COLUMNS },
   async resolve(task, f, { flags }) {
-    return await finished(task, await f.cloud(), flags.subscription!);
+    return await finished(task, await f.cloud(), flags.subscription);
   },
   examples: [
     "ctl cloud database create --subscription 156400 --name cache --dataset-size-gb 1 --wait",
     "ctl cloud database create --subscription 156400 -d @database.json --name cache-2",
   ],
   async start({ flags }, f) {
-    const subscription = required(flags.subscription, "--subscription", SUBSCRIPTION_TIP);
+    const subscription = flags.subscription;
     const body = sizeOf({ ...await readBody(f, flags.data), ...given({ name: flags.name }) }, flags);
     required(body.name, "--name", 'Give --name <name>, or a "name" field in the -d body');
     required(
@@ -148,7 +141,7 @@ with --wait, the changed database.`,
   },
   output: { columns: COLUMNS },
   async resolve(task, f, { flags }) {
-    return await finished(task, await f.cloud(), flags.subscription!);
+    return await finished(task, await f.cloud(), flags.subscription);
   },
   examples: ["ctl cloud database update --subscription 156400 --database-id 51 --dataset-size-gb 2 --wait"],
   async start({ flags }, f) {

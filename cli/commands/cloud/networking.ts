@@ -8,7 +8,7 @@ import {
 } from "../../../lib/cloud/mod.ts";
 import type { Factory } from "../../factory.ts";
 import { type Column, command, group } from "../../framework/spec.ts";
-import { LIMIT_FLAG, required, SUBSCRIPTION_FLAG, SUBSCRIPTION_TIP } from "./common.ts";
+import { LIMIT_FLAG, SUBSCRIPTION_FLAG } from "./common.ts";
 import { WAIT_LIMIT_FLAGS } from "../../framework/waiting.ts";
 import { waitFor } from "./wait.ts";
 
@@ -20,11 +20,10 @@ const FLAGS = { subscription: SUBSCRIPTION_FLAG, ...WAIT_LIMIT_FLAGS };
 /** A networking read of the subscription in `flags`, waiting for its task as `--wait` does. */
 async function read<T>(
   f: Factory,
-  flags: { subscription?: number; waitTimeout: number; waitInterval: number },
+  flags: { subscription: number; waitTimeout: number; waitInterval: number },
   reader: (client: CloudClient, subscription: number, wait: TaskWaiter) => Promise<T>,
 ): Promise<T> {
-  const subscription = required(flags.subscription, "--subscription", SUBSCRIPTION_TIP);
-  return await reader(await f.cloud(), subscription, (taskId) => waitFor(f, taskId, flags, true));
+  return await reader(await f.cloud(), flags.subscription, (taskId) => waitFor(f, taskId, flags, true));
 }
 
 /** A list of a subscription's networking records. */

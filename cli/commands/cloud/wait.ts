@@ -9,7 +9,7 @@ import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { Interrupted } from "../../context.ts";
 import type { Factory } from "../../factory.ts";
 import type { Arg, Flag } from "../../framework/params.ts";
-import { type Column, command, type CommandSpec, type Input, Shown } from "../../framework/spec.ts";
+import { type Column, command, type CommandSpec, type Input, ResultWithOutput } from "../../framework/spec.ts";
 import { pollTrouble, spinner, WAIT_FLAGS, waitLimits } from "../../framework/waiting.ts";
 
 /** Table columns of a task. */
@@ -98,7 +98,7 @@ export function taskCommand<
         f.ctx.stderr.write(
           `Task ${ref.taskId} is ${ref.status ?? "queued"}; wait for it with: ${resumeCommand(ref.taskId)}\n`,
         );
-        return new Shown(ref, {});
+        return new ResultWithOutput(ref, {});
       }
       const task = await waitFor(f, ref.taskId, input.flags as { waitTimeout: number; waitInterval: number }, true);
       return resolve ? await resolve(task, f, own) : task;

@@ -54,12 +54,12 @@ export const denoStdin: StdIn = {
   },
   async readLine() {
     const bytes: number[] = [];
-    const one = new Uint8Array(1);
+    const byte = new Uint8Array(1);
     for (;;) {
-      const n = await Deno.stdin.read(one);
+      const n = await Deno.stdin.read(byte);
       if (n === null) return bytes.length ? new TextDecoder().decode(new Uint8Array(bytes)) : undefined;
-      if (one[0] === 10) return new TextDecoder().decode(new Uint8Array(bytes)).replace(/\r$/, "");
-      bytes.push(one[0]);
+      if (byte[0] === 10) return new TextDecoder().decode(new Uint8Array(bytes)).replace(/\r$/, "");
+      bytes.push(byte[0]);
     }
   },
 };

@@ -37,6 +37,30 @@ local function ids(id, hash, n)
   for i = 0, n - 1 do out[#out + 1] = id .. '-' .. h .. '-' .. i end
   return out
 end
+-- Replaces document id with the chunk texts ARGV[first…]; returns its status, chunks, the chunks
+-- removed and the old hash ('' when it is new).
+local function put_document(id, title, source, hash, first)
+  local raw = redis.call('HGET', P .. 'docs', id)
+  local removed, old = 0, nil
+  if raw then
+    old = cjson.decode(raw)
+    if old.source == source and old.hash == hash then return 'unchanged', old.n, 0, '' end
+    local gone = ids(id, old.hash, old.n)
+    if #gone > 0 then batched('HDEL', P .. 'chunks', gone) end
+    removed = old.n
+  end
+  local n = #ARGV - first + 1
+  local pairs_ = {}
+  local h = string.sub(hash, 1, 8)
+  for i = 0, n - 1 do
+    pairs_[#pairs_ + 1] = id .. '-' .. h .. '-' .. i
+    pairs_[#pairs_ + 1] = ARGV[first + i]
+  end
+  if #pairs_ > 0 then batched('HSET', P .. 'chunks', pairs_) end
+  redis.call('HSET', P .. 'docs', id, cjson.encode({title = title, source = source, hash = hash, n = n, updated_at = ARGV[2]}))
+  if old then return 'replaced', n, removed, old.hash end
+  return 'added', n, 0, ''
+end
 `;
 
 /**
@@ -44,32 +68,13 @@ end
  * (0|1), chunk texts… Returns {status, chunks, removed}.
  */
 export const PUT_LUA = COMMON + `
-local id, title, source, hash = ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-if ARGV[7] == '1' then unstage(source) end
-local raw = redis.call('HGET', P .. 'docs', id)
-local removed = 0
-local old
-if raw then
-  old = cjson.decode(raw)
-  if old.source == source and old.hash == hash then return {'unchanged', old.n, 0} end
-  local gone = ids(id, old.hash, old.n)
-  if #gone > 0 then batched('HDEL', P .. 'chunks', gone) end
-  removed = old.n
-end
-local n = #ARGV - 7
-local pairs_ = {}
-local h = string.sub(hash, 1, 8)
-for i = 0, n - 1 do
-  pairs_[#pairs_ + 1] = id .. '-' .. h .. '-' .. i
-  pairs_[#pairs_ + 1] = ARGV[8 + i]
-end
-if #pairs_ > 0 then batched('HSET', P .. 'chunks', pairs_) end
-redis.call('HSET', P .. 'docs', id, cjson.encode({title = title, source = source, hash = hash, n = n, updated_at = ARGV[2]}))
+local id = ARGV[3]
+if ARGV[7] == '1' then unstage(ARGV[5]) end
+local status, n, removed, old_hash = put_document(id, ARGV[4], ARGV[5], ARGV[6], 8)
+if status == 'unchanged' then return {status, n, 0} end
 local seq = redis.call('INCR', P .. 'seq')
-redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'put', 'd', id, 'h', old and old.hash or '', 'n', removed,
-  't', ARGV[2])
-if old then return {'replaced', n, removed} end
-return {'added', n, 0}
+redis.call('XADD', P .. 'changes', '0-' .. seq, 'op', 'put', 'd', id, 'h', old_hash, 'n', removed, 't', ARGV[2])
+return {status, n, removed}
 `;
 
 /** Documents by id. ARGV: prefix, now, ids… Returns HMGET's reply. */
@@ -142,28 +147,8 @@ return redis.call('XRANGE', ARGV[1] .. 'changes', '(0-' .. ARGV[3], '+', 'COUNT'
  * removed, old hash or ''}.
  */
 export const PUT_DOCUMENT_LUA = COMMON + `
-local id, title, source, hash = ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local raw = redis.call('HGET', P .. 'docs', id)
-local removed = 0
-local old
-if raw then
-  old = cjson.decode(raw)
-  if old.source == source and old.hash == hash then return {'unchanged', old.n, 0, ''} end
-  local gone = ids(id, old.hash, old.n)
-  if #gone > 0 then batched('HDEL', P .. 'chunks', gone) end
-  removed = old.n
-end
-local n = #ARGV - 6
-local pairs_ = {}
-local h = string.sub(hash, 1, 8)
-for i = 0, n - 1 do
-  pairs_[#pairs_ + 1] = id .. '-' .. h .. '-' .. i
-  pairs_[#pairs_ + 1] = ARGV[7 + i]
-end
-if #pairs_ > 0 then batched('HSET', P .. 'chunks', pairs_) end
-redis.call('HSET', P .. 'docs', id, cjson.encode({title = title, source = source, hash = hash, n = n, updated_at = ARGV[2]}))
-if old then return {'replaced', n, removed, old.hash} end
-return {'added', n, 0, ''}
+local status, n, removed, old_hash = put_document(ARGV[3], ARGV[4], ARGV[5], ARGV[6], 7)
+return {status, n, removed, old_hash}
 `;
 
 /**

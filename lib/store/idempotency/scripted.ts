@@ -1,6 +1,7 @@
 import type { ScriptHost } from "../script_host.ts";
 import type { IdempotencyRecord, IdempotencyStore } from "./port.ts";
 import { CLAIM_LUA, COMPLETE_LUA, RELEASE_LUA } from "./scripts.ts";
+import { digestHex } from "../../text/mod.ts";
 
 /**
  * The idempotency port over a Redis-speaking host (ioredis or Upstash REST) with the scripts of
@@ -18,7 +19,7 @@ export function createScriptedIdempotencyStore(host: ScriptHost, options: { pref
   /** Runs `script` by SHA-1, sending it whole when the server does not know it yet. */
   const run = async (script: string, key: string, args: string[]) => {
     let sha = shas.get(script);
-    if (!sha) shas.set(script, sha = sha1(script));
+    if (!sha) shas.set(script, sha = digestHex("SHA-1", script));
     const keys = [prefix + key];
     try {
       return await host.evalsha(await sha, keys, args);
@@ -44,9 +45,4 @@ export function createScriptedIdempotencyStore(host: ScriptHost, options: { pref
 function toRecord(held: string): IdempotencyRecord {
   const space = held.indexOf(" ");
   return space === -1 ? { fingerprint: held } : { fingerprint: held.slice(0, space), taskId: held.slice(space + 1) };
-}
-
-async function sha1(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
