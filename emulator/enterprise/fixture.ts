@@ -211,12 +211,7 @@ function node(uid: number, softwareVersion: string): Json {
     max_redis_forks: -1,
     max_redis_servers: 100,
     max_slave_full_syncs: -1,
-    os_family: "ubuntu",
-    os_name: "ubuntu",
-    os_semantic_version: "22.04",
-    os_version: "Ubuntu 22.04.4 LTS",
-    persistent_storage_path: "/var/opt/redislabs/persist",
-    persistent_storage_size: STORAGE,
+    ...NODE_HOST,
     rack_id: `rack-${uid}`,
     ram_shard_count: 0,
     second_rack_id: "",
@@ -231,6 +226,16 @@ function node(uid: number, softwareVersion: string): Json {
     use_internal_ipv6: false,
   };
 }
+
+/** What a node and its bootstrap status say alike of the host it runs on. */
+const NODE_HOST = {
+  os_family: "ubuntu",
+  os_name: "ubuntu",
+  os_semantic_version: "22.04",
+  os_version: "Ubuntu 22.04.4 LTS",
+  persistent_storage_path: "/var/opt/redislabs/persist",
+  persistent_storage_size: STORAGE,
+};
 
 /**
  * A node as shown: its shards are those of the databases placed on it (shard `s` on the
@@ -258,12 +263,7 @@ export function bootstrapBody(softwareVersion: string): Json {
       ephemeral_storage_path: "/var/opt/redislabs/tmp",
       ephemeral_storage_size: STORAGE,
       fips_enabled: false,
-      os_family: "ubuntu",
-      os_name: "ubuntu",
-      os_semantic_version: "22.04",
-      os_version: "Ubuntu 22.04.4 LTS",
-      persistent_storage_path: "/var/opt/redislabs/persist",
-      persistent_storage_size: STORAGE,
+      ...NODE_HOST,
       short_hostname: "node-1",
       software_version: softwareVersion,
       supported_bigstore_drivers: ["speedb"],

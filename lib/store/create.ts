@@ -27,24 +27,9 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   }
   const url = config.url ?? "memory:";
   if (url === "memory:") return createMemoryStore({ prefix: config.prefix });
-  if (isClusterUrl(url)) {
-    const { createRedisClusterStore } = await import("./redis_cluster.ts");
-    return await createRedisClusterStore(url, {
-      prefix: config.prefix,
-      timeoutMs: config.timeoutMs,
-      password: config.password,
-      tlsCa: config.tlsCa,
-    });
-  }
-  if (/^rediss?:\/\//.test(url)) {
-    const { createRedisStore } = await import("./redis.ts");
-    return await createRedisStore(url, {
-      prefix: config.prefix,
-      timeoutMs: config.timeoutMs,
-      password: config.password,
-      tlsCa: config.tlsCa,
-    });
-  }
+  const redis = { prefix: config.prefix, timeoutMs: config.timeoutMs, password: config.password, tlsCa: config.tlsCa };
+  if (isClusterUrl(url)) return await (await import("./redis_cluster.ts")).createRedisClusterStore(url, redis);
+  if (/^rediss?:\/\//.test(url)) return await (await import("./redis.ts")).createRedisStore(url, redis);
   throw new Error(
     `STORE_URL '${url}' is not supported: use memory:, redis://host:port, rediss://host:port or redis-cluster://host:port,host:port,…`,
   );

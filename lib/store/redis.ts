@@ -5,9 +5,29 @@ import type { ScriptHost } from "./script_host.ts";
 import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
 import { assembleStore, scriptedPorts } from "./assemble.ts";
 
-type WithScript = Redis & {
+type WithScript = Redis & SlidingWindowCommand;
+
+/** The sliding-window script as a command of an ioredis client (one Redis or a cluster). */
+export interface SlidingWindowCommand {
   storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
-};
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}
+
+/** The sliding window and the closing of an ioredis client, its calls made through `call` (in our words). */
+export function ioredisBase(
+  client: SlidingWindowCommand,
+  call: <T>(command: () => Promise<T>) => Promise<T>,
+  prefix: string,
+): Pick<Store, "hitSlidingWindow" | "close"> {
+  return {
+    async hitSlidingWindow(key, limit, windowMs) {
+      const reply = await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID()));
+      return decisionFromReply(reply);
+    },
+    close: () => client.quit().then(() => {}, () => client.disconnect()),
+  };
+}
 
 /** How a Redis (or Redis Cluster) store connects. */
 export interface RedisStoreOptions {
@@ -136,13 +156,7 @@ export async function createRedisStore(url: string, options: RedisStoreOptions =
       async ping() {
         await call(() => client.ping());
       },
-      async hitSlidingWindow(key, limit, windowMs) {
-        const reply = await call(() =>
-          client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID())
-        );
-        return decisionFromReply(reply);
-      },
-      close: () => client.quit().then(() => {}, () => client.disconnect()),
+      ...ioredisBase(client, call, prefix),
     },
     prefix,
     (at) => scriptedPorts(scripts, at, { follow: { kind: "subscribe", subscriber } }),

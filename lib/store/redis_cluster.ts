@@ -1,9 +1,9 @@
 import { Cluster, ReplyError } from "ioredis";
-import { decisionFromReply, SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
+import { SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 import type { ScriptHost } from "./script_host.ts";
 import { parseClusterUrl } from "./cluster_url.ts";
-import { connectionFailure, type RedisStoreOptions } from "./redis.ts";
+import { connectionFailure, ioredisBase, type RedisStoreOptions, type SlidingWindowCommand } from "./redis.ts";
 import type { Subscriber } from "./tasks/follow.ts";
 import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
 import { assembleStore, scriptedPorts } from "./assemble.ts";
@@ -11,9 +11,7 @@ import { assembleStore, scriptedPorts } from "./assemble.ts";
 /** The pause before ioredis retries a command refused with TRYAGAIN or CLUSTERDOWN, or on a closed connection. */
 const RETRY_DELAY_MS = 100;
 
-type WithScript = Cluster & {
-  storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<unknown>;
-};
+type WithScript = Cluster & SlidingWindowCommand;
 
 /**
  * Redis Cluster (`redis-cluster://h1:p1,h2:p2,…`, `rediss-cluster://` for TLS) over ioredis'
@@ -136,13 +134,7 @@ export async function createRedisClusterStore(url: string, options: RedisStoreOp
           throw new StoreUnavailableError(`${where} is down (cluster_state:${state}); waiting for it to recover`);
         }
       },
-      async hitSlidingWindow(key, limit, windowMs) {
-        const reply = await call(() =>
-          client.storectlSlidingWindow(prefix + key, limit, windowMs, crypto.randomUUID())
-        );
-        return decisionFromReply(reply);
-      },
-      close: () => client.quit().then(() => {}, () => client.disconnect()),
+      ...ioredisBase(client, call, prefix),
     },
     prefix,
     (at) => scriptedPorts(scripts, at, { cluster: true, follow: { kind: "subscribe", subscriber } }),
