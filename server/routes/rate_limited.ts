@@ -71,6 +71,12 @@ function decodeUtf8(binary: string): string | undefined {
 }
 
 /**
+ * What a 401 asks for: Basic credentials (RFC 7617), the only kind this route reads — its caller
+ * is the user part of them, and a bearer token of the service's API names no caller here.
+ */
+const BASIC_CHALLENGE = 'Basic realm="storectl rate-limited route", charset="UTF-8"';
+
+/**
  * The specification's sliding-window route: at most `limit` requests per caller per sliding window,
  * counted under `<canonical path>:<identity>`. 200 with an empty body, or 429 with an RFC 9457
  * problem (the specification's `status` and `traceId` among its fields) and `Retry-After`; both carry
@@ -100,7 +106,7 @@ export function rateLimitedRoutes(
       });
     }
     const identity = basicIdentity(c.req.header("authorization"));
-    if (identity === undefined) return c.body(null, 401);
+    if (identity === undefined) return c.body(null, 401, { "www-authenticate": BASIC_CHALLENGE });
     let decision;
     try {
       decision = await store.hitSlidingWindow(`${route}:${identity}`, config.limit, config.windowMs);

@@ -37,14 +37,17 @@ Deno.test("basicIdentity() takes the decoded value before the first colon, else 
   assertEquals(basicIdentity(`Basic ${btoa("\xff\xfe:pw")}`), undefined, "not UTF-8");
 });
 
-Deno.test("rate-limited route: every unusable Authorization header is 401 with no body", async () => {
+Deno.test("rate-limited route: every unusable Authorization header is 401 with no body, asking for Basic", async () => {
   const { hit } = setup();
-  for (const auth of ["", "Basic", "Basic ", "Basic %%%", "Token abc", basic(":secret"), basic("")]) {
+  const challenge = 'Basic realm="storectl rate-limited route", charset="UTF-8"';
+  for (
+    const auth of ["", "Basic", "Basic ", "Basic %%%", "Token abc", "Bearer a-token", basic(":secret"), basic("")]
+  ) {
     const res = await hit({}, auth);
-    assertEquals([res.status, await res.text()], [401, ""], JSON.stringify(auth));
+    assertEquals([res.status, await res.text(), res.headers.get("www-authenticate")], [401, "", challenge], auth);
   }
   const none = await setup().app.request(PATH);
-  assertEquals([none.status, await none.text()], [401, ""]);
+  assertEquals([none.status, await none.text(), none.headers.get("www-authenticate")], [401, "", challenge]);
 });
 
 Deno.test("rate-limited route: the specification's rule-6 scenario with an injected clock", async () => {
