@@ -146,3 +146,38 @@ Deno.test("taskDefinitions() lists every kind the service runs", () => {
     "retrieve",
   ]);
 });
+
+Deno.test("answer over the service's own index: a question whose words no document has ends input_required, however many stop words it shares", async () => {
+  await using served = testApp();
+  const post = async (path: string, body: unknown) => {
+    const res = await served.app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assert(res.ok, `${path}: ${res.status} ${await res.clone().text()}`);
+    return await res.json();
+  };
+  const store = served.service.scope().store;
+  const finished = async (id: string, until: RegExp) => {
+    for await (const event of store.events.follow(`task:${id}`, 0, AbortSignal.timeout(10_000))) {
+      if (until.test(event.kind)) return (await store.tasks.get(id))!;
+    }
+    throw new Error(`task ${id} never reached ${until}`);
+  };
+  for (
+    const [title, content] of [["Harbours", "A harbour is a place of shelter for boats."], [
+      "Tides",
+      "The rise of the sea is a tide.",
+    ]]
+  ) {
+    const added = await post("/pipelines/documents", { title, source: `${title.toLowerCase()}.md`, content });
+    await finished(added.task_id, /^(done|failed)$/);
+  }
+  const unknown = await post("/tasks", { kind: "answer", input: { question: "What is the price of bananas?" } });
+  const asked = await finished(unknown.task_id, /^(done|failed|input_required)$/);
+  assertEquals(asked.status, "input_required", JSON.stringify(asked.result));
+  const known = await post("/tasks", { kind: "answer", input: { question: "What is a harbour for?" } });
+  const answered = await finished(known.task_id, /^(done|failed|input_required)$/);
+  assertEquals([answered.status, (answered.result?.sources as { title: string }[])[0]?.title], ["done", "Harbours"]);
+});

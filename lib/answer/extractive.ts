@@ -1,4 +1,5 @@
 import type { SearchHit } from "../pipelines/mod.ts";
+import { contentWords } from "../text/mod.ts";
 
 /** A chunk an answer cites; its place in `sources` (from 1) is its `[n]` marker. */
 export interface AnswerSource {
@@ -17,13 +18,6 @@ export interface Answer {
 /** At most this many sentences make an extractive answer. */
 export const MAX_SENTENCES = 3;
 
-// Words that say nothing about what is asked.
-const STOP_WORDS = new Set(
-  ("a an and are as at be by can do does for from had has have how i if in into is it its me my of on or " +
-    "should so that the their then there these this to was we were what when where which who why will with " +
-    "you your about tell explain").split(" "),
-);
-
 /** The lower-case words of `text` (letters and digits, Unicode-aware). */
 export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -31,9 +25,7 @@ export function words(text: string): string[] {
 
 /** The question's terms: its distinct words of 2+ characters that are not stop words (all of them if only stop words). */
 export function questionTerms(question: string): string[] {
-  const all = [...new Set(words(question).filter((w) => w.length >= 2))];
-  const meaningful = all.filter((w) => !STOP_WORDS.has(w));
-  return meaningful.length > 0 ? meaningful : all;
+  return contentWords([...new Set(words(question).filter((w) => w.length >= 2))]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SearchEngine } from "./engine.ts";
 import { nearWords } from "../text/edits.ts";
+import { contentWords } from "../text/mod.ts";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -26,9 +27,12 @@ export function tokenize(text: string): string[] {
   return tokens;
 }
 
-/** A query's distinct terms, in order of first appearance (engines search the first {@link MAX_QUERY_TERMS}). */
+/**
+ * A query's distinct terms that carry meaning (stop words left out, unless it has nothing else),
+ * in order of first appearance (engines search the first {@link MAX_QUERY_TERMS}).
+ */
 export function queryTerms(query: string): string[] {
-  return [...new Set(tokenize(query))];
+  return contentWords([...new Set(tokenize(query))]);
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;

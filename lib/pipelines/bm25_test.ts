@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../../testing/assert.ts";
 import { createBm25Engine, MAX_NEAR_SPELLINGS, MAX_QUERY_TERMS, scanTokens, tokenize } from "./bm25.ts";
+import { createMiniSearchEngine } from "./engine.ts";
 
 const words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];
 
@@ -155,4 +156,17 @@ Deno.test("createBm25Engine() stops looking for near spellings once a query has 
   assertEquals(tight.search("keepor", 5).map((h) => h.id), ["keeper"]);
   assertEquals(roomy.search("lanterm keepor", 5).map((h) => h.id).sort(), ["keeper", "lantern"]);
   assertEquals(tight.search("lanterm keepor", 5).map((h) => h.id), ["lantern"]);
+});
+
+Deno.test("both engines leave the stop words of a query out: 'What is the price of bananas?' finds no text that has only 'of'", () => {
+  for (const engine of [createBm25Engine(), createMiniSearchEngine()]) {
+    engine.add([
+      { id: "c1", title: "Harbours", text: "The shelter of boats is the purpose of a harbour." },
+      { id: "c2", title: "Fruit", text: "The price of bananas rose in spring." },
+    ]);
+    assertEquals(engine.search("What is the price of bananas?", 5).map((hit) => hit.id), ["c2"]);
+    assertEquals(engine.search("What is the price of oranges?", 5).map((hit) => hit.id), ["c2"], "price still counts");
+    assertEquals(engine.search("What is the colour of apples?", 5), [], "nothing but stop words in common");
+    assertEquals(engine.search("the of", 5).length, 2, "a query of stop words only searches them");
+  }
 });

@@ -49,9 +49,9 @@ export function createMiniSearchEngine(): SearchEngine {
       for (const id of ids) if (index.has(id)) index.discard(id);
     },
     search(query, k) {
-      const terms = queryTerms(query);
-      const bounded = terms.length > MAX_QUERY_TERMS ? terms.slice(0, MAX_QUERY_TERMS).join(" ") : query;
-      return index.search(bounded).slice(0, k).map((r) => ({ id: String(r.id), score: r.score }));
+      // MiniSearch reads the query's words itself: it is given the terms that carry meaning.
+      const terms = queryTerms(query).slice(0, MAX_QUERY_TERMS).join(" ");
+      return index.search(terms).slice(0, k).map((r) => ({ id: String(r.id), score: r.score }));
     },
     get size() {
       return index.documentCount;

@@ -1,6 +1,6 @@
 /**
- * Text: wrapping for a terminal's width (`wrap.ts`), digests as hex (`hash.ts`), and the edit
- * distances behind near spellings (`edits.ts`).
+ * Text: wrapping for a terminal's width (`wrap.ts`), digests as hex (`hash.ts`), stop words (`stop_words.ts`),
+ * and the edit distances behind near spellings (`edits.ts`).
  *
  * @example
  * ```ts
@@ -11,4 +11,5 @@
  * @module
  */
 export { digestHex, hex } from "./hash.ts";
+export { contentWords, STOP_WORDS } from "./stop_words.ts";
 export { reflow, wrapHelp, wrapLine } from "./wrap.ts";
