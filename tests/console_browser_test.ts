@@ -128,6 +128,41 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     );
   });
 
+  await t.step(
+    "the list is of top-level tasks, newest first: a tree started after 25 others is on page one",
+    async () => {
+      const others: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        others.push(
+          (await api("/tasks", { method: "POST", body: '{"kind":"demo","input":{"steps":0}}' })).body.task_id,
+        );
+      }
+      await page.goto(`${server.url}/console#/`);
+      await page.click("details.card summary");
+      await fill(page, "details.card input[type=number]", "2");
+      await page.click("details.card button[type=submit]");
+      await page.waitForFunction(
+        (before: string) => location.hash.startsWith("#/tasks/") && location.hash !== before,
+        {},
+        `#/tasks/${encodeURIComponent(taskId)}`,
+      );
+      const tree = decodeURIComponent(await page.evaluate(() => location.hash.slice("#/tasks/".length)));
+      await waitForText(page, "#task-status", /^done$/);
+      await page.goto(`${server.url}/console#/`);
+      await waitForText(page, "main", /Tasks 1–20 of 27/);
+      const first = await textOf(page, ".tasks li");
+      assertMatch(first, new RegExp(`${tree}.*done.*2 sub-tasks`, "s"));
+      // Its sub-tasks are in the full list, each naming its parent.
+      await page.click("#roots-only");
+      await waitForText(page, "main", /Tasks 1–20 of 29/);
+      const rows = await page.$$eval(".tasks li", (lis) => lis.slice(0, 3).map((li) => li.textContent ?? ""));
+      assertEquals(rows.filter((row) => row.includes(`sub-task of ${tree}`)).length, 2, rows.join("\n"));
+      await page.click("#roots-only");
+      await waitForText(page, "main", /Tasks 1–20 of 27/);
+      for (const id of [...others, tree]) assertEquals((await api(`/tasks/${id}`, { method: "DELETE" })).status, 204);
+    },
+  );
+
   await t.step("a session's list follows the session stream and shows a new task without a reload", async () => {
     const session = (await api(`/tasks/${taskId}`)).body.session_id;
     await page.goto(`${server.url}/console#/tasks/${encodeURIComponent(taskId)}`);

@@ -233,6 +233,50 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     await store.close();
   });
 
+  await t.step("tasks: list newest first, roots only, with each task's parent and children count", async () => {
+    const store = await fresh();
+    await store.tasks.create(task("r0", { session_id: "s1" }));
+    await store.tasks.create(task("r0-a", { session_id: "s1", parent_id: "r0", spawn_key: "child-0" }));
+    await store.tasks.create(task("r0-b", { session_id: "s1", parent_id: "r0", spawn_key: "child-1" }));
+    await store.tasks.create(task("r1", { session_id: "s2" }));
+    await store.tasks.create(task("r2", { session_id: "s1" }));
+    await store.tasks.create(task("r2-a", { session_id: "s1", parent_id: "r2", spawn_key: "child-0" }));
+    const ids = (page: { tasks: readonly { task_id: string }[] }) => page.tasks.map((x) => x.task_id);
+    const desc = await store.tasks.list({ order: "desc", limit: 4 });
+    assertEquals([ids(desc), desc.total], [["r2-a", "r2", "r1", "r0-b"], 6]);
+    assertEquals(ids(await store.tasks.list({ order: "desc", limit: 4, cursor: desc.next_cursor })), ["r0-a", "r0"]);
+    const roots = await store.tasks.list({ roots: true, order: "desc", limit: 2 });
+    assertEquals([ids(roots), roots.total], [["r2", "r1"], 3]);
+    assertEquals(roots.tasks.map((x) => [x.children, x.parent_id]), [[1, undefined], [0, undefined]]);
+    const rest = await store.tasks.list({ roots: true, order: "desc", limit: 2, cursor: roots.next_cursor });
+    assertEquals([ids(rest), rest.tasks[0].children, rest.next_cursor], [["r0"], 2, undefined]);
+    const kids = await store.tasks.list({ session_id: "s1", limit: 10 });
+    assertEquals(kids.tasks.map((x) => [x.task_id, x.parent_id ?? "", x.children]), [
+      ["r0", "", 2],
+      ["r0-a", "r0", 0],
+      ["r0-b", "r0", 0],
+      ["r2", "", 1],
+      ["r2-a", "r2", 0],
+    ]);
+    // The roots' status and session indexes follow a status change and a removal.
+    await store.tasks.step("r0", { to: "done" });
+    await store.tasks.step("r0-a", { to: "done" });
+    assertEquals(ids(await store.tasks.list({ roots: true, status: "done", limit: 10 })), ["r0"]);
+    assertEquals(ids(await store.tasks.list({ roots: true, session_id: "s1", status: "in_progress", limit: 10 })), [
+      "r2",
+    ]);
+    await store.tasks.remove("r2-a");
+    assertEquals((await store.tasks.list({ roots: true, session_id: "s1", limit: 10 })).tasks.map((x) => x.children), [
+      2,
+      0,
+    ]);
+    await store.tasks.remove("r0");
+    const left = await store.tasks.list({ roots: true, limit: 10 });
+    assertEquals([ids(left), left.total], [["r1", "r2"], 2]);
+    assertEquals((await store.tasks.list({ roots: true, status: "done", limit: 10 })).total, 0);
+    await store.close();
+  });
+
   await t.step("tasks: remove deletes the tree, its task channels and index entries", async () => {
     const store = await fresh();
     await store.tasks.create(task("root"));
@@ -594,6 +638,11 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
     const all = await store.tasks.list({ limit: 200 });
     assertEquals(all.total, 96);
     assertEquals(all.tasks.map((x) => x.task_id).slice(0, 4), ["root-0", "child-0", "root-1", "child-1"]);
+    const newest = await store.tasks.list({ roots: true, order: "desc", limit: 3 });
+    assertEquals([newest.tasks.map((x) => [x.task_id, x.children]), newest.total], [
+      [["root-47", 1], ["root-46", 1], ["root-45", 1]],
+      48,
+    ]);
     assertEquals((await store.tasks.list({ status: "done", limit: 200 })).total, 48);
     assertEquals((await store.tasks.list({ session_id: "s1", limit: 200 })).total, 2);
     assertEquals(kinds(await store.events.range("task:root-5", 0)), ["subtask_spawned", "subtask_done"]);

@@ -37,6 +37,7 @@ export {
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   type Job,
+  type ListedTask,
   type NewTask,
   sessionChannel,
   type StepId,

@@ -73,9 +73,14 @@ export interface TaskStep {
 /** Whether a step applied; when not, the status that refused it (undefined: no such task). */
 export type StepOutcome = { readonly ok: true } | { readonly ok: false; readonly status?: TaskStatus };
 
-/** A page of tasks, oldest first. */
+/** A task as a list shows it: without its updates, with how many direct children it has. */
+export interface ListedTask extends TaskRecord {
+  readonly children: number;
+}
+
+/** A page of tasks in the order asked for. */
 export interface TaskPage {
-  readonly tasks: readonly TaskRecord[];
+  readonly tasks: readonly ListedTask[];
   readonly total: number;
   /** Pass it back as `cursor` for the next page; absent on the last one. */
   readonly next_cursor?: string;
@@ -85,6 +90,10 @@ export interface TaskPage {
 export interface TaskQuery {
   readonly status?: TaskStatus;
   readonly session_id?: string;
+  /** Only tasks without a parent. */
+  readonly roots?: boolean;
+  /** Creation order: oldest first (`asc`, the default) or newest first. */
+  readonly order?: "asc" | "desc";
   readonly limit: number;
   readonly cursor?: string;
 }

@@ -1,7 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { TASK_STATUSES, type TaskLimits, type TaskRecord, type TaskStatus } from "../../lib/tasks/mod.ts";
-import type { TaskStore } from "../../lib/store/mod.ts";
+import type { ListedTask, TaskStore } from "../../lib/store/mod.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { needs } from "../auth/scopes.ts";
@@ -50,6 +50,8 @@ const Summary = z.object({
     format: "date-time",
     description: "When the task last changed: its status, an update, a token, its result",
   }),
+  parent_id: z.string().optional().openapi({ description: "The task that spawned it; absent for a top-level task" }),
+  children: z.number().int().openapi({ description: "How many sub-tasks it spawned (direct children)" }),
 })
   .openapi("TaskSummary");
 const Child = z.object({
@@ -81,7 +83,7 @@ export function publicTask(record: TaskRecord): z.infer<typeof Task> {
   return { ...shown, updates: [...updates] };
 }
 
-const summary = (r: TaskRecord) => ({
+const summary = (r: ListedTask) => ({
   task_id: r.task_id,
   session_id: r.session_id,
   kind: r.kind,
@@ -89,6 +91,8 @@ const summary = (r: TaskRecord) => ({
   metadata: r.metadata,
   created_at: r.created_at,
   updated_at: r.updated_at,
+  ...(r.parent_id !== undefined && { parent_id: r.parent_id }),
+  children: r.children,
 });
 
 /** What the task routes work with. */
@@ -144,11 +148,15 @@ const LIST = createRoute({
   method: "get",
   path: "/tasks",
   security: needs("tasks:read"),
-  summary: "List tasks, oldest first",
+  summary: "List tasks, newest first",
   request: {
     query: z.object({
       status: StatusFilter.optional(),
       session_id: z.string().min(1).optional(),
+      roots: BooleanText.optional().openapi({ description: "true: only top-level tasks (no parent)" }),
+      order: z.enum(["desc", "asc"]).optional().openapi({
+        description: "Creation order: newest first (`desc`, the default) or oldest first",
+      }),
       limit: z.string().regex(/^\d+$/, "limit must be a whole number").transform(Number)
         .refine((n) => n >= 1 && n <= 100, "limit must be from 1 to 100").optional()
         .openapi({ type: "integer", example: 20 }),
@@ -160,7 +168,7 @@ const LIST = createRoute({
       z.object({ tasks: z.array(Summary), total: z.number().int(), next_cursor: z.string().optional() }),
       "A page of tasks; `total` counts all that match",
     ),
-    422: problemResponse("An unknown status, or a bad limit or cursor"),
+    422: problemResponse("An unknown status or order, or a bad limit, cursor or roots"),
   },
 });
 
@@ -308,6 +316,8 @@ export function taskRoutes<E extends Env>(
     const page = await tasks.list({
       status: q.status as TaskStatus | undefined,
       session_id: q.session_id,
+      roots: q.roots,
+      order: q.order ?? "desc",
       limit: q.limit ?? 20,
       cursor: q.cursor,
     });

@@ -131,7 +131,7 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     assertEquals((await api.call("GET", "/tasks")).body.total, 1);
   });
 
-  await t.step("GET /tasks filters by status and session, pages with next_cursor; bad values → 422", async () => {
+  await t.step("GET /tasks lists newest first, filters by status and session, pages; bad values → 422", async () => {
     await using api = setup(await open());
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -147,8 +147,9 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     await api.waitFor(ids[2], "done");
     const page1 = await api.call("GET", "/tasks?limit=2");
     assertEquals(page1.body.total, 3);
-    assertEquals((page1.body.tasks as Json[]).map((x) => x.task_id), ids.slice(0, 2));
+    assertEquals((page1.body.tasks as Json[]).map((x) => x.task_id), [ids[2], ids[1]]);
     assertEquals(Object.keys((page1.body.tasks as Json[])[0]).sort(), [
+      "children",
       "created_at",
       "kind",
       "metadata",
@@ -164,16 +165,39 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
       assert(!Number.isNaN(Date.parse(row.updated_at as string)), String(row.updated_at));
     }
     const page2 = await api.call("GET", `/tasks?limit=2&cursor=${page1.body.next_cursor}`);
-    assertEquals([(page2.body.tasks as Json[]).map((x) => x.task_id), page2.body.next_cursor], [[ids[2]], undefined]);
+    assertEquals([(page2.body.tasks as Json[]).map((x) => x.task_id), page2.body.next_cursor], [[ids[0]], undefined]);
+    const oldest = await api.call("GET", "/tasks?order=asc&limit=2");
+    const rest = await api.call("GET", `/tasks?order=asc&limit=2&cursor=${oldest.body.next_cursor}`);
+    assertEquals([...oldest.body.tasks as Json[], ...rest.body.tasks as Json[]].map((x) => x.task_id), ids);
     const waiting = await api.call("GET", "/tasks?status=input_required");
     assertEquals([(waiting.body.tasks as Json[]).map((x) => x.task_id), waiting.body.total], [[ids[1]], 1]);
     const main = await api.call("GET", "/tasks?session_id=main&status=done");
     assertEquals((main.body.tasks as Json[]).map((x) => x.task_id), [ids[0]]);
-    for (const query of ["status=finished", "limit=0", "limit=abc", "cursor=x"]) {
+    for (const query of ["status=finished", "limit=0", "limit=abc", "cursor=x", "order=up", "roots=yes"]) {
       const res = await api.call("GET", `/tasks?${query}`);
       assertEquals([res.status, res.type], [422, "application/problem+json"], query);
     }
   });
+
+  await t.step(
+    "GET /tasks?roots=true lists top-level tasks with their children count; a child row names its parent",
+    async () => {
+      await using api = setup(await open());
+      const parent = (await api.call("POST", "/tasks", { kind: "demo", input: { steps: 0, children: 2 } })).body;
+      await api.waitFor(parent.task_id as string, "done"); // its children are made before the next task
+      const single = (await api.call("POST", "/tasks", { kind: "demo", input: { steps: 0 } })).body;
+      const roots = await api.call("GET", "/tasks?roots=true");
+      assertEquals(
+        [(roots.body.tasks as Json[]).map((x) => [x.task_id, x.children, x.parent_id]), roots.body.total],
+        [[[single.task_id, 0, undefined], [parent.task_id, 2, undefined]], 2],
+      );
+      const all = await api.call("GET", "/tasks?order=asc");
+      assertEquals(
+        (all.body.tasks as Json[]).map((x) => x.parent_id ?? ""),
+        ["", parent.task_id, parent.task_id, ""],
+      );
+    },
+  );
 
   await t.step("GET, DELETE, cancel, children, tree, input of an unknown task → 404 problem", async () => {
     await using api = setup(await open());

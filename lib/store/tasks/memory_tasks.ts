@@ -146,16 +146,19 @@ export function createMemoryTaskStore(
     },
     list(query: TaskQuery): Promise<TaskPage> {
       sweep();
-      const after = query.cursor === undefined ? 0 : Number(query.cursor);
+      const desc = query.order === "desc";
+      const after = query.cursor === undefined ? undefined : Number(query.cursor);
       const matching = [...tasks.values()].filter((e) =>
         (query.status === undefined || e.record.status === query.status) &&
-        (query.session_id === undefined || e.record.session_id === query.session_id)
-      ).sort((a, b) => a.record.seq - b.record.seq);
-      const page = matching.filter((e) => e.record.seq > after).slice(0, query.limit + 1);
+        (query.session_id === undefined || e.record.session_id === query.session_id) &&
+        (!query.roots || e.record.parent_id === undefined)
+      ).sort((a, b) => desc ? b.record.seq - a.record.seq : a.record.seq - b.record.seq);
+      const page = matching.filter((e) => after === undefined || (desc ? e.record.seq < after : e.record.seq > after))
+        .slice(0, query.limit + 1);
       const more = page.length > query.limit;
       const shown = page.slice(0, query.limit);
       return Promise.resolve({
-        tasks: shown.map((e) => snapshot(e, false)),
+        tasks: shown.map((e) => ({ ...snapshot(e, false), children: e.children.length })),
         total: matching.length,
         ...(more && { next_cursor: String(shown[shown.length - 1].record.seq) }),
       });

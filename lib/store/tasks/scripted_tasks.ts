@@ -1,8 +1,10 @@
 import {
+  type ListedTask,
   type NewTask,
   SHARED_CHANNEL_CAP,
   type StepOutcome,
   type TaskPage,
+  type TaskQuery,
   type TaskRecord,
   type TaskStatus,
   type TaskStep,
@@ -82,16 +84,16 @@ export function createScriptedTaskStore(
       return toRecord(reply[0], reply[1].map((u) => JSON.parse(u) as TaskUpdate));
     },
     async list(query): Promise<TaskPage> {
-      const index = query.session_id === undefined
-        ? (query.status === undefined ? "idx:all" : `idx:status:${query.status}`)
-        : `idx:session:${query.session_id}${query.status === undefined ? "" : `:status:${query.status}`}`;
+      const desc = query.order === "desc";
       // Each partition's page (one more than asked), merged by creation order: the first `limit` of all.
       const pages = await Promise.all(
-        all.map((b) => partitions.in(b, LIST_LUA, [index, query.cursor ?? "0", String(query.limit)])),
-      ) as [number, ...string[][]][];
+        all.map((b) =>
+          partitions.in(b, LIST_LUA, [indexName(query), desc ? "desc" : "asc", query.cursor ?? "", String(query.limit)])
+        ),
+      ) as [number, ...(string[] | number)[]][];
       const total = pages.reduce((sum, [count]) => sum + Number(count), 0);
-      const records = pages.flatMap(([, ...hashes]) => hashes.filter((h) => h.length > 0).map((h) => toRecord(h, [])))
-        .sort((a, b) => a.seq - b.seq);
+      const records = pages.flatMap(([, ...rows]) => listed(rows))
+        .sort((a, b) => desc ? b.seq - a.seq : a.seq - b.seq);
       const shown = records.slice(0, query.limit);
       return {
         tasks: shown,
@@ -156,6 +158,24 @@ export function createScriptedTaskStore(
     },
   };
   return tasks;
+}
+
+/** The sorted set that lists what `query` asks for (see `task_scripts.ts`). */
+function indexName(query: TaskQuery): string {
+  const scope = query.roots ? "idx:roots:" : "idx:";
+  const status = query.status === undefined ? "" : `status:${query.status}`;
+  if (query.session_id === undefined) return scope + (status || "all");
+  return `${scope}session:${query.session_id}${status && `:${status}`}`;
+}
+
+/** `LIST_LUA`'s rows, a hash then its children count, as tasks (a hash emptied meanwhile is skipped). */
+function listed(rows: (string[] | number)[]): ListedTask[] {
+  const out: ListedTask[] = [];
+  for (let i = 0; i < rows.length; i += 2) {
+    const hash = rows[i] as string[];
+    if (hash.length > 0) out.push({ ...toRecord(hash, []), children: Number(rows[i + 1]) });
+  }
+  return out;
 }
 
 function toRecord(flat: string[], updates: TaskUpdate[]): TaskRecord {

@@ -9,21 +9,43 @@
  *
  * Keys: `task:<id>` hash, `task:<id>:updates` list, `task:<id>:children` list (spawn order),
  * `ev:<channel>` stream with ids `0-<n>` (n is the per-channel sequence; each entry is also
- * published on the pub/sub channel `n:<channel>`), `idx:all`,
- * `idx:status:<s>`, `idx:session:<sid>`, `idx:session:<sid>:status:<s>` sorted sets scored by
- * creation order (`seq`), `events` (how many events the task channels hold), and one work queue
- * stream per lane: `queue` (the default lane), `queue:<lane>` for the others.
+ * published on the pub/sub channel `n:<channel>`), the sorted sets `idx:all`, `idx:status:<s>`,
+ * `idx:session:<sid>`, `idx:session:<sid>:status:<s>` and, of root tasks only, the same four
+ * under `idx:roots:` (`indexName` in `scripted_tasks.ts`), all scored by creation order (`seq`),
+ * `events` (how many events the task channels hold), and one work queue stream per lane: `queue` (the default lane), `queue:<lane>` for the others.
  *
  * @module
  */
 
 /**
- * Tree walking, removal and the retention sweep; needs only ARGV[1] (the prefix). Roots that
- * finished more than the retention ago (sorted set `expiry`, scored by when they go) are
- * removed with their tree, at most 50 per call, by the scripts that create and list tasks.
+ * The listing indexes, tree walking, removal and the retention sweep; needs only ARGV[1] (the
+ * prefix). Roots that finished more than the retention ago (sorted set `expiry`, scored by when
+ * they go) are removed with their tree, at most 50 per call, by the scripts that create and list tasks.
  */
 const TREE = `
 local TP = ARGV[1]
+local function scopes(root)
+  if root then return { 'idx:', 'idx:roots:' } end
+  return { 'idx:' }
+end
+-- the indexes that list a task by its status
+local function status_indexes(status, session, root)
+  local out = {}
+  for _, s in ipairs(scopes(root)) do
+    out[#out + 1] = TP .. s .. 'status:' .. status
+    out[#out + 1] = TP .. s .. 'session:' .. session .. ':status:' .. status
+  end
+  return out
+end
+-- every index that lists a task
+local function indexes(status, session, root)
+  local out = status_indexes(status, session, root)
+  for _, s in ipairs(scopes(root)) do
+    out[#out + 1] = TP .. s .. 'all'
+    out[#out + 1] = TP .. s .. 'session:' .. session
+  end
+  return out
+end
 local function tree(id)
   local out, i = { id }, 1
   while i <= #out do
@@ -41,12 +63,9 @@ local function remove_tree(id)
   local ids = tree(id)
   for _, t in ipairs(ids) do
     local tk = TP .. 'task:' .. t
-    local h = redis.call('HMGET', tk, 'status', 'session_id')
+    local h = redis.call('HMGET', tk, 'status', 'session_id', 'parent_id')
     if h[1] then
-      redis.call('ZREM', TP .. 'idx:all', t)
-      redis.call('ZREM', TP .. 'idx:status:' .. h[1], t)
-      redis.call('ZREM', TP .. 'idx:session:' .. h[2], t)
-      redis.call('ZREM', TP .. 'idx:session:' .. h[2] .. ':status:' .. h[1], t)
+      for _, idx in ipairs(indexes(h[1], h[2], not h[3])) do redis.call('ZREM', idx, t) end
     end
     redis.call('ZREM', TP .. 'expiry', t)
     local held = redis.call('XLEN', TP .. 'ev:task:' .. t)
@@ -71,7 +90,7 @@ end
  * prefix, now, the shared channels' cap, the retention in ms, and the shared channels the events
  * also go to ("session,global", either or none).
  */
-const PRELUDE = `
+const PRELUDE = TREE + `
 local P = ARGV[1]
 local NOW = ARGV[2]
 local CAP = tonumber(ARGV[3])
@@ -133,13 +152,11 @@ local function set_status(id, to)
     local t = redis.call('TIME')
     redis.call('ZADD', P .. 'expiry', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + TTL, id)
   end
-  redis.call('ZREM', P .. 'idx:status:' .. h[1], id)
-  redis.call('ZREM', P .. 'idx:session:' .. h[3] .. ':status:' .. h[1], id)
-  redis.call('ZADD', P .. 'idx:status:' .. to, h[2], id)
-  redis.call('ZADD', P .. 'idx:session:' .. h[3] .. ':status:' .. to, h[2], id)
+  for _, idx in ipairs(status_indexes(h[1], h[3], not h[4])) do redis.call('ZREM', idx, id) end
+  for _, idx in ipairs(status_indexes(to, h[3], not h[4])) do redis.call('ZADD', idx, h[2], id) end
   redis.call('HSET', k, 'status', to, 'updated_at', NOW)
 end
-` + TREE;
+`;
 
 /**
  * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, kind, session_id, metadata JSON, input JSON,
@@ -166,10 +183,7 @@ if ARGV[15] ~= '' then
   redis.pcall('XGROUP', 'CREATE', P .. ARGV[15], 'runners', '0', 'MKSTREAM')
   redis.call('XADD', P .. ARGV[15], '*', 'task', id, 'attempt', '1')
 end
-redis.call('ZADD', P .. 'idx:all', seq, id)
-redis.call('ZADD', P .. 'idx:status:in_progress', seq, id)
-redis.call('ZADD', P .. 'idx:session:' .. session, seq, id)
-redis.call('ZADD', P .. 'idx:session:' .. session .. ':status:in_progress', seq, id)
+for _, idx in ipairs(indexes('in_progress', session, parent == '')) do redis.call('ZADD', idx, seq, id) end
 fan_out(id, 'spawned', '{}')
 return finish(1)
 `;
@@ -256,15 +270,25 @@ return { h, redis.call('LRANGE', k .. ':updates', 0, -1) }
 `;
 
 /**
- * A page. ARGV: prefix, index name, cursor seq or '0', limit. Returns {total, hash, hash, …}
- * with one more hash than `limit` when there is a next page.
+ * A page. ARGV: prefix, index name, 'asc' or 'desc', cursor seq or '' (from the start), limit.
+ * Returns {total, hash, children, hash, children, …} (children: how many direct children the
+ * task has) with one more task than `limit` when there is a next page.
  */
 export const LIST_LUA = TREE + `
 sweep()
-local idx = ARGV[1] .. ARGV[2]
-local ids = redis.call('ZRANGEBYSCORE', idx, '(' .. ARGV[3], '+inf', 'LIMIT', 0, tonumber(ARGV[4]) + 1)
+local idx, cursor, limit = ARGV[1] .. ARGV[2], ARGV[4], tonumber(ARGV[5]) + 1
+local ids
+if ARGV[3] == 'desc' then
+  ids = redis.call('ZREVRANGEBYSCORE', idx, cursor == '' and '+inf' or '(' .. cursor, '-inf', 'LIMIT', 0, limit)
+else
+  ids = redis.call('ZRANGEBYSCORE', idx, cursor == '' and '-inf' or '(' .. cursor, '+inf', 'LIMIT', 0, limit)
+end
 local out = { redis.call('ZCARD', idx) }
-for _, id in ipairs(ids) do out[#out + 1] = redis.call('HGETALL', ARGV[1] .. 'task:' .. id) end
+for _, id in ipairs(ids) do
+  local k = ARGV[1] .. 'task:' .. id
+  out[#out + 1] = redis.call('HGETALL', k)
+  out[#out + 1] = redis.call('LLEN', k .. ':children')
+end
 return out
 `;
 

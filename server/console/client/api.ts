@@ -118,10 +118,9 @@ export interface Task {
 }
 
 /** A row of `GET /tasks`. */
-export type Summary = Pick<
-  Task,
-  "task_id" | "session_id" | "kind" | "status" | "metadata" | "created_at" | "updated_at"
->;
+export type Summary =
+  & Pick<Task, "task_id" | "session_id" | "kind" | "status" | "metadata" | "created_at" | "updated_at" | "parent_id">
+  & { readonly children: number };
 
 /** A page of `GET /tasks`. */
 export interface TaskPage {

@@ -1,5 +1,6 @@
 /**
- * The task list: status and session filters, paging with the API's cursor, live updates from
+ * The task list, newest first: top-level tasks unless asked for all, status and session filters,
+ * paging with the API's cursor, live updates from
  * the session or global stream when that scope is on (polling otherwise; the page says which),
  * and a form that starts a demo task.
  *
@@ -33,6 +34,7 @@ type Mode = { kind: "stream"; scope: "session" | "global" } | { kind: "poll" } |
 export function TaskList(props: { session?: string }): preact.VNode {
   const [status, setStatus] = useState("");
   const [session, setSession] = useState(props.session ?? "");
+  const [rootsOnly, setRootsOnly] = useState(true);
   const [cursors, setCursors] = useState<string[]>([]);
   const [page, setPage] = useState<TaskPage | null>(null);
   const [error, setError] = useState("");
@@ -44,6 +46,7 @@ export function TaskList(props: { session?: string }): preact.VNode {
     const q = new URLSearchParams({ limit: String(PAGE) });
     if (status) q.set("status", status);
     if (session) q.set("session_id", session);
+    if (rootsOnly) q.set("roots", "true");
     if (cursor) q.set("cursor", cursor);
     try {
       setPage(await api<TaskPage>("GET", `/tasks?${q}`));
@@ -52,7 +55,7 @@ export function TaskList(props: { session?: string }): preact.VNode {
     } catch (e) {
       setError((e as Error).message);
     }
-  }, [status, session, cursor]);
+  }, [status, session, rootsOnly, cursor]);
   const latest = useRef(load);
   latest.current = load;
   useEffect(() => void load(), [load]);
@@ -80,6 +83,10 @@ export function TaskList(props: { session?: string }): preact.VNode {
           setSession((e.target as HTMLInputElement).value.trim());
         }} />
       </label>
+      <label><input type="checkbox" id="roots-only" checked=${rootsOnly} onChange=${(e: Event) => {
+        setCursors([]);
+        setRootsOnly((e.target as HTMLInputElement).checked);
+      }} /> Top-level tasks only</label>
     </form>
     <p class="mode" id="list-mode">
       ${mode.kind === "stream"
@@ -157,12 +164,17 @@ function useLiveRefresh(session: string, reload: () => void): Mode {
   return mode;
 }
 
-/** One task of the list: its kind and id (a link to it), status, session and times. */
+/** One task of the list: its kind and id (a link to it), status, sub-tasks or parent, session and times. */
 function TaskRow({ task: t, now }: { task: Summary; now: number }): preact.VNode {
   return html`
     <li>
       <a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.kind} <code>${t.task_id}</code></a>
       <span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
+      ${t.children > 0 && html`<span class="muted">${t.children} sub-task${t.children === 1 ? "" : "s"}</span>`}
+      ${t.parent_id && html`
+        <span class="muted">sub-task of <a href=${`#/tasks/${encodeURIComponent(t.parent_id)}`}>${t
+          .parent_id}</a></span>
+      `}
       <span class="muted">session ${t.session_id} ·
         <time datetime=${t.created_at} title=${exact(t.created_at)}>created ${ago(t.created_at, now)}</time> ·
         <time datetime=${t.updated_at} title=${exact(t.updated_at)}>updated ${ago(t.updated_at, now)}</time>
