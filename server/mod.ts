@@ -26,7 +26,7 @@ import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
 import { NO_STORE_ANSWER, rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { taskRoutes } from "./routes/tasks.ts";
-import { streamRoutes } from "./routes/streams.ts";
+import { sharedChannels, streamRoutes } from "./routes/streams.ts";
 import { pipelineRoutes } from "./routes/pipelines.ts";
 import { docsRoutes } from "./docs/mod.ts";
 import { consoleRoutes } from "./console/mod.ts";
@@ -114,7 +114,7 @@ export function createApp(service: Service): OpenAPIHono {
   app.route("/", ticketRoutes(tickets, scopeTable, invalidFields));
   serveOpenApi(app, { title: "storectl service", version: VERSION }, config.rateLimit.routes, service.kinds);
   app.route("/", docsRoutes("/openapi.json"));
-  app.route("/", consoleRoutes());
+  app.route("/", consoleRoutes({ tokens: tokens !== undefined, streams: sharedChannels(config.streams) }));
 
   // A path that exists with other methods is a 405 naming them; one that does not, a 404.
   app.notFound(noRoute(() => app.routes));

@@ -29,7 +29,7 @@ import {
 import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import type { ServerConfig } from "./config.ts";
-import type { ChannelScope } from "./routes/streams.ts";
+import { sharedChannels } from "./routes/streams.ts";
 import type { TokenSet } from "./auth/tokens.ts";
 
 /** What an entry gives the service besides its settings: the effects of where it runs. */
@@ -111,9 +111,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
   const outage = storeOutage(log, parts.now);
   store.tasks.retain(config.tasks.retentionMs);
   // A shared channel no stream of this service reads is not written at all (tenant views follow the store).
-  const { streams } = config;
-  const serves = (scope: ChannelScope) => streams.enabled && streams.scopes.includes(scope);
-  store.tasks.shareEvents({ session: serves("SESSION"), global: serves("GLOBAL") });
+  store.tasks.shareEvents(sharedChannels(config.streams));
 
   const kindsOver = (view: Store, retriever: Retriever) => [
     ...taskDefinitions({ store: view, retriever, source, llm: config.llm, fetch: parts.fetch }),

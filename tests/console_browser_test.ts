@@ -24,6 +24,15 @@ declare const document: any;
 declare const innerWidth: number;
 declare const sessionStorage: { length: number };
 
+/** The page's console errors as they come (a failed request is one: "Failed to load resource: … 404"). */
+function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${message.text()} ${message.location().url ?? ""}`);
+  });
+  return errors;
+}
+
 /** axe-core's serious and critical violations on the page as it is. */
 async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated, not added as a <script>: the console's CSP refuses inline scripts, as it should.
@@ -69,6 +78,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
   await using page = await openPage(browser);
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
+  const consoleErrors = collectConsoleErrors(page);
   const api = async (path: string, init: RequestInit = {}) => {
     const res = await fetch(`${server.url}${path}`, {
       ...init,
@@ -83,7 +93,49 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
     await waitForText(page, "#list-mode", /Polling every 3 s/);
     await waitForText(page, "main", /No tasks\./);
     await shootAndCheck(page, "list-empty");
+    // It knows the stream is off without asking it (a 404 would be a red line in the browser's console).
+    assertEquals(consoleErrors.splice(0), []);
   });
+
+  await t.step(
+    "the header fits at 375 px and links the tasks; the search and ask buttons sit on their inputs' line",
+    async () => {
+      await page.setViewport({ width: 375, height: 800 });
+      const links = await page.$$eval(
+        "header a",
+        (as) =>
+          as.map((a) => ({
+            text: a.textContent,
+            href: a.getAttribute("href"),
+            right: a.getBoundingClientRect().right,
+          })),
+      );
+      assert(
+        links.some((a) => a.text === "Tasks" && a.href === "#/"),
+        JSON.stringify(links),
+      );
+      assert(
+        links.every((a) => a.right <= 375),
+        `a header link is cut at 375 px: ${JSON.stringify(links)}`,
+      );
+      const header = await page.$eval("header", (h) => ({ scroll: h.scrollWidth, client: h.clientWidth }));
+      assert(header.scroll <= header.client, `the header overflows at 375 px: ${JSON.stringify(header)}`);
+      await page.goto(`${server.url}/console#/pipelines`);
+      for (const width of [375, 1280]) {
+        await page.setViewport({ width, height: 800 });
+        for (const form of ["form[role=search]", "section[aria-labelledby=ask-title] form"]) {
+          const [input, button] = await page.$eval(form, (f) =>
+            ["input", "button"].map((tag) => {
+              const r = f.querySelector(tag).getBoundingClientRect();
+              return { top: Math.round(r.top), bottom: Math.round(r.bottom) };
+            }));
+          assertEquals(button, input, `${form} at ${width} px: the button is not on its input's line`);
+        }
+      }
+      await page.setViewport({ width: 1280, height: 900 });
+      await page.goto(`${server.url}/console#/`);
+    },
+  );
 
   let taskId = "";
   await t.step("start a demo task from the page (a double click makes one) and watch its tokens", async () => {
@@ -276,6 +328,7 @@ async function openScenario(t: Deno.TestContext, browser: Browser): Promise<void
       await page.click("form[role=search] button[type=submit]");
       await page.waitForSelector("#hits mark");
       assertEquals(await page.$$eval("#hits mark", (marks) => marks.map((m) => m.textContent)), ["lamp"]);
+      assertEquals(await textOf(page, "#hits-count"), "1 best match");
       assertMatch(await textOf(page, "#hits"), /docs\/lighthouses\.md/);
       // Words of both a folder's document and the added one: each hit with its source, every word marked.
       await fill(page, "#search-input", "keeper beacon");
@@ -421,6 +474,7 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
   page.on("request", (request) => urls.push(request.url()));
   const pageErrors: string[] = [];
   page.on("pageerror", (e) => pageErrors.push(String(e)));
+  const consoleErrors = collectConsoleErrors(page);
   const api = async (path: string, bearer: string, body?: unknown) => {
     const res = await fetch(`${server.url}${path}`, {
       method: body === undefined ? "GET" : "POST",
@@ -435,10 +489,12 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
   await t.step("the page asks for a token; an unknown one is refused, saying so", async () => {
     await page.goto(`${base}/console`);
     await waitForText(page, "h1", /Sign in/);
+    assertEquals(consoleErrors.splice(0), [], "the page knew it needs a token without a 401");
     await shootAndCheck(page, "sign-in");
     await page.type("#token-input", "not-a-token");
     await page.click("form button[type=submit]");
     await waitForText(page, "#sign-in-error", /does not know this token/);
+    consoleErrors.splice(0); // the browser's own line for the 401 of the unknown token
   });
 
   await t.step(
@@ -447,6 +503,8 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
       await fill(page, "#token-input", tokens.admin);
       await page.click("form button[type=submit]");
       await waitForText(page, "main", /No tasks\./);
+      await waitForText(page, "#list-mode", /Polling every 3 s/);
+      assertEquals(consoleErrors.splice(0), []);
       await page.click("details.card summary");
       const words = Array.from({ length: 30 }, (_, i) => `t${i}`).join(" ");
       await fill(page, "details.card input", words);
@@ -473,6 +531,17 @@ async function signedInScenario(t: Deno.TestContext, browser: Browser): Promise<
     const ids = log.map((line) => line.match(/^#(\d+)/)?.[1]).filter((id) => id !== undefined).map(Number);
     assertEquals(ids, Array.from({ length: ids.length }, (_, i) => i + 1), `every event once:\n${log.join("\n")}`);
     assertEquals(await textOf(page, "#tokens"), "x y");
+  });
+
+  await t.step("with no PIPELINE_SOURCE_DIR, running the source folder is disabled, saying why", async () => {
+    await page.goto(`${base}/console#/pipelines`);
+    await waitForText(page, "#pipeline-status", /Documents0/);
+    assert(await page.$eval("#run-full", (b) => b.disabled), "Run the source folder is enabled");
+    const reason = await page.$eval(
+      "#run-full",
+      (b) => document.getElementById(b.getAttribute("aria-describedby"))?.textContent,
+    );
+    assertMatch(reason ?? "", /No source folder: start the service with PIPELINE_SOURCE_DIR/);
   });
 
   await t.step("sign out: the form again; the token was never in a URL", async () => {

@@ -40,6 +40,7 @@ export {
   type ListedTask,
   type NewTask,
   sessionChannel,
+  type SharedChannels,
   type StepId,
   type StepOutcome,
   type StoredEvent,

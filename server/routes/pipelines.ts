@@ -26,6 +26,9 @@ const Status = z.object({
   state: z.string().openapi({ description: "idle, preparing, ingesting, failed or cancelled" }),
   last_task_id: z.string().nullable(),
   updated_at: z.string().nullable(),
+  source_folder: z.boolean().openapi({
+    description: "Whether the service has a source folder (PIPELINE_SOURCE_DIR) for prepare and full to read",
+  }),
 }).openapi("PipelineStatus");
 const Hit = z.object({
   chunk_id: z.string(),
@@ -203,7 +206,8 @@ export function pipelineRoutes<E extends Env>(
   );
   app.openapi(
     STATUS,
-    async (c) => c.json(await scopeOf(c).store.documents.status(), 200),
+    async (c) =>
+      c.json({ ...await scopeOf(c).store.documents.status(), source_folder: deps.source !== undefined }, 200),
   );
   app.openapi(
     SEARCH,

@@ -169,7 +169,8 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
       const prepared = await api.run("/pipelines/prepare", { chunk_size: 300 });
       assertEquals((prepared.result as Json).prepared, 2);
       assert((prepared.updates as Json[]).some((u) => String(u.message).includes("link.md")));
-      assertEquals((await api.call("GET", "/pipelines/status")).body.staged_chunks, 2);
+      const status = (await api.call("GET", "/pipelines/status")).body;
+      assertEquals([status.staged_chunks, status.source_folder], [2, true]);
       const ingested = await api.run("/pipelines/ingest");
       assertEquals((ingested.result as Json).ingested, 2);
       const hits = (await api.call("GET", "/pipelines/search?q=pulsars")).body.hits as Json[];
@@ -187,12 +188,16 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     }
   });
 
-  await t.step("prepare without PIPELINE_SOURCE_DIR is a 409 naming the variable", async () => {
-    await using api = await setup(await open());
-    const res = await api.call("POST", "/pipelines/prepare");
-    assertEquals(res.status, 409);
-    assertMatch(String(res.body.detail), /PIPELINE_SOURCE_DIR/);
-  });
+  await t.step(
+    "prepare without PIPELINE_SOURCE_DIR is a 409 naming the variable; status says there is none",
+    async () => {
+      await using api = await setup(await open());
+      assertEquals((await api.call("GET", "/pipelines/status")).body.source_folder, false);
+      const res = await api.call("POST", "/pipelines/prepare");
+      assertEquals(res.status, 409);
+      assertMatch(String(res.body.detail), /PIPELINE_SOURCE_DIR/);
+    },
+  );
 
   await t.step("an oversize body is a 413 problem", async () => {
     await using api = await setup(await open(), { bodyLimitBytes: 1_000 });

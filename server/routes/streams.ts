@@ -1,6 +1,6 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
-import type { EventLog, Store } from "../../lib/store/mod.ts";
+import type { EventLog, SharedChannels, Store } from "../../lib/store/mod.ts";
 import type { ScopeOf } from "../scope.ts";
 import {
   EVENT_KINDS,
@@ -18,7 +18,7 @@ import { feedStream, streamChecks, type StreamPlan, type StreamState } from "./s
 /** A channel scope that can be streamed. */
 export type ChannelScope = "TASK" | "SESSION" | "GLOBAL";
 
-/** Streaming settings; the defaults are the issue's. */
+/** Streaming settings; the defaults are the specification's. */
 export interface StreamConfig {
   /** `STREAMING_ENABLED`: when false every stream answers 404. */
   readonly enabled: boolean;
@@ -40,6 +40,16 @@ export const DEFAULT_STREAMS: StreamConfig = {
   heartbeatMs: 15_000,
   bufferBytes: 128 * 1024,
 };
+
+/** Whether `config` serves the `scope` stream. */
+export function servesScope(config: StreamConfig, scope: ChannelScope): boolean {
+  return config.enabled && config.scopes.includes(scope);
+}
+
+/** The shared channels a stream of `config` reads: the only ones worth writing. */
+export function sharedChannels(config: StreamConfig): SharedChannels {
+  return { session: servesScope(config, "SESSION"), global: servesScope(config, "GLOBAL") };
+}
 
 const StreamQuery = z.object({
   replay: z.enum(["true", "false"]).transform((v) => v === "true").optional().openapi({
@@ -154,7 +164,7 @@ export function streamRoutes<E extends Env>(
         ? `The ${scope} stream is not enabled on this server; add ${scope} to CHANNEL_SCOPES`
         : "Streaming is not enabled on this server (STREAMING_ENABLED=false)",
     );
-  const available = (scope: ChannelScope) => config.enabled && config.scopes.includes(scope);
+  const available = (scope: ChannelScope) => servesScope(config, scope);
 
   const eventStreams = createEventStreams(config);
   // The checks of quiet streams, once per channel of each tenant's store.

@@ -74,21 +74,15 @@ export function kindSchemas(): Promise<Record<string, Schema>> {
   return schemas ??= fetch("/openapi.json").then((res) => res.ok ? res.json() : {}).then(inputSchemas, () => ({}));
 }
 
-/** Whether the stream at `path` is on: it answers 200 (a scope that is off is a 404). */
-export async function streamIsOn(path: string): Promise<boolean> {
-  const abort = new AbortController();
-  try {
-    const res = await fetch(`${path}${path.includes("?") ? "&" : "?"}replay=false`, {
-      signal: abort.signal,
-      headers: auth(),
-    });
-    return res.ok;
-  } catch {
-    return false;
-  } finally {
-    abort.abort();
-  }
+/** What the service told the page in its shell (`server/console/mod.ts`'s `ConsoleFacts`). */
+export interface ServiceFacts {
+  readonly tokens: boolean;
+  readonly streams: { readonly session: boolean; readonly global: boolean };
 }
+
+/** The shell's facts. */
+export const serviceFacts = (): ServiceFacts =>
+  JSON.parse(document.querySelector('meta[name="storectl-service"]')!.getAttribute("content")!);
 
 /**
  * The URL to open `path` (a stream) with `EventSource`, which cannot send headers: signed in, the

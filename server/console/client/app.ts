@@ -14,7 +14,7 @@ import { TaskView } from "./task.ts";
 import { SignIn } from "./sign_in.ts";
 import { RateLimitPanel } from "./rate_limit.ts";
 import { PipelinesPanel } from "./pipelines.ts";
-import { api, ApiError, onUnauthorized, setToken, token } from "./api.ts";
+import { api, ApiError, onUnauthorized, serviceFacts, setToken, token } from "./api.ts";
 
 const route = () => decodeURIComponent(location.hash.replace(/^#/, "")) || "/";
 
@@ -29,14 +29,19 @@ export function App(): preact.VNode {
     const onChange = () => setPath(route());
     addEventListener("hashchange", onChange);
     onUnauthorized(() => setAccess("out"));
-    // Any 401 (here or later) shows the sign-in form.
-    // Another failure (a 503 while the store is away) shows the views, which say what failed.
-    api("GET", "/tasks?limit=1").then(
-      () => setAccess(token() ? "in" : "open"),
-      (e) => {
-        if (!(e instanceof ApiError && e.status === 401)) setAccess(token() ? "in" : "open");
-      },
-    );
+    if (serviceFacts().tokens && !token()) {
+      // The form at once: asking first would cost a 401, a red line in the browser's console.
+      setAccess("out");
+    } else {
+      // Any 401 (here or later) shows the sign-in form.
+      // Another failure (a 503 while the store is away) shows the views, which say what failed.
+      api("GET", "/tasks?limit=1").then(
+        () => setAccess(token() ? "in" : "open"),
+        (e) => {
+          if (!(e instanceof ApiError && e.status === 401)) setAccess(token() ? "in" : "open");
+        },
+      );
+    }
     return () => removeEventListener("hashchange", onChange);
   }, []);
   const signOut = () => {
@@ -58,7 +63,10 @@ export function App(): preact.VNode {
       document.getElementById("main")?.focus();
     }}>Skip to content</a>
     <header>
-      <nav aria-label="Console"><a href="#/" class="brand">storectl console</a> <a href="#/pipelines">Pipelines</a> <a href="#/rate-limit">Rate limit</a></nav>
+      <nav aria-label="Console">
+        <span class="brand">storectl console</span>
+        <a href="#/">Tasks</a> <a href="#/pipelines">Pipelines</a> <a href="#/rate-limit">Rate limit</a>
+      </nav>
       ${access === "in" && html`<button type="button" id="sign-out" onClick=${signOut}>Sign out</button>`}
     </header>
     <main id="main" tabindex="-1">

@@ -13,8 +13,8 @@ import {
   ApiError,
   kindSchemas,
   newKey,
+  serviceFacts,
   STATUSES,
-  streamIsOn,
   type Summary,
   type Task,
   type TaskPage,
@@ -22,13 +22,14 @@ import {
 import { type Schema, validate } from "../schema.ts";
 import { follow } from "./live.ts";
 import { ago, exact } from "../time.ts";
+import { counted } from "../words.ts";
 import { useNow } from "./clock.ts";
 
 const PAGE = 20;
 const POLL_MS = 3000;
 
 /** How the list keeps itself current. */
-type Mode = { kind: "stream"; scope: "session" | "global" } | { kind: "poll" } | { kind: "pending" };
+type Mode = { kind: "stream"; scope: "session" | "global" } | { kind: "poll" };
 
 /** The list view; `session` filters it from the start. */
 export function TaskList(props: { session?: string }): preact.VNode {
@@ -91,11 +92,10 @@ export function TaskList(props: { session?: string }): preact.VNode {
     <p class="mode" id="list-mode">
       ${mode.kind === "stream"
         ? `Live: following the ${mode.scope} stream.`
-        : mode.kind === "poll"
-        ? `Polling every ${POLL_MS / 1000} s (the ${
+        : `Polling every ${POLL_MS / 1000} s (the ${
           session ? "session and global streams are" : "global stream is"
-        } off).`
-        : "Connecting…"} Refreshed <time datetime=${loadedAt}>${ago(loadedAt, now)}</time>.
+        } off).`}
+      Refreshed <time datetime=${loadedAt}>${ago(loadedAt, now)}</time>.
     </p>
     ${error && html`<p role="alert" class="error">${error}</p>`}
     ${page && html`
@@ -123,45 +123,32 @@ export function TaskList(props: { session?: string }): preact.VNode {
  * the global one when GLOBAL is on, else polling. Any event reloads (at most every 300 ms).
  */
 function useLiveRefresh(session: string, reload: () => void): Mode {
-  const [mode, setMode] = useState<Mode>({ kind: "pending" });
   const latest = useRef(reload);
   latest.current = reload;
+  const { streams } = serviceFacts();
+  const sessionPath = session ? `/sessions/${encodeURIComponent(session)}/stream` : "";
+  const scope = sessionPath && streams.session ? "session" : streams.global ? "global" : undefined;
   useEffect(() => {
-    let stop = () => {};
-    let cancelled = false;
-    (async () => {
-      const sessionPath = session ? `/sessions/${encodeURIComponent(session)}/stream` : "";
-      const scope = sessionPath && await streamIsOn(sessionPath)
-        ? "session"
-        : await streamIsOn("/stream")
-        ? "global"
-        : undefined;
-      if (cancelled) return;
-      if (!scope) {
-        setMode({ kind: "poll" });
-        const timer = setInterval(() => latest.current(), POLL_MS);
-        stop = () => clearInterval(timer);
-        return;
-      }
-      setMode({ kind: "stream", scope });
-      let timer: number | undefined;
-      const url = `${
-        scope === "session" ? sessionPath : "/stream"
-      }?replay=false&events=update,done,failed,cancelled,input_required`;
-      stop = follow(url, () => {
-        timer ??= setTimeout(() => {
-          timer = undefined;
-          latest.current();
-        }, 300);
-      }, () => {});
-    })();
+    if (!scope) {
+      const timer = setInterval(() => latest.current(), POLL_MS);
+      return () => clearInterval(timer);
+    }
+    let timer: number | undefined;
+    const url = `${
+      scope === "session" ? sessionPath : "/stream"
+    }?replay=false&events=update,done,failed,cancelled,input_required`;
+    const stop = follow(url, () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        latest.current();
+      }, 300);
+    }, () => {});
     return () => {
-      cancelled = true;
       stop();
+      clearTimeout(timer);
     };
   }, [session]);
-
-  return mode;
+  return scope ? { kind: "stream", scope } : { kind: "poll" };
 }
 
 /** One task of the list: its kind and id (a link to it), status, sub-tasks or parent, session and times. */
@@ -170,7 +157,7 @@ function TaskRow({ task: t, now }: { task: Summary; now: number }): preact.VNode
     <li>
       <a href=${`#/tasks/${encodeURIComponent(t.task_id)}`}>${t.kind} <code>${t.task_id}</code></a>
       <span class=${`status s-${t.status}`}>${t.status.replace("_", " ")}</span>
-      ${t.children > 0 && html`<span class="muted">${t.children} sub-task${t.children === 1 ? "" : "s"}</span>`}
+      ${t.children > 0 && html`<span class="muted">${counted(t.children, "sub-task")}</span>`}
       ${t.parent_id && html`
         <span class="muted">sub-task of <a href=${`#/tasks/${encodeURIComponent(t.parent_id)}`}>${t
           .parent_id}</a></span>

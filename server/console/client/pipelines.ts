@@ -10,6 +10,7 @@ import { html } from "./html.ts";
 import { api, newKey, type Task } from "./api.ts";
 import { follow } from "./live.ts";
 import { ago } from "../time.ts";
+import { counted } from "../words.ts";
 import { useNow } from "./clock.ts";
 
 interface Status {
@@ -19,6 +20,8 @@ interface Status {
   readonly state: string;
   readonly last_task_id?: string;
   readonly updated_at?: string;
+  /** Whether the service has a source folder to run. */
+  readonly source_folder: boolean;
 }
 interface Hit {
   readonly chunk_id: string;
@@ -79,6 +82,7 @@ export function PipelinesPanel(): preact.VNode {
       setError((e as Error).message);
     }
   };
+  const noSource = status?.source_folder === false;
   return html`
     <h1 tabindex="-1" ref=${title}>Pipelines</h1>
     ${error && html`<p role="alert" class="error">${error}</p>`}
@@ -102,8 +106,12 @@ export function PipelinesPanel(): preact.VNode {
         </dl>
       `}
       <button type="button" onClick=${refresh}>Refresh</button>
-      <button type="button" id="run-full" onClick=${() =>
-        submit("/pipelines/full", {}, newKey(), "Run of the source folder")}>Run the source folder</button>
+      <button type="button" id="run-full" disabled=${noSource} aria-describedby=${noSource ? "no-source" : undefined}
+        onClick=${() =>
+          submit("/pipelines/full", {}, newKey(), "Run of the source folder")}>Run the source folder</button>
+      ${noSource && html`
+        <p id="no-source" class="muted">No source folder: start the service with PIPELINE_SOURCE_DIR set to one.</p>
+      `}
     </section>
     <${Search} />
     <${Ask} />
@@ -134,16 +142,16 @@ function Search(): preact.VNode {
   return html`
     <section aria-labelledby="search-title">
       <h2 id="search-title">Search</h2>
-      <form role="search" onSubmit=${search}>
+      <form role="search" class="inline" onSubmit=${search}>
         <label>Words to find<input type="search" id="search-input" required value=${query}
           onInput=${(e: Event) => setQuery((e.target as HTMLInputElement).value)} /></label>
         <button type="submit">Search</button>
       </form>
       ${error && html`<p role="alert" class="error">${error}</p>`}
       ${hits && html`
-        <p aria-live="polite">${hits.length === 0
+        <p aria-live="polite" id="hits-count">${hits.length === 0
           ? `Nothing matches “${searched}”.`
-          : `${hits.length} best matches`}</p>
+          : counted(hits.length, "best match", "best matches")}</p>
         <ol class="hits" id="hits">
           ${hits.map((hit) =>
             html`
@@ -201,7 +209,7 @@ function Ask(): preact.VNode {
   return html`
     <section aria-labelledby="ask-title">
       <h2 id="ask-title">Ask</h2>
-      <form onSubmit=${ask}>
+      <form class="inline" onSubmit=${ask}>
         <label>Question<input id="ask-input" required maxlength="2000" value=${question}
           onInput=${(e: Event) => setQuestion((e.target as HTMLInputElement).value)} /></label>
         <button type="submit">Ask</button>

@@ -10,6 +10,7 @@ import { html } from "./html.ts";
 import { api, type Task, type TreeNode } from "./api.ts";
 import { type Connection, follow, type StreamEvent } from "./live.ts";
 import { ago } from "../time.ts";
+import { counted } from "../words.ts";
 import { useNow } from "./clock.ts";
 
 /** A line of the log: an event, or a note of the connection ("reconnected after event 12"). */
@@ -174,7 +175,7 @@ function Actions({ task, path, onNotice, onChange }: {
   };
   const cancel = act(async () => {
     const { cancelled_count } = await api<{ cancelled_count: number }>("POST", `${path}/cancel`, { cascade });
-    onNotice(`Cancelled ${cancelled_count} task${cancelled_count === 1 ? "" : "s"}.`);
+    onNotice(`Cancelled ${counted(cancelled_count, "task")}.`);
     onChange();
   });
   const remove = act(async () => {
