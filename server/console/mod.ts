@@ -63,8 +63,7 @@ export function consoleRoutes(facts: ConsoleFacts): Hono {
   // Its own script and stylesheet, nothing inline: an injected script cannot run, nor the page be framed.
   const csp = pagePolicy();
   const shell = consoleShell(facts);
-  const page = (c: Context) =>
-    c.html(shell, 200, { "cache-control": "no-cache", "content-security-policy": csp });
+  const page = (c: Context) => c.html(shell, 200, { "cache-control": "no-cache", "content-security-policy": csp });
   app.get(CONSOLE_BASE, page);
   // The app routes inside the page by hash (#/tasks/<id>), so one path serves every view.
   app.get(`${CONSOLE_BASE}/`, page);
