@@ -1,4 +1,4 @@
-import { assertEquals } from "@std/assert";
+import { assertEquals } from "../../testing/assert.ts";
 import { counted } from "./words.ts";
 
 Deno.test("counted: the singular for one, the plural otherwise", () => {
