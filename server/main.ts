@@ -1,6 +1,6 @@
 /**
  * Starts the service on Deno, or on Node from the bundle: `deno task server`. Settings come
- * from the environment (see `server/config.ts` and the README); bad values stop it with a
+ * from the environment (see `server/config.ts` and `docs/configuration.md`); bad values stop it with a
  * message and exit code 2, a store or an address it cannot use with one line and exit code 1.
  *
  * @module

@@ -15,7 +15,7 @@ import { missingTools, requireTool, userEnv } from "../testing/tools.ts";
 
 type Result = { code: number; stdout: string; stderr: string };
 
-/** The README's promise for optimizing, whatever the package. */
+/** docs/ctl.md's promise for optimizing, whatever the package. */
 const MAX_RSS_BYTES = 200 * 1000 * 1000;
 
 function expectCode(r: Result, code: number): Result {

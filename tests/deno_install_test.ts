@@ -3,6 +3,7 @@
  * `deno install -g` (from the checkout and from a URL), into a temporary `DENO_INSTALL_ROOT`.
  */
 import { assertEquals } from "../testing/assert.ts";
+import { docCommands } from "../testing/doc_blocks.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -57,14 +58,24 @@ Deno.test("deno install -g puts ctl on PATH, from the checkout (with its deno.js
   await using server = serveCheckout();
   const cwd = await Deno.makeTempDir();
   try {
-    const sources = [
-      ["checkout", ["--config", `${ROOT}deno.json`, `${ROOT}cli/main.ts`]],
-      ["url", ["--import-map", `${server.base}/deno.json`, `${server.base}/cli/main.ts`]],
-    ] as const;
-    for (const [name, source] of sources) {
-      const root = `${cwd}/${name}`;
-      await run(Deno.execPath(), ["install", "-g", "-A", "--name", "ctl", ...source], cwd, { DENO_INSTALL_ROOT: root });
-      assertEquals(await run(`${root}/bin/ctl`, ["profile", "path"], cwd), `${cwd}/config.toml\n`, name);
+    // From the checkout, docs/ctl.md's line as written; from a URL, its import-map form.
+    const [fromCheckout] = await docCommands("deno-install");
+    const denoDir = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+    const withDeno = { PATH: `${denoDir}:${Deno.env.get("PATH")}` };
+    await run("sh", ["-c", fromCheckout], ROOT, { ...withDeno, DENO_INSTALL_ROOT: `${cwd}/checkout` });
+    const url = [
+      "install",
+      "-g",
+      "-A",
+      "--name",
+      "ctl",
+      "--import-map",
+      `${server.base}/deno.json`,
+      `${server.base}/cli/main.ts`,
+    ];
+    await run(Deno.execPath(), url, cwd, { DENO_INSTALL_ROOT: `${cwd}/url` });
+    for (const name of ["checkout", "url"]) {
+      assertEquals(await run(`${cwd}/${name}/bin/ctl`, ["profile", "path"], cwd), `${cwd}/config.toml\n`, name);
     }
   } finally {
     await Deno.remove(cwd, { recursive: true });

@@ -4,7 +4,7 @@ import { EMULATOR_ENV, inProcessCtl } from "../testing/ctl_in_process.ts";
 const EXAMPLES = new URL("../examples/", import.meta.url).pathname;
 const env = EMULATOR_ENV;
 
-Deno.test("examples/: the README's -d bodies are accepted as they are and do what they say", async () => {
+Deno.test("examples/: docs/ctl.md's -d bodies are accepted as they are and do what they say", async () => {
   await using ctl = await inProcessCtl();
   const made = await ctl(
     [

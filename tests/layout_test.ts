@@ -24,7 +24,7 @@ const PLANNED = [
   "tests",
   "tools",
 ];
-/** Whether git ignores `name` at the top level: made by `npm ci`, `npm run build`, or the README's examples. */
+/** Whether git ignores `name` at the top level: made by `npm ci`, `npm run build`, or the documents' examples. */
 async function ignored(name: string): Promise<boolean> {
   const check = await new Deno.Command("git", { args: ["-C", ROOT.pathname, "check-ignore", "-q", name] }).output();
   return check.code === 0;

@@ -4,7 +4,8 @@
  * ctl` runs, and `npm link` puts a working `ctl` on PATH for a user with a fresh HOME, from any
  * directory.
  */
-import { assert, assertEquals } from "../testing/assert.ts";
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { docCommands } from "../testing/doc_blocks.ts";
 import { missingTools, requireTool } from "../testing/tools.ts";
 import { VERSION } from "../lib/version/mod.ts";
 
@@ -44,19 +45,24 @@ Deno.test("npm ci in a fresh checkout builds ctl: npx ctl works, and npm link pu
     const fresh = { DENO_DIR: `${dir}/deno-cache`, NO_COLOR: "1" };
     const installed = await run("npm", ["ci", "--no-audit", "--no-fund"], repo, fresh);
     assert(!/npm warn/i.test(installed.stderr), `npm ci warned:\n${installed.stderr}`);
-    assertEquals((await run("npx", ["ctl", "--version"], repo, fresh)).stdout.trim(), VERSION);
+    // The README's lines, as written.
+    const [npxVersion, npmLink, ctlHelp] = await docCommands("get-ctl");
+    assertEquals((await run("sh", ["-c", npxVersion], repo, fresh)).stdout.trim(), VERSION);
 
     // `npm link` into a prefix of its own; then a user with a fresh HOME, elsewhere, has `ctl`.
     const user = { ...fresh, HOME: `${dir}/home`, npm_config_prefix: `${dir}/global` };
     await Deno.mkdir(user.HOME);
-    await run("npm", ["link", "--no-audit", "--no-fund"], repo, {
+    await run("sh", ["-c", npmLink], repo, {
       ...user,
+      npm_config_audit: "false",
+      npm_config_fund: "false",
       npm_config_cache: `${Deno.env.get("HOME")}/.npm`,
     });
     const onPath = { ...user, PATH: `${dir}/global/bin:${Deno.env.get("PATH")}` };
     const elsewhere = await Deno.makeTempDir();
     try {
       const ctl = async (args: string) => (await run("sh", ["-c", `ctl ${args}`], elsewhere, onPath)).stdout.trim();
+      assertMatch((await run("sh", ["-c", ctlHelp], elsewhere, onPath)).stdout, /^USAGE\n {2}ctl api/);
       assertEquals(await ctl("--version"), VERSION);
       assertEquals(await ctl("profile path"), `${user.HOME}/.config/storectl/config.toml`);
     } finally {

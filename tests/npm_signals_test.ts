@@ -1,20 +1,25 @@
 /**
  * What a process manager (or `kill $!`) does: SIGTERM or SIGINT to the process it started, and
- * nothing else. `npm start`, `npm run emulator` and `deno task server` must then leave nothing
+ * nothing else. `npm start` and `npm run emulator` (as the README writes them) and `deno task server` must then leave nothing
  * running: every process of the tree gone and every port free within 5 s.
  */
 import { assert } from "../testing/assert.ts";
 import { missingTools, requireTool } from "../testing/tools.ts";
 import { until } from "../testing/until.ts";
+import { docCommands } from "../testing/doc_blocks.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
+/** A documented command as argv: its program on PATH, then its words, then `extra`. */
+const argv = (line: string, extra: string[] = []) => () => {
+  const [program, ...words] = line.split(" ");
+  return [requireTool(program), ...words, ...extra];
+};
+const [npmStart] = await docCommands("start");
+const [npmEmulator] = await docCommands("emulator");
 const STARTS: readonly { name: string; command: () => string[] }[] = [
-  { name: "npm start", command: () => [requireTool("npm"), "start"] },
-  {
-    name: "npm run emulator",
-    command: () => [requireTool("npm"), "run", "emulator", "--", "--cloud-port", "0", "--enterprise-port", "0"],
-  },
+  { name: npmStart, command: argv(npmStart) }, // PORT=0 below
+  { name: npmEmulator, command: argv(npmEmulator, ["--", "--cloud-port", "0", "--enterprise-port", "0"]) },
   { name: "deno task server", command: () => [Deno.execPath(), "task", "server"] },
 ];
 

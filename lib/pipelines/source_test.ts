@@ -53,7 +53,7 @@ Deno.test("createPipelineSource() refuses paths that are absolute, use .., lead 
   }
 });
 
-Deno.test("createPipelineSource() skips dot-files and dot-folders with a warning, as the README says", async () => {
+Deno.test("createPipelineSource() skips dot-files and dot-folders with a warning, as docs/service.md says", async () => {
   await using dir = await folder();
   await Deno.writeTextFile(`${dir.root}/.env.md`, "# Hidden");
   await Deno.mkdir(`${dir.root}/guide/.cache`);

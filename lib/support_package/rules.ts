@@ -1,6 +1,6 @@
 /**
  * How `optimize` classifies an entry by its name alone: pure functions, one rule each, so the
- * README can state them exactly and tests can hold them to it.
+ * documentation (docs/ctl.md) can state them exactly and tests can hold them to it.
  */
 
 /**

@@ -125,7 +125,7 @@ const optimize = command({
 their last --log-lines lines, nested .gz/.tgz files and rotated copies of present logs go,
 byte-identical small files become hard links, unsafe entries are rejected: absolute or '..'
 names, paths through a symbolic link of the package, names over 4096 bytes, GNU sparse records
-(see the README for the exact rules). Writes <name>-optimized.tar.gz beside it unless -o/--file
+(see docs/ctl.md for the exact rules). Writes <name>-optimized.tar.gz beside it unless -o/--file
 says where. A damaged package (cut short, corrupt, empty, not gzip) is exit 14, and writes
 nothing.`,
   args: [arg.string("file", "the package (tar.gz)")],

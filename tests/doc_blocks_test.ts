@@ -1,29 +1,30 @@
 import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
 import { DENO_CTL } from "../testing/ctl_process.ts";
 import { startEmulator } from "../testing/emulator_process.ts";
+import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { keyValues } from "../testing/table_text.ts";
 import { missingTools, userEnv } from "../testing/tools.ts";
+import { docCommands } from "../testing/doc_blocks.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
 Deno.test("README: .ci/run runs exactly the README's test line", async () => {
   const ci = await Deno.readTextFile(new URL(".ci/run", ROOT));
-  const readme = await Deno.readTextFile(new URL("README.md", ROOT));
-  const testLine = ci.trim().split("\n").at(-1)!;
-  assert(readme.includes(`\n${testLine}\n`), `README.md must show the CI test line '${testLine}' on its own line`);
+  assertEquals([ci.trim().split("\n").at(-1)], await docCommands("test"));
 });
 
-/** The commands of the shell block after `<!-- readme-test: <name> -->`, continuation lines joined. */
-async function readmeCommands(name: string): Promise<string[]> {
-  const readme = await Deno.readTextFile(new URL("README.md", ROOT));
-  const block = new RegExp(`<!-- readme-test: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  assert(block, `README.md has no block marked readme-test: ${name}`);
-  return block[1].replace(/\\\n\s*/g, "").split("\n").filter((line) => line.trim() && !line.startsWith("#"));
+/** Where the documents' servers listen: the emulator's cloud and enterprise APIs, the service. */
+interface Hosts {
+  readonly cloud?: string;
+  readonly enterprise?: string;
+  readonly service?: string;
 }
 
-/** Runs `line` in a shell in `dir`, with `ctl` on PATH and the emulator's ports in place of the defaults. */
-async function sh(line: string, dir: string, ports: { cloud: string; enterprise: string }) {
-  const command = line.replaceAll("127.0.0.1:8081", ports.cloud).replaceAll("127.0.0.1:9443", ports.enterprise);
+/** Runs `line` in a shell in `dir`, with `ctl` on PATH and the test's servers in place of the documents' addresses. */
+async function sh(line: string, dir: string, hosts: Hosts) {
+  const command = line.replaceAll("127.0.0.1:8081", hosts.cloud ?? "127.0.0.1:8081")
+    .replaceAll("127.0.0.1:9443", hosts.enterprise ?? "127.0.0.1:9443")
+    .replaceAll("127.0.0.1:8080", hosts.service ?? "127.0.0.1:8080");
   const out = await new Deno.Command("sh", {
     args: ["-c", command],
     cwd: dir,
@@ -56,17 +57,17 @@ async function withDir(fn: (dir: string) => Promise<void>) {
 }
 
 /**
- * What the README's examples leave where they run is in `.gitignore`, so that running them in
+ * What the documents' examples leave where they run is in `.gitignore`, so that running them in
  * the checkout leaves it clean (and `npm run check`, which skips ignored files, green).
  */
 async function assertIgnored(dir: string) {
-  const harness = ["bin", "config.toml", "state"]; // the test's own, not the examples'
+  const harness = ["bin", "config.toml", "state", "examples"]; // the test's own, not the examples'
   for await (const entry of Deno.readDir(dir)) {
     if (harness.includes(entry.name)) continue;
     const check = await new Deno.Command("git", {
       args: ["-C", ROOT.pathname, "check-ignore", "-q", "--no-index", entry.name],
     }).output();
-    assertEquals(check.code, 0, `the README's examples write ${entry.name} where they run: add it to .gitignore`);
+    assertEquals(check.code, 0, `the documents' examples write ${entry.name} where they run: add it to .gitignore`);
   }
 }
 
@@ -77,7 +78,7 @@ Deno.test("README: every ctl command of the try-it block runs against the emulat
   await withDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/emulator-ca.pem`, emulator.caCert!);
     const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
-    const commands = await readmeCommands("ctl");
+    const commands = await docCommands("ctl");
     assert(commands.length >= 8);
     // The walk-through changes only what it made: the pre-seeded databases are as they were.
     const seeded = () =>
@@ -99,12 +100,12 @@ Deno.test("README: every ctl command of the try-it block runs against the emulat
   });
 });
 
-Deno.test("README: the support-package block runs against the emulator as written", async () => {
+Deno.test("docs/ctl.md: the support-package block runs against the emulator as written", async () => {
   await using emulator = await startEmulator(["--tls", "--debuginfo-mb", "2"]);
   await withDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/emulator-ca.pem`, emulator.caCert!);
     const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
-    for (const line of await readmeCommands("support-package")) {
+    for (const line of await docCommands("support-package")) {
       const r = await sh(line, dir, ports);
       assertEquals(r.code, 0, `${line}\n${r.stderr}`);
       if (line.includes("--optimize-verbose")) assertMatch(r.stderr, /truncated .*\.log: kept the last 200 of/);
@@ -117,12 +118,12 @@ Deno.test("README: the support-package block runs against the emulator as writte
   });
 });
 
-Deno.test("README: the emulator's curl examples run as written", { ignore: missingTools("curl") }, async () => {
+Deno.test("docs/emulator.md: the curl examples run as written", { ignore: missingTools("curl") }, async () => {
   await using emulator = await startEmulator();
   await withDir(async (dir) => {
     const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
     const [subscriptions, bdbs, download] = await Promise.all(
-      (await readmeCommands("curl")).map((line) => sh(line, dir, ports)),
+      (await docCommands("curl")).map((line) => sh(line, dir, ports)),
     );
     assertMatch(subscriptions.stdout, /"subscriptions":/);
     assertMatch(bdbs.stdout, /"memory_size":/);
@@ -131,12 +132,12 @@ Deno.test("README: the emulator's curl examples run as written", { ignore: missi
   });
 });
 
-Deno.test("README: every command of the enterprise block runs against the emulator as written", async () => {
+Deno.test("docs/ctl.md: every command of the enterprise block runs against the emulator as written", async () => {
   await using emulator = await startEmulator(["--tls", "--task-delay-ms", "300"]);
   await withDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/emulator-ca.pem`, emulator.caCert!);
     const ports = { cloud: host(emulator.cloudUrl), enterprise: host(emulator.enterpriseUrl) };
-    const commands = await readmeCommands("ctl-enterprise");
+    const commands = await docCommands("ctl-enterprise");
     assert(commands.length >= 8);
     const outputs = [];
     for (const line of commands) {
@@ -150,3 +151,47 @@ Deno.test("README: every command of the enterprise block runs against the emulat
     assertEquals(outputs[4], "1500000000\n");
   });
 });
+
+Deno.test("docs/ctl.md: the cloud block runs against the emulator as written", async () => {
+  await using emulator = await startEmulator(["--task-delay-ms", "300"]);
+  await withDir(async (dir) => {
+    await Deno.symlink(new URL("examples", ROOT).pathname, `${dir}/examples`);
+    const hosts = { cloud: host(emulator.cloudUrl) };
+    const [profile] = await docCommands("ctl"); // the tour's demo-cloud profile
+    const outputs = [];
+    for (const line of [profile, ...await docCommands("ctl-cloud")]) {
+      const r = await sh(line, dir, hosts);
+      assertEquals(r.code, 0, `${line}\n${r.stderr}`);
+      outputs.push(r.stdout);
+    }
+    assertMatch(outputs.at(-1)!, /^- |^\[\]/m, "peering list -o yaml");
+    const gone = await fetch(`${emulator.cloudUrl}/subscriptions/156400/databases/51`, {
+      headers: { "x-api-key": "demo-key", "x-api-secret-key": "demo-secret" },
+    });
+    await gone.body?.cancel();
+    assertEquals(gone.status, 404, "database 51 is deleted");
+  });
+});
+
+Deno.test(
+  "README: the service tour runs against a server as written",
+  { ignore: missingTools("curl", "jq") },
+  async () => {
+    await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn" });
+    await withDir(async (dir) => {
+      const outputs = [];
+      for (const line of await docCommands("service")) {
+        const r = await sh(line, dir, { service: host(server.url) });
+        assertEquals(r.code, 0, `${line}\n${r.stderr}`);
+        outputs.push(r.stdout);
+      }
+      const [, , , answer, roots] = outputs;
+      assertMatch(answer, /event: token\n/);
+      assertMatch(answer, /event: done\ndata: .*"answer":"A backup keeps thirty days of snapshots\. \[1\]"/);
+      assertEquals(roots.trim().split("\n"), [
+        '{"kind":"answer","status":"done"}',
+        '{"kind":"pipeline_run","status":"done"}',
+      ]);
+    });
+  },
+);
