@@ -16,7 +16,8 @@ const parsed = await parseEmulatorArgs(runtime.args, {
   stderr: (text) => runtime.stderr.write(text),
 });
 if ("exitCode" in parsed) {
-  await runtime.stderr.flush();
+  // Help went to stdout, a mistake to stderr: both must reach a pipe before the exit.
+  await Promise.all([runtime.stdout.flush(), runtime.stderr.flush()]);
   runtime.exit(parsed.exitCode);
 }
 // A relative --ca-out is written where the command was run (npm and deno task run it from the checkout).
