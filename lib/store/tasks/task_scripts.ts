@@ -12,7 +12,8 @@
  * published on the pub/sub channel `n:<channel>`), the sorted sets `idx:all`, `idx:status:<s>`,
  * `idx:session:<sid>`, `idx:session:<sid>:status:<s>` and, of root tasks only, the same four
  * under `idx:roots:` (`indexName` in `scripted_tasks.ts`), all scored by creation order (`seq`),
- * `events` (how many events the task channels hold), and one work queue stream per lane: `queue` (the default lane), `queue:<lane>` for the others.
+ * `events` (how many events the task channels hold), and one work queue stream per lane: `queue`
+ * (the default lane), `queue:<lane>` for the others.
  *
  * @module
  */
