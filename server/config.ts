@@ -13,6 +13,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimitConfig } from "./routes/rate_limited.
 import type { TaskApiConfig } from "./routes/tasks.ts";
 import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
 import { parseAllowedHosts } from "./allowed_hosts.ts";
+import { type A2AConfig, DEFAULT_A2A } from "./a2a/methods.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -37,6 +38,8 @@ export interface ServerConfig {
   };
   /** Access control. */
   readonly auth: AccessConfig;
+  /** The A2A agent (`A2A_ENABLED`, `A2A_DEFAULT_KIND`). */
+  readonly a2a: A2AConfig;
 }
 
 /** Who may call the service, and from which browser origins. */
@@ -152,6 +155,8 @@ const Env = z.object({
   ),
   IDEMPOTENCY_TTL_SECONDS: whole("IDEMPOTENCY_TTL_SECONDS", 1, 30 * 86_400).default(86_400),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
+  A2A_ENABLED: bool("A2A_ENABLED").default(DEFAULT_A2A.enabled),
+  A2A_DEFAULT_KIND: z.string().min(1, "A2A_DEFAULT_KIND must name a task kind").default(DEFAULT_A2A.defaultKind),
   CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
     .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
     .refine(
@@ -293,5 +298,6 @@ export function loadServerConfig(
       corsOrigins: e.CORS_ORIGINS,
       allowedHosts: e.ALLOWED_HOSTS,
     },
+    a2a: { enabled: e.A2A_ENABLED, defaultKind: e.A2A_DEFAULT_KIND },
   };
 }

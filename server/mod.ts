@@ -35,6 +35,8 @@ import { type Need, OPEN, routeScopes } from "./auth/scopes.ts";
 import { createTickets } from "./auth/tickets.ts";
 import { ticketRoutes } from "./auth/ticket_route.ts";
 import type { Service } from "./service.ts";
+import { a2aRoutes } from "./a2a/mod.ts";
+import type { CardFacts } from "./a2a/card.ts";
 import type { ScopeOf } from "./scope.ts";
 
 export { loadServerConfig, type ServerConfig } from "./config.ts";
@@ -112,6 +114,7 @@ export function createApp(service: Service): OpenAPIHono {
   );
   app.route("/", streamRoutes(scopeOf, config.streams, invalidFields));
   app.route("/", ticketRoutes(tickets, scopeTable, invalidFields));
+  if (config.a2a.enabled) app.route("/", a2aRoutes({ scopeOf, card: cardFacts(service), streams: config.streams }, invalidFields));
   serveOpenApi(app, { title: "storectl service", version: VERSION }, config.rateLimit.routes, service.kinds);
   app.route("/", docsRoutes("/openapi.json"));
   app.route("/", consoleRoutes({ tokens: tokens !== undefined, streams: sharedChannels(config.streams) }));
@@ -120,6 +123,26 @@ export function createApp(service: Service): OpenAPIHono {
   app.notFound(noRoute(() => app.routes));
   app.onError(answerError(service));
   return app;
+}
+
+/** What the agent card says of `service`; an A2A_DEFAULT_KIND that is no kind stops it at start. */
+function cardFacts(service: Service): CardFacts {
+  const { config, kinds, tokens } = service;
+  const defaultKind = config.a2a.defaultKind;
+  if (!kinds.some((k) => k.kind === defaultKind)) {
+    throw new Error(
+      `A2A_DEFAULT_KIND '${defaultKind}' is not a task kind of this service; use one of: ${
+        kinds.map((k) => k.kind).join(", ")
+      } (or A2A_ENABLED=false)`,
+    );
+  }
+  return {
+    kinds,
+    tokens: tokens !== undefined,
+    pushNotifications: false,
+    cascadeCancel: config.tasks.cascadeCancel,
+    defaultKind,
+  };
 }
 
 /**

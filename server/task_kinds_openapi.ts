@@ -8,6 +8,12 @@ type SchemaObject = Record<string, unknown>;
 const pascal = (kind: string) =>
   kind.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 
+/** A kind's input as JSON Schema, as a request may send it (defaulted fields optional). */
+export function inputSchemaOf(definition: TaskDefinition): SchemaObject {
+  const { $schema: _, ...input } = toJSONSchema(definition.input, { io: "input", unrepresentable: "any" });
+  return input;
+}
+
 /**
  * Publishes each kind's input schema in the OpenAPI `document` (in place): a component
  * `<Kind>TaskInput` (the kind's zod schema as JSON Schema, as a request may send it: defaulted
@@ -36,7 +42,7 @@ export function describeTaskKinds(document: SchemaObject, definitions: readonly 
   const mapping: Record<string, string> = {};
   for (const definition of definitions) {
     const name = pascal(definition.kind);
-    const { $schema: _, ...input } = toJSONSchema(definition.input, { io: "input", unrepresentable: "any" });
+    const input = inputSchemaOf(definition);
     schemas[`${name}TaskInput`] = input;
     const needsInput = Array.isArray(input.required) && input.required.length > 0;
     schemas[`${name}TaskRequest`] = {

@@ -11,7 +11,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { ProblemException } from "../errors.ts";
-import { grants, type Need, OPEN_PATHS } from "./scopes.ts";
+import { grants, type Need, OPEN_PATHS, type Scope } from "./scopes.ts";
 import type { Tickets } from "./tickets.ts";
 import type { Principal, TokenSet } from "./tokens.ts";
 
@@ -113,15 +113,27 @@ export function authenticate(options: AuthOptions): MiddlewareHandler {
 
 /** Lets `principal` through to the route when it holds `need`. */
 function admit(c: Context, principal: Principal, need: Need | undefined, next: () => Promise<void>): Promise<void> {
-  if (need && !grants(principal.scopes, need)) {
-    throw new Forbidden(
-      `The token '${principal.name}' lacks the scope '${need}' that ${c.req.method} ${c.req.path} needs ` +
-        `(it has ${principal.scopes.join(", ")}); use a token with '${need}' or 'admin'`,
-      need,
-    );
-  }
+  if (need) refuseWithout(principal, need, `${c.req.method} ${c.req.path}`);
   c.set(PRINCIPAL as never, principal as never);
   return next();
+}
+
+/**
+ * Refuses (403) a caller whose token lacks `need` for `what`: for a route that serves calls of
+ * more than one scope (A2A's JSON-RPC endpoint), once it knows the call. Running open, nothing is refused.
+ */
+export function requireScope(c: Context, need: Scope, what: string): void {
+  const principal = callerOf(c);
+  if (principal) refuseWithout(principal, need, what);
+}
+
+function refuseWithout(principal: Principal, need: Scope, what: string): void {
+  if (grants(principal.scopes, need)) return;
+  throw new Forbidden(
+    `The token '${principal.name}' lacks the scope '${need}' that ${what} needs ` +
+      `(it has ${principal.scopes.join(", ")}); use a token with '${need}' or 'admin'`,
+    need,
+  );
 }
 
 /** The principal of an `Authorization: Bearer` header; a 401 for none, another scheme or an unknown token. */
