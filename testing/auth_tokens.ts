@@ -10,7 +10,7 @@ import { type Scope, SCOPES } from "../server/auth/scopes.ts";
 import { sha256Hex } from "../server/auth/tokens.ts";
 
 /** Every operation but the open ones, with the scope it needs (Hono path syntax). */
-export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, scope: Scope])[] = [
+export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, scope: Scope | readonly Scope[]])[] = [
   ["POST", "/tasks", "tasks:write"],
   ["GET", "/tasks", "tasks:read"],
   ["GET", "/tasks/:task_id", "tasks:read"],
@@ -31,6 +31,18 @@ export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, sco
   ["GET", "/sessions/:session_id/stream", "tasks:read"],
   ["GET", "/stream", "tasks:read"],
   ["POST", "/stream-tickets", "tasks:read"],
+  // A2A: the JSON-RPC endpoint and {id}:cancel|subscribe admit either task scope; the call then needs its own.
+  ["POST", "/a2a/jsonrpc", ["tasks:read", "tasks:write"]],
+  ["POST", "/a2a/rest/message:send", "tasks:write"],
+  ["POST", "/a2a/rest/message:stream", "tasks:write"],
+  ["GET", "/a2a/rest/tasks", "tasks:read"],
+  ["GET", "/a2a/rest/tasks/:id", "tasks:read"],
+  ["POST", "/a2a/rest/tasks/:ref", ["tasks:read", "tasks:write"]],
+  ["POST", "/a2a/rest/tasks/:id/pushNotificationConfigs", "tasks:write"],
+  ["GET", "/a2a/rest/tasks/:id/pushNotificationConfigs", "tasks:read"],
+  ["GET", "/a2a/rest/tasks/:id/pushNotificationConfigs/:config_id", "tasks:read"],
+  ["DELETE", "/a2a/rest/tasks/:id/pushNotificationConfigs/:config_id", "tasks:write"],
+  ["GET", "/a2a/rest/extendedAgentCard", "tasks:read"],
 ];
 
 /** The routes that need no token (besides `/docs/*` and the Basic rate-limited route). */
@@ -40,11 +52,13 @@ export const OPEN_ROUTES: readonly string[] = [
   "GET /openapi.json",
   "GET /docs",
   "GET /console",
+  "GET /.well-known/agent-card.json",
 ];
 
 /** A concrete path of a route pattern. */
 export const concrete = (path: string): string =>
-  path.replace(":task_id", "t-nonexistent").replace(":session_id", "s-auth");
+  path.replace(":task_id", "t-nonexistent").replace(":session_id", "s-auth").replace(":id", "t-nonexistent")
+    .replace(":ref", "t-nonexistent:subscribe").replace(":config_id", "c-nonexistent");
 
 /** The tokens by role; `only[scope]` holds just that scope, `allBut[scope]` every other one but admin. */
 export interface TestTokens {
@@ -76,4 +90,20 @@ export function testTokens(): TestTokens {
   const stranger = add("stranger", ["admin"], "globex");
   const file = JSON.stringify(entries.map(({ token: _token, ...entry }) => entry), null, 2);
   return { admin, only, allBut, stranger, file };
+}
+
+/** A token that `need` refuses: every scope but it, or (a need any of several scopes meet) one of none of them. */
+export function tokenWithout(tokens: TestTokens, need: Scope | readonly Scope[]): string {
+  if (typeof need === "string") return tokens.allBut[need];
+  return tokens.only[SCOPES.find((scope) => scope !== "admin" && !need.includes(scope))!];
+}
+
+/** A token of each scope that meets `need`, by itself. */
+export function tokensMeeting(tokens: TestTokens, need: Scope | readonly Scope[]): string[] {
+  return (typeof need === "string" ? [need] : need).map((scope) => tokens.only[scope]);
+}
+
+/** How a 403 names `need`: `'tasks:read'`, or `'tasks:read' or 'tasks:write'`. */
+export function namedNeed(need: Scope | readonly Scope[]): string {
+  return (typeof need === "string" ? [need] : need).map((scope) => `'${scope}'`).join(" or ");
 }

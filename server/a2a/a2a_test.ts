@@ -368,9 +368,9 @@ Deno.test("A2A keeps the service's access control: tokens, scopes and tenants", 
     );
     assert((refused as Error).message.includes("403"), (refused as Error).message);
     const writeOnly = await a2aClient(server.url, binding, tokens.only["tasks:write"]);
-    const blind = await assertRejects(() =>
-      writeOnly.sendMessage({ message: message({ text: "no" }, { skill: "demo" }) } as never)
-    );
+    const sent = await writeOnly.sendMessage({ message: message({ text: "ok" }, { skill: "demo" }) } as never);
+    assert("status" in sent); // as POST /tasks: sending needs tasks:write only, and answers the task
+    const blind = await assertRejects(() => writeOnly.getTask({ id: reply.id, tenant: "" }));
     assert((blind as Error).message.includes("403"), (blind as Error).message);
     if (binding === "JSONRPC") { // the JSON-RPC client shows the body: the problem names the scope
       assert((refused as Error).message.includes("lacks the scope 'tasks:write'"), (refused as Error).message);

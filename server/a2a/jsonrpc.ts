@@ -18,7 +18,7 @@ type Id = string | number | null;
 type Unary = (params: unknown, ctx: CallContext) => Promise<Json | null>;
 type Streaming = (params: unknown, ctx: CallContext, lastEventId?: number) => Promise<AsyncIterable<StreamItem[]>>;
 
-/** Each method, whether it changes anything (needs `tasks:write`), and whether it streams. */
+/** Each method, whether it changes anything (needs `tasks:write`; else `tasks:read`), and whether it streams. */
 const METHODS: Readonly<Record<string, { write: boolean; unary?: Unary; streaming?: Streaming }>> = {
   SendMessage: { write: true, unary: methods.sendMessage },
   SendStreamingMessage: { write: true, streaming: methods.sendStreamingMessage },
@@ -80,7 +80,7 @@ export function jsonRpcHandler(
     if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
       return reply(c, replyId, { error: jsonRpcError(new A2AError("INVALID_PARAMS", "params must be an object")) });
     }
-    if (entry.write) requireScope(c, "tasks:write", `the A2A method ${method}`);
+    requireScope(c, entry.write ? "tasks:write" : "tasks:read", `the A2A method ${method}`);
     const stop = new AbortController();
     try {
       checkVersion(c.req.header("a2a-version"));

@@ -1,14 +1,14 @@
 /**
  * The service as an A2A 1.0 agent: the agent card, and the A2A methods over its tasks on the
  * JSON-RPC binding (`POST /a2a/jsonrpc`) and the HTTP+JSON binding (`/a2a/rest/…`). Every call
- * goes through the service's tokens, scopes and tenants like its own API: every call needs
- * `tasks:read`, one that changes something `tasks:write` too. docs/a2a.md says how tasks map onto A2A.
+ * goes through the service's tokens, scopes and tenants like its own API: a call that reads
+ * needs `tasks:read`, one that changes something `tasks:write`. docs/a2a.md says how tasks map onto A2A.
  *
  * @module
  */
 import { createRoute, type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, Env } from "hono";
-import { needs, OPEN } from "../auth/scopes.ts";
+import { needs, needsAnyOf, OPEN, type Scope } from "../auth/scopes.ts";
 import { NotFound } from "../errors.ts";
 import type { ScopeOf } from "../scope.ts";
 import { createEventStreams, type EventStreamOptions } from "../sse.ts";
@@ -27,11 +27,14 @@ export interface A2ADeps {
   readonly streams: EventStreamOptions;
 }
 
-const route = (method: "get" | "post" | "delete", path: string, scope: "tasks:read" | null, summary: string) =>
+/** Who may call a route: a scope, either task scope (the handler asks for the call's own), or anyone. */
+type Access = Scope | "either" | null;
+
+const route = (method: "get" | "post" | "delete", path: string, access: Access, summary: string) =>
   createRoute({
     method,
     path,
-    security: scope === null ? OPEN : needs(scope),
+    security: access === null ? OPEN : access === "either" ? needsAnyOf("tasks:read", "tasks:write") : needs(access),
     tags: ["A2A"],
     summary,
     responses: { 200: { description: "See the A2A 1.0 specification and docs/a2a.md" } },
@@ -56,7 +59,7 @@ export function a2aRoutes<E extends Env>(
     (c) => c.json(agentCard(deps.card, new URL(c.req.url).origin), 200, { "cache-control": "max-age=300" }),
   );
   app.openapi(
-    route("post", JSON_RPC_PATH, "tasks:read", "A2A over JSON-RPC 2.0 (writes need tasks:write)"),
+    route("post", JSON_RPC_PATH, "either", "A2A over JSON-RPC 2.0 (reads need tasks:read, writes tasks:write)"),
     jsonRpcHandler(streams, contextOf),
   );
 
@@ -67,26 +70,26 @@ export function a2aRoutes<E extends Env>(
   const configId = (c: Context) => ({ taskId: c.req.param("id"), id: c.req.param("config_id") });
   const R = REST_PATH;
   app.openapi(
-    route("post", `${R}/message:send`, "tasks:read", "A2A SendMessage (also needs tasks:write)"),
-    rest({ unary: methods.sendMessage }, body, "the A2A method SendMessage"),
+    route("post", `${R}/message:send`, "tasks:write", "A2A SendMessage"),
+    rest({ unary: methods.sendMessage }, body),
   );
   app.openapi(
-    route("post", `${R}/message:stream`, "tasks:read", "A2A SendStreamingMessage, SSE (also needs tasks:write)"),
-    rest({ streaming: methods.sendStreamingMessage }, body, "the A2A method SendStreamingMessage"),
+    route("post", `${R}/message:stream`, "tasks:write", "A2A SendStreamingMessage (SSE)"),
+    rest({ streaming: methods.sendStreamingMessage }, body),
   );
   app.openapi(
     route("get", `${R}/tasks`, "tasks:read", "A2A ListTasks"),
     rest({ unary: methods.listTasks }, (c) => c.req.query()),
   );
   app.openapi(route("get", `${R}/tasks/{id}`, "tasks:read", "A2A GetTask"), rest({ unary: methods.getTask }, taskId));
-  const cancel = rest({ unary: methods.cancelTask }, (c, b) => ({ ...b, id: idOf(c) }), "the A2A method CancelTask");
-  const subscribe = rest({ streaming: methods.subscribeToTask }, (c) => ({ id: idOf(c) }));
+  const cancel = rest({ unary: methods.cancelTask }, (c, b) => ({ ...b, id: idOf(c) }), "tasks:write");
+  const subscribe = rest({ streaming: methods.subscribeToTask }, (c) => ({ id: idOf(c) }), "tasks:read");
   app.openapi(
     route(
       "post",
       `${R}/tasks/{ref}`,
-      "tasks:read",
-      "A2A CancelTask ({id}:cancel) and SubscribeToTask ({id}:subscribe)",
+      "either",
+      "A2A CancelTask ({id}:cancel, needs tasks:write) and SubscribeToTask ({id}:subscribe, needs tasks:read)",
     ),
     (c) => {
       const action = (c.req.param("ref") ?? "").split(":").at(-1);
@@ -97,8 +100,8 @@ export function a2aRoutes<E extends Env>(
   );
   const configs = `${R}/tasks/{id}/pushNotificationConfigs`;
   app.openapi(
-    route("post", configs, "tasks:read", "A2A CreateTaskPushNotificationConfig (also needs tasks:write)"),
-    rest({ unary: methods.createPushConfig }, configOf, "the A2A method CreateTaskPushNotificationConfig"),
+    route("post", configs, "tasks:write", "A2A CreateTaskPushNotificationConfig"),
+    rest({ unary: methods.createPushConfig }, configOf),
   );
   app.openapi(
     route("get", configs, "tasks:read", "A2A ListTaskPushNotificationConfigs"),
@@ -109,8 +112,8 @@ export function a2aRoutes<E extends Env>(
     rest({ unary: methods.getPushConfig }, configId),
   );
   app.openapi(
-    route("delete", `${configs}/{config_id}`, "tasks:read", "A2A DeleteTaskPushNotificationConfig (also tasks:write)"),
-    rest({ unary: methods.deletePushConfig }, configId, "the A2A method DeleteTaskPushNotificationConfig"),
+    route("delete", `${configs}/{config_id}`, "tasks:write", "A2A DeleteTaskPushNotificationConfig"),
+    rest({ unary: methods.deletePushConfig }, configId),
   );
   app.openapi(
     route("get", `${R}/extendedAgentCard`, "tasks:read", "A2A GetExtendedAgentCard"),

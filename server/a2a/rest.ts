@@ -8,6 +8,7 @@
  */
 import type { Context } from "hono";
 import { requireScope } from "../auth/principal.ts";
+import type { Scope } from "../auth/scopes.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, restError } from "./errors.ts";
@@ -33,10 +34,10 @@ export function restHandlers(
   streams: ReturnType<typeof createEventStreams>,
   contextOf: (c: Context, stop: AbortController) => CallContext,
 ) {
-  /** A handler answering `call` with params from `paramsOf`; `write` calls need `tasks:write`. */
-  return (call: RestCall, paramsOf: (c: Context, body: Json) => unknown, write?: string) =>
+  /** A handler answering `call` with params from `paramsOf`; `scope`: the call's, where the route admits either. */
+  return (call: RestCall, paramsOf: (c: Context, body: Json) => unknown, scope?: Scope) =>
   async (c: Context): Promise<Response> => {
-    if (write) requireScope(c, "tasks:write", write);
+    if (scope) requireScope(c, scope, `${c.req.method} ${c.req.path}`);
     const stop = new AbortController();
     try {
       checkVersion(c.req.header("a2a-version"));

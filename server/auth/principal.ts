@@ -11,7 +11,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { ProblemException } from "../errors.ts";
-import { grants, type Need, OPEN_PATHS, type Scope } from "./scopes.ts";
+import { type Need, OPEN_PATHS, satisfies, type Scope } from "./scopes.ts";
 import type { Tickets } from "./tickets.ts";
 import type { Principal, TokenSet } from "./tokens.ts";
 
@@ -127,12 +127,14 @@ export function requireScope(c: Context, need: Scope, what: string): void {
   if (principal) refuseWithout(principal, need, what);
 }
 
-function refuseWithout(principal: Principal, need: Scope, what: string): void {
-  if (grants(principal.scopes, need)) return;
+/** Refuses (403) `principal` unless it holds `need` for `what` (a route, a stream, a call). */
+export function refuseWithout(principal: Principal, need: Scope | readonly Scope[], what: string): void {
+  if (satisfies(principal.scopes, need)) return;
+  const named = typeof need === "string" ? `'${need}'` : need.map((scope) => `'${scope}'`).join(" or ");
   throw new Forbidden(
-    `The token '${principal.name}' lacks the scope '${need}' that ${what} needs ` +
-      `(it has ${principal.scopes.join(", ")}); use a token with '${need}' or 'admin'`,
-    need,
+    `The token '${principal.name}' lacks the scope ${named} that ${what} needs ` +
+      `(it has ${principal.scopes.join(", ")}); use a token with ${named} or 'admin'`,
+    typeof need === "string" ? need : need.join(" "),
   );
 }
 

@@ -25,6 +25,12 @@ export const BEARER = "bearer";
 /** A route's `security`: a bearer token with `scope`. */
 export const needs = (scope: Scope): { [BEARER]: Scope[] }[] => [{ [BEARER]: [scope] }];
 
+/**
+ * A route's `security` when any one of `scopes` lets a caller in: a route that serves calls of
+ * more than one scope (A2A's JSON-RPC endpoint), whose handler asks for the call's own.
+ */
+export const needsAnyOf = (...scopes: Scope[]): { [BEARER]: Scope[] }[] => scopes.map((scope) => ({ [BEARER]: [scope] }));
+
 /** A route's `security` when it needs no token (`/`, `/health`). */
 export const OPEN: [] = [];
 
@@ -39,8 +45,13 @@ export function grants(held: readonly Scope[], needed: Scope): boolean {
   return held.includes(needed) || held.includes("admin");
 }
 
-/** What a route needs: a scope, or nothing (`null`, an open route). */
-export type Need = Scope | null;
+/** Whether `held` grants `need`: its scope, or any one of its scopes. */
+export function satisfies(held: readonly Scope[], need: Scope | readonly Scope[]): boolean {
+  return typeof need === "string" ? grants(held, need) : need.some((scope) => grants(held, scope));
+}
+
+/** What a route needs: a scope, any one of some scopes, or nothing (`null`, an open route). */
+export type Need = Scope | readonly Scope[] | null;
 
 /** A route of the OpenAPI registry as `@hono/zod-openapi` keeps it. */
 interface Definition {
@@ -62,7 +73,10 @@ export function routeScopes(definitions: readonly Definition[]): Map<string, Nee
     if (security === undefined) table.set(key, "admin");
     else if (security.length === 0) table.set(key, null);
     else if (!security.some((s) => BEARER in s)) table.set(key, null); // another scheme (Basic): not ours
-    else table.set(key, (security.find((s) => BEARER in s)![BEARER][0] as Scope | undefined) ?? "admin");
+    else {
+      const anyOf = security.filter((s) => BEARER in s).map((s) => (s[BEARER][0] as Scope | undefined) ?? "admin");
+      table.set(key, anyOf.length === 1 ? anyOf[0] : anyOf);
+    }
   }
   return table;
 }

@@ -27,6 +27,11 @@ Deno.test("a registered route without a security declaration needs admin: forget
     { type: "route", route: { method: "get", path: "/basic", security: [{ basic: [] }] } },
   ]);
   assertEquals([...table], [["GET /new/:id", "admin"], ["POST /open", null], ["GET /basic", null]]);
+  const either = routeScopes([{
+    type: "route",
+    route: { method: "post", path: "/rpc", security: [{ bearer: ["tasks:read"] }, { bearer: ["tasks:write"] }] },
+  }]);
+  assertEquals([...either], [["POST /rpc", ["tasks:read", "tasks:write"]]]);
 });
 
 Deno.test("admin implies every scope; no other scope implies another", () => {
@@ -41,8 +46,9 @@ Deno.test("/openapi.json declares the bearer scheme and each operation's scope, 
   assertEquals(spec.components.securitySchemes.bearer.type, "http");
   assertEquals(spec.components.securitySchemes.bearer.scheme, "bearer");
   for (const [method, path, scope] of ROUTE_SCOPES) {
-    const operation = spec.paths[path.replace(/:(\w+)/g, "{$1}")][method.toLowerCase()];
-    assertEquals(operation.security, [{ bearer: [scope] }], `${method} ${path}`);
+    const operation = spec.paths[path.replace(/\/:(\w+)/g, "/{$1}")][method.toLowerCase()];
+    const anyOf = typeof scope === "string" ? [scope] : scope;
+    assertEquals(operation.security, anyOf.map((s) => ({ bearer: [s] })), `${method} ${path}`);
     assertEquals(["401", "403"].every((s) => s in operation.responses), true, `${method} ${path}`);
   }
   assertEquals(spec.paths["/"].get.security, []);

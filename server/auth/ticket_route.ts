@@ -8,8 +8,8 @@ import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { InvalidInput } from "../errors.ts";
 import { json, jsonBodyProblems, problemResponse } from "../routes/responses.ts";
-import { callerOf, Forbidden } from "./principal.ts";
-import { grants, type Need, needs } from "./scopes.ts";
+import { callerOf, refuseWithout } from "./principal.ts";
+import { type Need, needs } from "./scopes.ts";
 import type { Tickets } from "./tickets.ts";
 
 const Ticket = z.object({
@@ -70,12 +70,7 @@ export function ticketRoutes<E extends Env>(
       }
       url.searchParams.delete("ticket");
       const principal = callerOf(c) ?? { name: "anonymous", tenant: "default", scopes: ["admin" as const] };
-      if (route.need && !grants(principal.scopes, route.need)) {
-        throw new Forbidden(
-          `The token '${principal.name}' lacks the scope '${route.need}' that ${url.pathname} needs`,
-          route.need,
-        );
-      }
+      if (route.need) refuseWithout(principal, route.need, url.pathname);
       const { ticket } = await tickets.issue(principal, "GET", url.pathname, url.searchParams);
       url.searchParams.set("ticket", ticket);
       return c.json({ ticket, url: url.pathname + url.search, expires_in: Math.round(tickets.ttlMs / 1000) }, 201);
