@@ -195,3 +195,25 @@ Deno.test(
     });
   },
 );
+
+Deno.test("docs/a2a.md: the A2A walk-through runs against a server as written", {
+  ignore: missingTools("curl", "jq"),
+}, async () => {
+  await using server = await startServer(DENO_SERVER, { LOG_LEVEL: "warn" });
+  await withDir(async (dir) => {
+    const outputs: string[] = [];
+    for (const line of await docCommands("a2a")) {
+      const r = await sh(line, dir, { service: host(server.url) });
+      assertEquals(r.code, 0, `${line}\n${r.stderr}`);
+      outputs.push(r.stdout);
+    }
+    const [card, state, stream] = outputs;
+    assertMatch(card, /"demo".*"answer".*,true\]/);
+    assertEquals(state.trim(), '"TASK_STATE_COMPLETED"');
+    const data = [...stream.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+    assertEquals(Object.keys(data[0]), ["task"]);
+    const chunks = data.filter((d) => d.artifactUpdate?.artifact.artifactId === "output");
+    assertEquals(chunks.map((d) => d.artifactUpdate.artifact.parts[0].text).join(""), "streamed words");
+    assertEquals(data.at(-1).statusUpdate.status.state, "TASK_STATE_COMPLETED");
+  });
+});
