@@ -10,6 +10,7 @@ import type { ScriptHost } from "./script_host.ts";
 import { createScriptedTaskPorts, type FollowMode } from "./tasks/scripted.ts";
 import { createScriptedDocumentStore } from "./documents/scripted.ts";
 import { createScriptedIdempotencyStore } from "./idempotency/scripted.ts";
+import { createScriptedWebhookStore } from "./webhooks/scripted.ts";
 import { type TenantPorts, tenantPrefix, withTenants } from "./tenant.ts";
 
 /** What is a store's own, besides its ports: the connection's. */
@@ -30,6 +31,7 @@ export function assembleStore(base: StoreBase, prefix: string, portsAt: (prefix:
     queue: ports.queue,
     documents: ports.documents,
     idempotency: ports.idempotency,
+    webhooks: ports.webhooks,
     async close() {
       await ports.close();
       await base.close();
@@ -47,5 +49,6 @@ export function scriptedPorts(
     ...createScriptedTaskPorts(host, { prefix, follow: options.follow, cluster: options.cluster }),
     documents: createScriptedDocumentStore(host, { prefix, cluster: options.cluster }),
     idempotency: createScriptedIdempotencyStore(host, { prefix }),
+    webhooks: createScriptedWebhookStore(host, { prefix }),
   };
 }

@@ -3,6 +3,7 @@ import type { Store } from "./store.ts";
 import { createMemoryTaskPorts } from "./tasks/memory.ts";
 import { createMemoryDocumentStore } from "./documents/memory.ts";
 import { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
+import { createMemoryWebhookStore } from "./webhooks/memory.ts";
 import type { TenantPorts } from "./tenant.ts";
 import { assembleStore } from "./assemble.ts";
 
@@ -23,6 +24,7 @@ export function createMemoryStore(options: { now?: () => number; prefix?: string
     ...createMemoryTaskPorts({ now: options.now }),
     documents: createMemoryDocumentStore({ now: options.now }),
     idempotency: createMemoryIdempotencyStore({ now: options.now }),
+    webhooks: createMemoryWebhookStore(),
   });
   return assembleStore(
     {

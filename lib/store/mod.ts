@@ -30,6 +30,9 @@ export type {
 } from "./documents/port.ts";
 export type { IdempotencyRecord, IdempotencyStore } from "./idempotency/port.ts";
 export { createMemoryIdempotencyStore } from "./idempotency/memory.ts";
+export type { Attempt, Delivery, NewDelivery, Outcome, Webhook, WebhookStore } from "./webhooks/port.ts";
+export { WEBHOOK_LIMITS } from "./webhooks/port.ts";
+export { createMemoryWebhookStore } from "./webhooks/memory.ts";
 // The ports' vocabulary; the task model's names (statuses, records, channels) are defined in lib/tasks.
 export {
   DEFAULT_LANE,

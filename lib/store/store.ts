@@ -3,6 +3,7 @@ import { StoreCtlError } from "../errors/mod.ts";
 import type { EventLog, TaskStore, WorkQueue } from "../task_model/ports.ts";
 import type { DocumentStore } from "./documents/port.ts";
 import type { IdempotencyStore } from "./idempotency/port.ts";
+import type { WebhookStore } from "./webhooks/port.ts";
 
 /**
  * The key-value store port the service runs on: small and domain-shaped. It grows operations
@@ -28,6 +29,8 @@ export interface Store {
   readonly documents: DocumentStore;
   /** `Idempotency-Key`s of creating requests and their tasks (`lib/store/idempotency/port.ts`). */
   readonly idempotency: IdempotencyStore;
+  /** A tenant's webhooks and their deliveries (`lib/store/webhooks/port.ts`). */
+  readonly webhooks: WebhookStore;
   /**
    * The tenant's view of this store: its own tasks, events, queue, documents and idempotency
    * keys, on this store's connections (`tenant.ts`); `kind`, `ping` and `hitSlidingWindow` are

@@ -2,6 +2,7 @@ import type { Store } from "./store.ts";
 import type { EventLog, SharedChannels, TaskStore, WorkQueue } from "../task_model/ports.ts";
 import type { DocumentStore } from "./documents/port.ts";
 import type { IdempotencyStore } from "./idempotency/port.ts";
+import type { WebhookStore } from "./webhooks/port.ts";
 
 /** A tenant's name: 1-64 characters of `A-Z a-z 0-9 . _ -` (no `{`, `}` or `:`: they would break hash tags and prefixes). */
 export const TENANT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -29,6 +30,7 @@ export interface TenantPorts {
   readonly queue: WorkQueue;
   readonly documents: DocumentStore;
   readonly idempotency: IdempotencyStore;
+  readonly webhooks: WebhookStore;
   /** Ends the ports' followers (their connections are the base's). */
   close(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export function withTenants(base: Omit<Store, "forTenant">, open: (tenant: strin
         queue: ports.queue,
         documents: ports.documents,
         idempotency: ports.idempotency,
+        webhooks: ports.webhooks,
         forTenant: (other) => store.forTenant(other), // tenants do not nest
         close: () => Promise.resolve(), // the base's close() closes it
       };
