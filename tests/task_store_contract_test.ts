@@ -402,6 +402,38 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
   });
 
   await t.step(
+    "events: the hooks channel, while on, gets the ends and questions of every task, nothing else",
+    async () => {
+      const store = await fresh();
+      await store.tasks.create(task("before", { session_id: "s" }));
+      await store.tasks.step("before", { to: "done", event: { kind: "done", payload: { result: {} } } });
+      assertEquals(await store.events.range("hooks", 0), [], "off by default");
+      store.tasks.shareEvents({ session: false, global: false, hooks: true });
+      await store.tasks.create(task("a", { session_id: "s" }));
+      await store.tasks.create(task("a1", { parent_id: "a", spawn_key: "k", session_id: "s" }));
+      await store.tasks.step("a1", { event: { kind: "update", payload: { message: "m" } } });
+      await store.tasks.step("a1", {
+        to: "input_required",
+        prompt: "?",
+        event: { kind: "input_required", payload: { prompt: "?" } },
+      });
+      await store.tasks.step("a1", {
+        to: "done",
+        from: ["input_required"],
+        event: { kind: "done", payload: { result: { n: 1 } } },
+      });
+      await store.tasks.cancel("a", true);
+      const hooks = await store.events.range("hooks", 0);
+      assertEquals(hooks.map((e) => [e.kind, e.data.task_id]), [["input_required", "a1"], ["done", "a1"], [
+        "cancelled",
+        "a",
+      ]]);
+      assertEquals(hooks[1].data.result, { n: 1 });
+      await store.close();
+    },
+  );
+
+  await t.step(
     "queue: jobs in order (per partition), one consumer each; ack removes; an expired lease is reclaimed",
     async () => {
       const store = await fresh();

@@ -21,6 +21,14 @@ export const GLOBAL_CHANNEL = "global";
 /** Session and global channels keep about this many recent events; task channels keep all. */
 export const SHARED_CHANNEL_CAP = 10_000;
 
+/**
+ * The channel of the events webhooks are told of (their kinds: {@link HOOK_KINDS}), written only
+ * while a service delivers webhooks; kept like the shared channels (about {@link SHARED_CHANNEL_CAP}).
+ */
+export const HOOKS_CHANNEL = "hooks";
+/** The kinds of event a webhook can ask for: a task's end, and its questions. */
+export const HOOK_KINDS: ReadonlySet<string> = new Set(["done", "failed", "cancelled", "input_required"]);
+
 /** The channel on which runners tell each other about cancels, answers and new work. */
 export const CONTROL_CHANNEL = "control";
 

@@ -12,6 +12,8 @@ export { FINAL_STATUSES, TASK_STATUSES, type TaskRecord, type TaskStatus, type T
 export {
   eventData,
   GLOBAL_CHANNEL,
+  HOOK_KINDS,
+  HOOKS_CHANNEL,
   sessionChannel,
   SHARED_CHANNEL_CAP,
   type StoredEvent,
@@ -156,6 +158,8 @@ export interface TaskStore {
 export interface SharedChannels {
   readonly session: boolean;
   readonly global: boolean;
+  /** The `hooks` channel: the events of {@link HOOK_KINDS}, for webhook deliveries. */
+  readonly hooks?: boolean;
 }
 
 /**

@@ -50,6 +50,8 @@ export {
   FINAL_EVENT_KINDS,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
+  HOOK_KINDS,
+  HOOKS_CHANNEL,
   sessionChannel,
   SHARED_CHANNEL_CAP,
   type StoredEvent,

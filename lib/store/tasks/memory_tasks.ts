@@ -2,6 +2,8 @@ import {
   eventData,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
+  HOOK_KINDS,
+  HOOKS_CHANNEL,
   type NewTask,
   sessionChannel,
   SHARED_CHANNEL_CAP,
@@ -66,7 +68,11 @@ export function createMemoryTaskStore(
       const data = structuredClone(eventData(record.task_id, payload)); // one copy, shared by the three channels
       append(taskChannel(record.task_id), kind, data);
       taskEvents++;
-      const channels = [shared.session && sessionChannel(record.session_id), shared.global && GLOBAL_CHANNEL];
+      const channels = [
+        shared.session && sessionChannel(record.session_id),
+        shared.global && GLOBAL_CHANNEL,
+        shared.hooks && HOOK_KINDS.has(kind) && HOOKS_CHANNEL,
+      ];
       for (const channel of channels) {
         if (!channel) continue;
         append(channel, kind, data, SHARED_CHANNEL_CAP);

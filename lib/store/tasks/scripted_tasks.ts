@@ -154,7 +154,8 @@ export function createScriptedTaskStore(
     },
     newRootId: (sessionId) => layout.newRootId(sessionId),
     shareEvents(channels) {
-      shared = [channels.session && "session", channels.global && "global"].filter(Boolean).join(",");
+      shared = [channels.session && "session", channels.global && "global", channels.hooks && "hooks"]
+        .filter(Boolean).join(",");
     },
   };
   return tasks;

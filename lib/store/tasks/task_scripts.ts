@@ -98,6 +98,8 @@ local CAP = tonumber(ARGV[3])
 local TTL = tonumber(ARGV[4])
 local TO_SESSION = string.find(ARGV[5], 'session', 1, true) ~= nil
 local TO_GLOBAL = string.find(ARGV[5], 'global', 1, true) ~= nil
+local TO_HOOKS = string.find(ARGV[5], 'hooks', 1, true) ~= nil
+local HOOK = { done = true, failed = true, cancelled = true, input_required = true }
 local FINAL = { done = true, failed = true, cancelled = true }
 local SUB = { spawned = true, done = true, failed = true, input_required = true }
 -- On a cluster (RELAY true) the channels outside the tree's slot (global; a session other than the
@@ -139,6 +141,7 @@ local function fan_out(id, kind, payload)
     emit('task:' .. id, kind, data, 0, false)
     if TO_SESSION then emit('session:' .. t[1], kind, data, CAP, t[4] == '1') end
     if TO_GLOBAL then emit('global', kind, data, CAP, true) end
+    if TO_HOOKS and HOOK[kind] then emit('hooks', kind, data, CAP, true) end
   end
   if t[2] and SUB[kind] then
     local sub = '{"subtask_id":' .. cjson.encode(id) .. ',"spawn_key":' .. cjson.encode(t[3] or '')
