@@ -14,6 +14,7 @@ import type { TaskApiConfig } from "./routes/tasks.ts";
 import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/streams.ts";
 import { parseAllowedHosts } from "./allowed_hosts.ts";
 import { type A2AConfig, DEFAULT_A2A } from "./a2a/methods.ts";
+import { DEFAULT_DELIVERY, type DeliveryConfig } from "../lib/webhooks/mod.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -40,6 +41,8 @@ export interface ServerConfig {
   readonly auth: AccessConfig;
   /** The A2A agent (`A2A_ENABLED`, `A2A_DEFAULT_KIND`). */
   readonly a2a: A2AConfig;
+  /** `WEBHOOKS_ENABLED`, and how deliveries are made (`WEBHOOK_*`). */
+  readonly webhooks: { readonly enabled: boolean; readonly delivery: DeliveryConfig };
 }
 
 /** Who may call the service, and from which browser origins. */
@@ -156,6 +159,13 @@ const Env = z.object({
   IDEMPOTENCY_TTL_SECONDS: whole("IDEMPOTENCY_TTL_SECONDS", 1, 30 * 86_400).default(86_400),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
   A2A_ENABLED: bool("A2A_ENABLED").default(DEFAULT_A2A.enabled),
+  WEBHOOKS_ENABLED: bool("WEBHOOKS_ENABLED").default(true),
+  WEBHOOK_ALLOW_HTTP: bool("WEBHOOK_ALLOW_HTTP").default(false),
+  WEBHOOK_ALLOW_HOSTS: z.string().default("").transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  WEBHOOK_TIMEOUT_MS: whole("WEBHOOK_TIMEOUT_MS", 100, 60_000).default(DEFAULT_DELIVERY.timeoutMs),
+  WEBHOOK_RETRY_HOURS: z.coerce.number({ message: "WEBHOOK_RETRY_HOURS must be a number of hours" })
+    .min(0, "WEBHOOK_RETRY_HOURS must be from 0 to 720").max(720, "WEBHOOK_RETRY_HOURS must be from 0 to 720")
+    .default(DEFAULT_DELIVERY.retryWindowMs / 3_600_000),
   A2A_DEFAULT_KIND: z.string().min(1, "A2A_DEFAULT_KIND must name a task kind").default(DEFAULT_A2A.defaultKind),
   CHANNEL_SCOPES: z.string().default(DEFAULT_STREAMS.scopes.join(","))
     .transform((v) => v.split(",").map((s) => s.trim().toUpperCase()).filter(Boolean))
@@ -299,5 +309,13 @@ export function loadServerConfig(
       allowedHosts: e.ALLOWED_HOSTS,
     },
     a2a: { enabled: e.A2A_ENABLED, defaultKind: e.A2A_DEFAULT_KIND },
+    webhooks: {
+      enabled: e.WEBHOOKS_ENABLED,
+      delivery: {
+        timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+        retryWindowMs: e.WEBHOOK_RETRY_HOURS * 3_600_000,
+        policy: { allowHttp: e.WEBHOOK_ALLOW_HTTP, allowHosts: e.WEBHOOK_ALLOW_HOSTS },
+      },
+    },
   };
 }

@@ -28,6 +28,7 @@ function downStore(): Store {
     events: unavailable(store.events),
     documents: unavailable(store.documents),
     idempotency: unavailable(store.idempotency),
+    webhooks: unavailable(store.webhooks),
   };
 }
 
@@ -55,6 +56,8 @@ Deno.test("a store that does not answer is a 503 problem with Retry-After from e
       ["GET", "/sessions/s/stream?replay=false"],
       ["GET", "/stream?replay=false"],
       ["GET", "/pipelines/status"],
+      ["GET", "/webhooks"],
+      ["GET", "/webhooks/w/deliveries"],
       ["POST", "/pipelines/clear"],
       ["POST", "/pipelines/run", { documents: [{ title: "t", content: "c", source: "s" }] }],
     ] as const

@@ -26,6 +26,7 @@ import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
 import { NO_STORE_ANSWER, rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { taskRoutes } from "./routes/tasks.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { sharedChannels, streamRoutes } from "./routes/streams.ts";
 import { pipelineRoutes } from "./routes/pipelines.ts";
 import { docsRoutes } from "./docs/mod.ts";
@@ -107,14 +108,18 @@ export function createApp(service: Service): OpenAPIHono {
   // Each request works in its caller's tenant's scope; running open, in the store's own.
   const scopeOf: ScopeOf = (c) => service.scope(callerOf(c)?.tenant);
   const taskApi = config.tasks;
-  app.route("/", taskRoutes({ scopeOf, config: taskApi }, invalidFields));
+  const webhooks = service.webhooks ? config.webhooks.delivery.policy : undefined;
+  app.route("/", taskRoutes({ scopeOf, config: { ...taskApi, webhooks } }, invalidFields));
+  if (webhooks) app.route("/", webhookRoutes(scopeOf, webhooks, invalidFields));
   app.route(
     "/",
     pipelineRoutes({ scopeOf, idempotencyTtlMs: taskApi.idempotencyTtlMs, source: service.source }, invalidFields),
   );
   app.route("/", streamRoutes(scopeOf, config.streams, invalidFields));
   app.route("/", ticketRoutes(tickets, scopeTable, invalidFields));
-  if (config.a2a.enabled) app.route("/", a2aRoutes({ scopeOf, card: cardFacts(service), streams: config.streams }, invalidFields));
+  if (config.a2a.enabled) {
+    app.route("/", a2aRoutes({ scopeOf, card: cardFacts(service), streams: config.streams, webhooks }, invalidFields));
+  }
   serveOpenApi(app, { title: "storectl service", version: VERSION }, config.rateLimit.routes, service.kinds);
   app.route("/", docsRoutes("/openapi.json"));
   app.route("/", consoleRoutes({ tokens: tokens !== undefined, streams: sharedChannels(config.streams) }));
@@ -139,7 +144,7 @@ function cardFacts(service: Service): CardFacts {
   return {
     kinds,
     tokens: tokens !== undefined,
-    pushNotifications: false,
+    pushNotifications: service.webhooks,
     cascadeCancel: config.tasks.cascadeCancel,
     defaultKind,
   };

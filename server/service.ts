@@ -31,6 +31,8 @@ import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from
 import type { ServerConfig } from "./config.ts";
 import { sharedChannels } from "./routes/streams.ts";
 import type { TokenSet } from "./auth/tokens.ts";
+import { type Dispatcher, startDispatcher } from "../lib/webhooks/mod.ts";
+import { a2aPushBody } from "./a2a/wire.ts";
 
 /** What an entry gives the service besides its settings: the effects of where it runs. */
 export interface ServiceParts {
@@ -53,6 +55,11 @@ export interface ServiceParts {
   readonly debug?: (line: string) => void;
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Whether this entry delivers webhooks (`WEBHOOKS_ENABLED` permitting): a long-running process
+   * does; the edge entry, which runs nothing between requests, does not. Default true.
+   */
+  readonly deliversWebhooks?: boolean;
 }
 
 /** One tenant's view of the store, with its own task runner and search index. */
@@ -60,6 +67,8 @@ export interface Scope {
   readonly store: Store;
   readonly runner: TaskRunner;
   readonly search: SearchIndex;
+  /** Its webhook deliveries, when the service makes them. */
+  readonly dispatcher?: Dispatcher;
 }
 
 /** The service: its settings, store and scopes; `close()` ends everything it started. */
@@ -68,6 +77,8 @@ export interface Service {
   readonly store: Store;
   readonly tokens?: TokenSet;
   readonly source?: PipelineSource;
+  /** Whether it delivers webhooks (and so offers them, and A2A push notifications). */
+  readonly webhooks: boolean;
   /** Every task kind it runs (for `/openapi.json`). */
   readonly kinds: readonly TaskDefinition[];
   /** Logs store outages once when one starts and once when it ends (the routes' and the runners'). */
@@ -110,8 +121,9 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
   const log = parts.log ?? ((line: string) => console.error(line));
   const outage = storeOutage(log, parts.now);
   store.tasks.retain(config.tasks.retentionMs);
+  const webhooks = config.webhooks.enabled && parts.deliversWebhooks !== false;
   // A shared channel no stream of this service reads is not written at all (tenant views follow the store).
-  store.tasks.shareEvents(sharedChannels(config.streams));
+  store.tasks.shareEvents({ ...sharedChannels(config.streams), hooks: webhooks });
 
   const kindsOver = (view: Store, retriever: Retriever) => [
     ...taskDefinitions({ store: view, retriever, source, llm: config.llm, fetch: parts.fetch }),
@@ -137,7 +149,10 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
       outage,
       log,
     });
-    const made = { store: view, runner, search };
+    const dispatcher = webhooks
+      ? startDispatcher({ store: view, config: config.webhooks.delivery, a2aBody: a2aPushBody, log })
+      : undefined;
+    const made = { store: view, runner, search, dispatcher };
     scopes.set(tenant, made);
     return made;
   };
@@ -146,6 +161,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
     store,
     tokens,
     source,
+    webhooks,
     kinds: kindsOver(store, { search: () => Promise.resolve([]) }),
     outage,
     log,
@@ -159,7 +175,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
       const all = [...scopes.values()];
       scopes.clear();
       for (const { search } of all) search.close();
-      await Promise.all(all.map(({ runner }) => runner.close()));
+      await Promise.all(all.map(({ runner, dispatcher }) => Promise.all([runner.close(), dispatcher?.close()])));
       await store.close();
     },
   };

@@ -31,6 +31,12 @@ export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, sco
   ["GET", "/sessions/:session_id/stream", "tasks:read"],
   ["GET", "/stream", "tasks:read"],
   ["POST", "/stream-tickets", "tasks:read"],
+  ["POST", "/webhooks", "tasks:write"],
+  ["GET", "/webhooks", "tasks:read"],
+  ["GET", "/webhooks/:webhook_id", "tasks:read"],
+  ["DELETE", "/webhooks/:webhook_id", "tasks:write"],
+  ["GET", "/webhooks/:webhook_id/deliveries", "tasks:read"],
+  ["POST", "/webhooks/:webhook_id/deliveries/:delivery_id/redeliver", "tasks:write"],
   // A2A: the JSON-RPC endpoint and {id}:cancel|subscribe admit either task scope; the call then needs its own.
   ["POST", "/a2a/jsonrpc", ["tasks:read", "tasks:write"]],
   ["POST", "/a2a/rest/message:send", "tasks:write"],
@@ -58,7 +64,8 @@ export const OPEN_ROUTES: readonly string[] = [
 /** A concrete path of a route pattern. */
 export const concrete = (path: string): string =>
   path.replace(":task_id", "t-nonexistent").replace(":session_id", "s-auth").replace(":id", "t-nonexistent")
-    .replace(":ref", "t-nonexistent:subscribe").replace(":config_id", "c-nonexistent");
+    .replace(":ref", "t-nonexistent:subscribe").replace(":config_id", "c-nonexistent")
+    .replace(":webhook_id", "wh-nonexistent").replace(":delivery_id", "d-nonexistent");
 
 /** The tokens by role; `only[scope]` holds just that scope, `allBut[scope]` every other one but admin. */
 export interface TestTokens {

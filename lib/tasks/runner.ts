@@ -24,6 +24,8 @@ export interface SubmitRequest {
   readonly input?: unknown;
   readonly session_id?: string;
   readonly metadata?: Record<string, unknown>;
+  /** The task's id, when the caller needs it first (a webhook of the task); from `tasks.newRootId(session_id)`. */
+  readonly task_id?: string;
 }
 
 /** What a runner is built from. */
@@ -219,7 +221,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       checkFootprint(request.kind, footprint, taskLimits);
       await quotas.admit(footprint);
       const sessionId = request.session_id ?? newId();
-      const taskId = options.newId?.() ?? tasks.newRootId(sessionId);
+      const taskId = request.task_id ?? options.newId?.() ?? tasks.newRootId(sessionId);
       await tasks.create({
         task_id: taskId,
         kind: request.kind,

@@ -16,6 +16,7 @@ import { agentCard, type CardFacts, JSON_RPC_PATH, REST_PATH } from "./card.ts";
 import { jsonRpcHandler } from "./jsonrpc.ts";
 import { type CallContext, methods } from "./methods.ts";
 import { restHandlers } from "./rest.ts";
+import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
 
 export { type A2AConfig, DEFAULT_A2A } from "./methods.ts";
 
@@ -25,6 +26,8 @@ export interface A2ADeps {
   readonly card: CardFacts;
   /** The SSE settings of the service's streams (heartbeat, outgoing buffer). */
   readonly streams: EventStreamOptions;
+  /** Where push notifications may go; none: the service delivers no webhooks. */
+  readonly webhooks?: DestinationPolicy;
 }
 
 /** Who may call a route: a scope, either task scope (the handler asks for the call's own), or anyone. */
@@ -51,6 +54,7 @@ export function a2aRoutes<E extends Env>(
     scope: deps.scopeOf(c),
     cascadeCancel: deps.card.cascadeCancel,
     defaultKind: deps.card.defaultKind,
+    webhooks: deps.webhooks,
     signal: stop.signal,
   });
 

@@ -104,6 +104,11 @@ export function a2aTask(record: TaskRecord & { children?: number }, view: TaskVi
   };
 }
 
+/** The body of an A2A push notification: the task as it is, as a stream response. */
+export function a2aPushBody(record: TaskRecord): string {
+  return JSON.stringify({ task: a2aTask(record) });
+}
+
 /** The kinds after which an A2A stream ends: final states, and the interrupted `input_required`. */
 export const STREAM_END_KINDS: ReadonlySet<string> = new Set(["done", "failed", "cancelled", "input_required"]);
 

@@ -2,7 +2,11 @@ import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { TASK_STATUSES, type TaskLimits, type TaskRecord, type TaskStatus } from "../../lib/tasks/mod.ts";
 import type { ListedTask, TaskStore } from "../../lib/store/mod.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { Conflict, InvalidInput, NotFound } from "../errors.ts";
+import type { Webhook } from "../../lib/store/mod.ts";
+import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
+import { subscribe, WebhookRefused } from "../webhooks.ts";
+import { refusal, TaskWebhook } from "./webhooks.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { needs } from "../auth/scopes.ts";
 import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
@@ -16,6 +20,8 @@ export interface TaskApiConfig {
   readonly idempotencyTtlMs?: number;
   /** What one request may make and one tenant keep (`TASK_MAX_*`, `TENANT_MAX_*`); default `DEFAULT_TASK_LIMITS`. */
   readonly limits?: TaskLimits;
+  /** Where a task's `webhook` may point (`WEBHOOK_*`); none: the service delivers no webhooks. */
+  readonly webhooks?: DestinationPolicy;
 }
 
 export const DEFAULT_TASK_API: TaskApiConfig = { cascadeCancel: true, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS };
@@ -122,6 +128,10 @@ const SUBMIT = createRoute({
             input: z.unknown().optional().openapi({ example: { steps: 2, tokens: ["Hello", " world"] } }),
             session_id: z.string().min(1).max(200).optional(),
             metadata: Metadata.optional(),
+            webhook: TaskWebhook.optional().openapi({
+              description: "Tell this URL when the task ends or asks (signed, Standard Webhooks); the answer has " +
+                "the webhook's id and secret, shown once",
+            }),
           }),
         },
       },
@@ -132,7 +142,14 @@ const SUBMIT = createRoute({
       Task,
       "The task an earlier request with the same Idempotency-Key created (`Idempotent-Replayed: true`)",
     ),
-    201: json(Task, "The task, queued"),
+    201: json(
+      Task.extend({
+        webhook: z.object({ id: z.string(), secret: z.string() }).optional().openapi({
+          description: "With a webhook: its id (GET /webhooks/{id}/deliveries) and signing secret, shown this once",
+        }),
+      }),
+      "The task, queued",
+    ),
     409: problemResponse(
       "The Idempotency-Key was used for a different request, or its request is still being handled",
     ),
@@ -304,10 +321,30 @@ export function taskRoutes<E extends Env>(
     const key = c.req.valid("header")["idempotency-key"];
     const { store, runner } = scopeOf(c);
     const createOnce = idempotent({ keys: store.idempotency, tasks: store.tasks, ttlMs });
-    const created = await createOnce(key, "POST /tasks", body, () => runner.submit(body));
+    let hook: Webhook | undefined;
+    const created = await createOnce(key, "POST /tasks", body, async () => {
+      const { webhook, ...request } = body;
+      if (!webhook) return await runner.submit(request);
+      if (!config.webhooks) {
+        throw new InvalidInput("This service delivers no webhooks (WEBHOOKS_ENABLED=false, or the edge entry)", [
+          { field: "webhook", message: "webhooks are off here" },
+        ]);
+      }
+      // The subscription first, under the task's id to be: a task that ends at once is still told of.
+      const session_id = request.session_id ?? crypto.randomUUID();
+      const task_id = store.tasks.newRootId(session_id);
+      hook = await subscribe(store, { ...webhook, task_id }, config.webhooks).catch((error) => {
+        throw error instanceof WebhookRefused ? refusal(error, "webhook.url") : error;
+      });
+      return await runner.submit({ ...request, session_id, task_id }).catch(async (error) => {
+        await store.webhooks.remove(hook!.id);
+        throw error;
+      });
+    });
+    const shown = { ...publicTask(created.record), ...(hook && { webhook: { id: hook.id, secret: hook.secret } }) };
     return created.replayed
-      ? c.json(publicTask(created.record), 200, createdHeaders(created))
-      : c.json(publicTask(created.record), 201, createdHeaders(created));
+      ? c.json(shown, 200, createdHeaders(created))
+      : c.json(shown, 201, createdHeaders(created));
   });
 
   app.openapi(LIST, async (c) => {
