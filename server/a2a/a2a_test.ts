@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertRejects } from "../../testing/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../testing/assert.ts";
 import {
   a2aClient,
   type Binding,
@@ -14,6 +14,7 @@ import { testTokens } from "../../testing/auth_tokens.ts";
 import { createTokenSet, parseTokens } from "../auth/tokens.ts";
 import { until } from "../../testing/until.ts";
 import { EXTENSIONS } from "./card.ts";
+import { startReceiver } from "../../testing/webhook_receiver.ts";
 
 /** The service on a real HTTP listener (the client fetches its card and calls it over HTTP). */
 function serve(options: TestServiceOptions = {}) {
@@ -380,4 +381,96 @@ Deno.test("A2A keeps the service's access control: tokens, scopes and tenants", 
     const unauthorized = await assertRejects(() => stranger.getTask({ id: reply.id, tenant: "" }));
     assert((unauthorized as Error).message.includes("401"), (unauthorized as Error).message);
   }
+});
+
+Deno.test("A2A push notifications: configs made, read, listed and deleted by the official client; deliveries carry A2A's task", async () => {
+  await using receiver = startReceiver();
+  await using server = serve({ env: { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
+  const card = await (await fetch(`${server.url}/.well-known/agent-card.json`)).json();
+  assertEquals(card.capabilities.pushNotifications, true);
+  for (const binding of BINDINGS) {
+    receiver.received.length = 0;
+    const client = await a2aClient(server.url, binding);
+    const started = await client.sendMessage({
+      message: message({ data: { steps: 2, delay_ms: 300, tokens: ["ok"] } }, { skill: "demo" }),
+      configuration: { returnImmediately: true, acceptedOutputModes: [], taskPushNotificationConfig: undefined },
+    } as never);
+    assert("status" in started);
+    const config = await client.createTaskPushNotificationConfig({
+      tenant: "",
+      id: "",
+      taskId: started.id,
+      url: `${receiver.url}/a2a`,
+      token: "receiver-token",
+      authentication: undefined,
+    });
+    assert(config.id.length > 0);
+    assertEquals((await client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id })).url, `${receiver.url}/a2a`);
+    const listed = await client.listTaskPushNotificationConfig({ tenant: "", taskId: started.id, pageSize: 0, pageToken: "" });
+    assertEquals(listed.configs.map((c) => c.id), [config.id]);
+    await until(`the completed task is pushed (${binding})`, () => receiver.received.length === 1);
+    const [pushed] = receiver.received;
+    assertEquals(pushed.headers["x-a2a-notification-token"], "receiver-token");
+    assertEquals(pushed.headers["content-type"], "application/a2a+json");
+    assertMatch(pushed.headers["webhook-signature"], /^v1,/);
+    const body = JSON.parse(pushed.body);
+    assertEquals([body.task.id, body.task.status.state], [started.id, "TASK_STATE_COMPLETED"]);
+    await client.deleteTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id });
+    const gone = await assertRejects(() => client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id }));
+    assertEquals((gone as Error).name, "TaskNotFoundError");
+    const refused = await assertRejects(() =>
+      client.createTaskPushNotificationConfig({
+        tenant: "",
+        id: "",
+        taskId: started.id,
+        url: "http://10.0.0.1/hook",
+        token: "",
+        authentication: undefined,
+      })
+    );
+    assert((refused as Error).message.includes("private"), (refused as Error).message);
+  }
+});
+
+Deno.test("A2A push notifications: a config in SendMessage is told of its task's end, with the credentials given", async () => {
+  await using receiver = startReceiver();
+  await using server = serve({ env: { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_HOSTS: "127.0.0.1" } });
+  const client = await a2aClient(server.url, "JSONRPC");
+  const reply = await client.sendMessage({
+    message: message({ text: "fast" }, { skill: "demo" }),
+    configuration: {
+      returnImmediately: false,
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: {
+        tenant: "",
+        id: "",
+        taskId: "",
+        url: `${receiver.url}/send`,
+        token: "",
+        authentication: { scheme: "Bearer", credentials: "receiver-secret" },
+      },
+    },
+  } as never);
+  assert("status" in reply);
+  await until("the end is pushed", () => receiver.received.length === 1);
+  assertEquals(receiver.received[0].headers.authorization, "Bearer receiver-secret");
+  assertEquals(JSON.parse(receiver.received[0].body).task.id, reply.id);
+});
+
+Deno.test("A2A push notifications where webhooks are off: PushNotificationNotSupportedError", async () => {
+  await using server = serve({ env: { WEBHOOKS_ENABLED: "false" } });
+  const client = await a2aClient(server.url, "HTTP+JSON");
+  const reply = await client.sendMessage({ message: message({ text: "x" }, { skill: "demo" }) } as never);
+  assert("status" in reply);
+  const refused = await assertRejects(() =>
+    client.createTaskPushNotificationConfig({
+      tenant: "",
+      id: "",
+      taskId: reply.id,
+      url: "https://receiver.example/",
+      token: "",
+      authentication: undefined,
+    })
+  );
+  assertEquals((refused as Error).name, "PushNotificationNotSupportedError");
 });
