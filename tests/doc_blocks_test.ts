@@ -5,6 +5,8 @@ import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { keyValues } from "../testing/table_text.ts";
 import { missingTools, userEnv } from "../testing/tools.ts";
 import { docCommands } from "../testing/doc_blocks.ts";
+import { startReceiver } from "../testing/webhook_receiver.ts";
+import { until } from "../testing/until.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -18,13 +20,16 @@ interface Hosts {
   readonly cloud?: string;
   readonly enterprise?: string;
   readonly service?: string;
+  /** A webhook receiver (the documents' 127.0.0.1:9000). */
+  readonly receiver?: string;
 }
 
 /** Runs `line` in a shell in `dir`, with `ctl` on PATH and the test's servers in place of the documents' addresses. */
 async function sh(line: string, dir: string, hosts: Hosts) {
   const command = line.replaceAll("127.0.0.1:8081", hosts.cloud ?? "127.0.0.1:8081")
     .replaceAll("127.0.0.1:9443", hosts.enterprise ?? "127.0.0.1:9443")
-    .replaceAll("127.0.0.1:8080", hosts.service ?? "127.0.0.1:8080");
+    .replaceAll("127.0.0.1:8080", hosts.service ?? "127.0.0.1:8080")
+    .replaceAll("127.0.0.1:9000", hosts.receiver ?? "127.0.0.1:9000");
   const out = await new Deno.Command("sh", {
     args: ["-c", command],
     cwd: dir,
@@ -215,5 +220,30 @@ Deno.test("docs/a2a.md: the A2A walk-through runs against a server as written", 
     const chunks = data.filter((d) => d.artifactUpdate?.artifact.artifactId === "output");
     assertEquals(chunks.map((d) => d.artifactUpdate.artifact.parts[0].text).join(""), "streamed words");
     assertEquals(data.at(-1).statusUpdate.status.state, "TASK_STATE_COMPLETED");
+  });
+});
+
+Deno.test("docs/webhooks.md: the walk-through runs against a server and a receiver as written", {
+  ignore: missingTools("curl", "jq"),
+}, async () => {
+  await using receiver = startReceiver();
+  await using server = await startServer(DENO_SERVER, {
+    LOG_LEVEL: "warn",
+    WEBHOOK_ALLOW_HTTP: "true",
+    WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
+  });
+  await withDir(async (dir) => {
+    const [subscribe, submit, deliveries] = await docCommands("webhooks");
+    const run = async (line: string) => {
+      const r = await sh(line, dir, { service: host(server.url), receiver: host(receiver.url) });
+      assertEquals(r.code, 0, `${line}\n${r.stderr}`);
+      return r.stdout;
+    };
+    await run(subscribe);
+    assertEquals((await run(submit)).trim(), "in_progress");
+    await until("the receiver gets the delivery", () => receiver.received.length === 1);
+    assertEquals(JSON.parse(receiver.received[0].body).type, "task.done");
+    await until("the delivery is recorded", async () => (await run(deliveries)).includes("delivered"));
+    assertEquals((await run(deliveries)).trim(), '{"event":"done","state":"delivered"}');
   });
 });
