@@ -31,6 +31,8 @@ export interface EventSink {
   write(frames: string | readonly Uint8Array[]): Promise<void>;
   /** Resolves once the outgoing buffer is empty (everything written was taken), or once the stream has ended. */
   drained(): Promise<void>;
+  /** Bytes written and not taken yet. */
+  readonly buffered: number;
   /** Ends the stream after what was written, with `: <comment>` as its last frame. */
   end(comment: string): void;
   /** Aborted when the stream ends: the client went away, was cut off, or the server ended it. */
@@ -168,6 +170,10 @@ class OutgoingStream implements EventSink {
 
   get signal(): AbortSignal {
     return this.#aborter.signal;
+  }
+
+  get buffered(): number {
+    return this.#pendingBytes;
   }
 
   write(frames: string | readonly Uint8Array[]): Promise<void> {

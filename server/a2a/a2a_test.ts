@@ -152,6 +152,15 @@ for (const binding of BINDINGS) {
       assertEquals(chunks.map((c) => "append" in c && c.append), [false, true, true, false]);
     });
 
+    await t.step("a stream of 2,000 tokens arrives whole (stored events go out as the client takes them)", async () => {
+      const tokens = Array.from({ length: 2_000 }, (_, i) => `w${i} `);
+      const responses = await collect(client.sendMessageStream({
+        message: message({ data: { steps: 0, delay_ms: 0, tokens } }, { skill: "demo" }),
+      } as never));
+      assertEquals(outputOf(responses), tokens.join(""));
+      assertEquals(states(responses).at(-1), "TASK_STATE_COMPLETED");
+    });
+
     await t.step("input-required: the question ends the wait, a message to the task answers it", async () => {
       const asked = await client.sendMessage({
         message: message({ data: { steps: 0, ask: "Which colour?" } }, { skill: "demo" }),

@@ -10,13 +10,13 @@ import { requireScope } from "../auth/principal.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, JSON_RPC, jsonRpcError } from "./errors.ts";
-import { type CallContext, methods, type StreamItem } from "./methods.ts";
+import { type CallContext, methods, type TaskStream } from "./methods.ts";
 import { sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
 type Id = string | number | null;
 type Unary = (params: unknown, ctx: CallContext) => Promise<Json | null>;
-type Streaming = (params: unknown, ctx: CallContext, lastEventId?: number) => Promise<AsyncIterable<StreamItem[]>>;
+type Streaming = (params: unknown, ctx: CallContext, lastEventId?: number) => Promise<TaskStream>;
 
 /** Each method, whether it changes anything (needs `tasks:write`; else `tasks:read`), and whether it streams. */
 const METHODS: Readonly<Record<string, { write: boolean; unary?: Unary; streaming?: Streaming }>> = {
@@ -91,16 +91,9 @@ export function jsonRpcHandler(
         return reply(c, replyId, { result });
       }
       const lastEventId = c.req.header("last-event-id");
-      const items = await entry.streaming!(
-        params,
-        ctx,
-        lastEventId && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined,
-      );
-      return sseResponse(streams, items, {
-        data: (result) => JSON.stringify({ jsonrpc: "2.0", id: replyId, result }),
-        error: (message) =>
-          `data: ${JSON.stringify({ jsonrpc: "2.0", id: replyId, error: { code: -32603, message } })}\n\n`,
-      }, stop);
+      const stream = await entry.streaming!(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
+      stop.abort(); // the stream follows on its own signal
+      return sseResponse(streams, ctx.scope.store.events, stream, (result) => JSON.stringify({ jsonrpc: "2.0", id: replyId, result }));
     } catch (error) {
       stop.abort();
       if (error instanceof A2AError) return reply(c, replyId, { error: jsonRpcError(error) });

@@ -37,10 +37,17 @@ export interface CallContext {
   readonly signal: AbortSignal;
 }
 
-/** One stream response, with the task event it came from (none for the first, a snapshot). */
-export interface StreamItem {
-  readonly eventId?: number;
-  readonly response: Json;
+/**
+ * A task stream to send: the task as it is first (when there is a snapshot), then the task's
+ * events above `after` until one of `endKinds` of the task itself.
+ */
+export interface TaskStream {
+  readonly record: TaskRecord;
+  readonly first?: { readonly response: Json; readonly eventId?: number };
+  readonly after: number;
+  readonly endKinds: ReadonlySet<string>;
+  /** Whether the output artifact has begun (a token was sent before `after`): the next chunk appends. */
+  readonly tokensStarted: boolean;
 }
 
 /** How a kind reads a message that is only text; a kind not here takes a data part. */
@@ -199,25 +206,6 @@ async function settled(ctx: CallContext, taskId: string, after: number): Promise
   return record;
 }
 
-/** Stream items of `record`'s events from `after`, the first token starting the output artifact unless `tokens`. */
-async function* itemsOf(
-  ctx: CallContext,
-  record: TaskRecord,
-  after: number,
-  endKinds: ReadonlySet<string>,
-  tokens: boolean,
-): AsyncGenerator<StreamItem[]> {
-  let firstToken = !tokens;
-  for await (const batch of taskEvents(ctx, record.task_id, after, endKinds)) {
-    const items: StreamItem[] = [];
-    for (const event of batch) {
-      for (const response of streamResponses(record, event, firstToken)) items.push({ eventId: event.id, response });
-      if (event.kind === "token") firstToken = false;
-    }
-    if (items.length > 0) yield items;
-  }
-}
-
 /** The tokens a task has streamed up to event `until`. */
 async function outputUntil(ctx: CallContext, taskId: string, until: number): Promise<string> {
   let text = "";
@@ -245,30 +233,29 @@ export const methods = {
   },
 
   /** SendStreamingMessage: the task as it is, then its events until it settles. */
-  async sendStreamingMessage(raw: unknown, ctx: CallContext): Promise<AsyncIterable<StreamItem[]>> {
+  async sendStreamingMessage(raw: unknown, ctx: CallContext): Promise<TaskStream> {
     const params = parseParams(SendParams, raw);
     const { taskId, after } = await deliver(params, ctx);
     const record = await ctx.scope.store.tasks.get(taskId);
     if (!record) throw notFound(taskId);
-    return (async function* () {
-      yield [{ response: { task: a2aTask(record, { historyLength: 0 }) } }];
-      yield* itemsOf(ctx, record, after, STREAM_END_KINDS, after > 0);
-    })();
+    const tokensStarted = after > 0 && (await outputUntil(ctx, taskId, after)) !== "";
+    const first = { response: { task: a2aTask(record, { historyLength: 0 }) } };
+    return { record, first, after, endKinds: STREAM_END_KINDS, tokensStarted };
   },
 
   /**
    * SubscribeToTask: the task as it is (with the tokens so far), then its events until it ends;
    * after `lastEventId`, only the events after that one (a reconnect: no gap, no duplicate).
    */
-  async subscribeToTask(raw: unknown, ctx: CallContext, lastEventId?: number): Promise<AsyncIterable<StreamItem[]>> {
+  async subscribeToTask(raw: unknown, ctx: CallContext, lastEventId?: number): Promise<TaskStream> {
     const { id } = parseParams(TaskIdParams, raw);
     const { tasks, events } = ctx.scope.store;
     const last = await events.last(taskChannel(id)); // before the task: anything later comes as an event
     const record = await tasks.get(id);
     if (!record) throw notFound(id);
     if (lastEventId !== undefined) {
-      const tokensBefore = (await outputUntil(ctx, id, lastEventId)) !== "";
-      return itemsOf(ctx, record, lastEventId, ENDS_SUBSCRIPTION, tokensBefore);
+      const tokensStarted = (await outputUntil(ctx, id, lastEventId)) !== "";
+      return { record, after: lastEventId, endKinds: ENDS_SUBSCRIPTION, tokensStarted };
     }
     if (FINAL_STATUSES.has(record.status)) {
       throw new A2AError(
@@ -277,10 +264,8 @@ export const methods = {
       );
     }
     const output = await outputUntil(ctx, id, last);
-    return (async function* () {
-      yield [{ eventId: last, response: { task: a2aTask(record, { output, historyLength: 0 }) } }];
-      yield* itemsOf(ctx, record, last, ENDS_SUBSCRIPTION, output !== "");
-    })();
+    const first = { response: { task: a2aTask(record, { output, historyLength: 0 }) }, eventId: last };
+    return { record, first, after: last, endKinds: ENDS_SUBSCRIPTION, tokensStarted: output !== "" };
   },
 
   /** GetTask. */

@@ -12,7 +12,7 @@ import type { Scope } from "../auth/scopes.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, restError } from "./errors.ts";
-import type { CallContext, StreamItem } from "./methods.ts";
+import type { CallContext, TaskStream } from "./methods.ts";
 import { sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
@@ -26,7 +26,7 @@ export type RestCall =
       params: unknown,
       ctx: CallContext,
       lastEventId?: number,
-    ) => Promise<AsyncIterable<StreamItem[]>>;
+    ) => Promise<TaskStream>;
   };
 
 /** Builds HTTP+JSON handlers over the same calls as the JSON-RPC binding. */
@@ -50,16 +50,9 @@ export function restHandlers(
         return result === null ? c.body(null, 204) : c.json(result, 200);
       }
       const lastEventId = c.req.header("last-event-id");
-      const items = await call.streaming(
-        params,
-        ctx,
-        lastEventId && /^\d+$/.test(lastEventId) ? Number(lastEventId) : undefined,
-      );
-      return sseResponse(streams, items, {
-        data: (response) => JSON.stringify(response),
-        error: (message) =>
-          `event: error\ndata: ${JSON.stringify({ error: { code: 503, status: "UNAVAILABLE", message } })}\n\n`,
-      }, stop);
+      const stream = await call.streaming(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
+      stop.abort(); // the stream follows on its own signal
+      return sseResponse(streams, ctx.scope.store.events, stream, (response) => JSON.stringify(response));
     } catch (error) {
       stop.abort();
       if (!(error instanceof A2AError)) throw error;

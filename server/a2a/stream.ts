@@ -1,46 +1,42 @@
 /**
- * A2A streams as Server-Sent Events, on the service's one SSE machinery (`server/sse.ts`: shared
- * heartbeats, a bounded outgoing buffer). Each frame's `id` is the task event it came from, so a
- * client that reconnects with `Last-Event-ID` misses nothing and gets nothing twice.
+ * A2A streams as Server-Sent Events, fed like the service's own task streams (`feedStream`:
+ * stored events a page at a time as the client takes them, then live ones, one write per batch,
+ * on the shared heartbeat and a bounded outgoing buffer). Each frame's `id` is the task event it
+ * came from, on the last frame of an event that makes two, so a client that reconnects with
+ * `Last-Event-ID` misses nothing and gets nothing twice.
  *
  * @module
  */
-import { StoreUnavailableError } from "../../lib/store/mod.ts";
-import { type createEventStreams, StreamEnded } from "../sse.ts";
-import type { StreamItem } from "./methods.ts";
-import type { Json } from "./wire.ts";
+import type { EventLog } from "../../lib/store/mod.ts";
+import { type StoredEvent, taskChannel } from "../../lib/tasks/mod.ts";
+import { feedStream } from "../routes/stream_feed.ts";
+import type { createEventStreams } from "../sse.ts";
+import type { TaskStream } from "./methods.ts";
+import { type Json, streamResponses } from "./wire.ts";
 
-/** How a binding writes one stream response, and the error that ends a stream early. */
-export interface Framing {
-  readonly data: (response: Json) => string;
-  readonly error: (message: string) => string;
-}
+const encoder = new TextEncoder();
 
-/** An SSE response of `items`, each batch written at once; `stop` is aborted when the stream ends. */
+/** An SSE response of `stream`, each stream response written as `data` by `framing`. */
 export function sseResponse(
   streams: ReturnType<typeof createEventStreams>,
-  items: AsyncIterable<StreamItem[]>,
-  framing: Framing,
-  stop: AbortController,
+  events: EventLog,
+  stream: TaskStream,
+  framing: (response: Json) => string,
 ): Response {
+  const frame = (response: Json, id?: number) =>
+    `${id !== undefined ? `id: ${id}\n` : ""}data: ${framing(response)}\n\n`;
+  let firstToken = !stream.tokensStarted;
+  const render = (event: StoredEvent) => {
+    const responses = streamResponses(stream.record, event, firstToken);
+    if (event.kind === "token") firstToken = false;
+    if (responses.length === 0) return undefined;
+    return encoder.encode(responses.map((r, i) => frame(r, i === responses.length - 1 ? event.id : undefined)).join(""));
+  };
+  const taskId = stream.record.task_id;
   return streams.respond(async (sink) => {
-    sink.signal.addEventListener("abort", () => stop.abort(), { once: true });
-    try {
-      for await (const batch of items) {
-        let text = "";
-        batch.forEach(({ eventId, response }, i) => {
-          // The id on an event's last frame only: a client cut off between two frames of one event resumes before it.
-          const last = eventId !== undefined && batch[i + 1]?.eventId !== eventId;
-          text += `${last ? `id: ${eventId}\n` : ""}data: ${framing.data(response)}\n\n`;
-        });
-        await sink.write(text);
-      }
-    } catch (error) {
-      if (sink.signal.aborted || error instanceof StreamEnded) return; // the client left or was cut off
-      if (!(error instanceof StoreUnavailableError)) throw error;
-      await sink.write(framing.error(`The store stopped answering (${error.message}); subscribe again to resume`));
-    } finally {
-      stop.abort();
-    }
+    if (stream.first) await sink.write(frame(stream.first.response, stream.first.eventId));
+    const { after, endKinds } = stream;
+    const plan = { channel: taskChannel(taskId), sendAfter: after, readAfter: after, taskId, endKinds, render, keepUp: true };
+    await feedStream(events, sink, plan, { lastRead: after });
   }, { "x-accel-buffering": "no" });
 }

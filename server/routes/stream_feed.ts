@@ -28,6 +28,15 @@ export interface StreamPlan {
   readonly taskId?: string;
   /** A task that had already ended: the stream ends once it has read up to this id. */
   readonly until?: number;
+  /** The kinds of the task's own events that end a task stream (default: done, failed, cancelled). */
+  readonly endKinds?: ReadonlySet<string>;
+  /** Each event's frames (none: the event is not sent); default `id`, `event` and `data` as they are stored. */
+  readonly render?: (event: StoredEvent) => Uint8Array | undefined;
+  /**
+   * A client that falls behind live events is caught up from the log, a page at a time as it
+   * takes them, instead of being cut off (for clients that do not reconnect with `Last-Event-ID`).
+   */
+  readonly keepUp?: boolean;
 }
 
 /** The highest id a stream has read from its channel, shared by its producer and its check. */
@@ -66,13 +75,17 @@ export async function feedStream(
   plan: StreamPlan,
   state: StreamState,
 ): Promise<void> {
+  const render = plan.render ?? frame;
+  const endKinds = plan.endKinds ?? FINAL_EVENT_KINDS;
   const take = (batch: readonly StoredEvent[]) => {
     const out: Uint8Array[] = [];
     for (const event of batch) {
       state.lastRead = event.id;
-      if (event.id > plan.sendAfter && (!plan.filter || plan.filter.has(event.kind))) out.push(frame(event));
-      const final = plan.taskId !== undefined && FINAL_EVENT_KINDS.has(event.kind) &&
-        event.data.task_id === plan.taskId;
+      if (event.id > plan.sendAfter && (!plan.filter || plan.filter.has(event.kind))) {
+        const bytes = render(event);
+        if (bytes) out.push(bytes);
+      }
+      const final = plan.taskId !== undefined && endKinds.has(event.kind) && event.data.task_id === plan.taskId;
       if (final || (plan.until !== undefined && event.id >= plan.until)) return { frames: out, ended: true };
     }
     return { frames: out, ended: false };
@@ -81,22 +94,33 @@ export async function feedStream(
     await out.write("retry: 1000\n\n"); // reconnects come back within a second
     let position = plan.readAfter;
     for (;;) {
-      const page = await events.range(plan.channel, position, HISTORY_PAGE);
-      if (page.length === 0) break;
-      position = page[page.length - 1].id;
-      const { frames, ended } = take(page);
-      if (frames.length > 0) {
-        await out.drained(); // a page at a time: a client that does not read holds no more than one
-        await out.write(frames);
+      for (;;) {
+        const page = await events.range(plan.channel, position, HISTORY_PAGE);
+        if (page.length === 0) break;
+        position = page[page.length - 1].id;
+        const { frames, ended } = take(page);
+        if (frames.length > 0) {
+          await out.drained(); // a page at a time: a client that does not read holds no more than one
+          await out.write(frames);
+        }
+        if (ended) return;
+        if (page.length < HISTORY_PAGE) break;
       }
-      if (ended) return;
-      if (page.length < HISTORY_PAGE) break;
-    }
-    if (plan.until !== undefined) return; // an ended task: its history was everything
-    for await (const batch of events.followBatches(plan.channel, position, out.signal)) {
-      const { frames, ended } = take(batch);
-      if (frames.length > 0) await out.write(frames); // one write per batch
-      if (ended) return;
+      if (plan.until !== undefined) return; // an ended task: its history was everything
+      let behind = false;
+      for await (const batch of events.followBatches(plan.channel, position, out.signal)) {
+        // Still sending the last batch: this one is read again from the log once the client has taken that.
+        if (plan.keepUp && out.buffered > 0) {
+          behind = true;
+          break;
+        }
+        position = batch[batch.length - 1].id;
+        const { frames, ended } = take(batch);
+        if (frames.length > 0) await out.write(frames); // one write per batch
+        if (ended) return;
+      }
+      if (!behind) return;
+      await out.drained();
     }
   } catch (error) {
     if (out.signal.aborted || error instanceof StreamEnded) return; // the client left or was cut off
