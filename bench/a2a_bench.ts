@@ -11,7 +11,7 @@
  *    delivered, the p99 from the task's end to the receiver ≤ 200 ms, Redis CPU per delivery.
  *
  * Run: `deno run -A bench/a2a_bench.ts` (needs wrk, redis-server). `BENCH_SECONDS` (default 3)
- * per wrk run, `BENCH_PAIRS` (default 5).
+ * per wrk run, `BENCH_PAIRS` (default 5), `BENCH_ONLY` (`get`, `stream` or `webhooks`) one part.
  *
  * @module
  */
@@ -19,13 +19,16 @@ import { startRedis } from "../testing/redis_server.ts";
 import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { startReceiver } from "../testing/webhook_receiver.ts";
 import { until } from "../testing/until.ts";
-import { interleave, type Load, load, median, ratio, rounds } from "./load.ts";
+import { type Load, load, median, ratio, rounds } from "./load.ts";
 import { cpuSeconds } from "./process_cpu.ts";
 import { redisPid } from "./redis_info.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 3);
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 5);
+/** `get`, `stream` or `webhooks`: only that part. */
+const ONLY = Deno.env.get("BENCH_ONLY");
+const runs = (part: string) => ONLY === undefined || ONLY === part;
 const POST_SCRIPT = new URL("./wrk_post.lua", import.meta.url).pathname;
 const GET_SCRIPT = new URL("./wrk_bearer.lua", import.meta.url).pathname;
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
@@ -51,7 +54,7 @@ const post = async (url: string, body: unknown) =>
 const ownCpu = () => cpuSeconds(Deno.pid);
 
 // 1. GetTask over JSON-RPC against GET /tasks/{id}.
-for (const [label, target] of [["memory", memory], ["Redis", onRedis]] as const) {
+for (const [label, target] of runs("get") ? [["memory", memory], ["Redis", onRedis]] as const : []) {
   const task = await post(`${target.url}/tasks`, {
     kind: "demo",
     input: { steps: 3, delay_ms: 0, tokens: ["a", "b"] },
@@ -63,14 +66,24 @@ for (const [label, target] of [["memory", memory], ["Redis", onRedis]] as const)
   const rpc = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: task.task_id } });
   const run = (url: string, script: string, env: Record<string, string> = {}) => () =>
     load({ url, seconds: SECONDS, pids: [target.pid], threads: 1, connections: 20, script, env });
-  const pairs = await interleave(
+  // Besides the figure the target is for, where the difference lies: the A2A GET of the HTTP+JSON
+  // binding against the same GET, and JSON-RPC against a POST of our own API with a JSON body
+  // (cancelling the finished task: a store call and a small answer).
+  const [a2a, a2aRest, rest, restPost] = await rounds([
     run(`${target.url}/a2a/jsonrpc`, POST_SCRIPT, { WRK_BODY: rpc }),
+    run(`${target.url}/a2a/rest/tasks/${task.task_id}`, GET_SCRIPT),
     run(`${target.url}/tasks/${task.task_id}`, GET_SCRIPT),
-    PAIRS,
-  );
+    run(`${target.url}/tasks/${task.task_id}/cancel`, POST_SCRIPT, { WRK_BODY: "{}" }),
+  ], PAIRS);
   const med = (loads: readonly Load[], pick: (l: Load) => number) => fixed(median(loads.map(pick)), 1);
-  say(`GetTask (JSON-RPC) vs GET /tasks/{id}, ${label} store (${PAIRS} pairs of ${SECONDS} s, 20 connections)`);
-  for (const [name, loads] of [["A2A", pairs.candidate], ["REST", pairs.baseline]] as const) {
+  say(`GetTask over A2A vs GET /tasks/{id}, ${label} store (${PAIRS} rounds of ${SECONDS} s, 20 connections)`);
+  const subjects = [
+    ["JSON-RPC GetTask", a2a],
+    ["GET /a2a/rest/tasks/{id}", a2aRest],
+    ["GET /tasks/{id}", rest],
+    ["POST /tasks/{id}/cancel {}", restPost],
+  ] as const;
+  for (const [name, loads] of subjects) {
     say(
       `  ${name}: ${med(loads, (l) => l.rps)} req/s, p99 ${med(loads, (l) => l.p99Ms)} ms, server CPU ` +
         `${med(loads, (l) => l.cpuUs)} µs/req (wrk ${med(loads, (l) => l.clientCpuUs)}), non-2xx ${
@@ -78,12 +91,16 @@ for (const [label, target] of [["memory", memory], ["Redis", onRedis]] as const)
         }`,
     );
   }
-  const r = ratio(pairs, (l) => l.cpuUs, "min");
+  const cpu = (candidate: Load[], baseline: Load[]) => ratio({ candidate, baseline }, (l) => l.cpuUs, "min");
+  const r = cpu(a2a, rest);
   say(
-    `  → server CPU per request, A2A ÷ REST: ${fixed(r.median)}× (best ${fixed(r.best)}×), target ≤ 1.25×: ${
-      verdict(r.median <= 1.25)
-    }`,
+    `  → server CPU per request, JSON-RPC GetTask ÷ GET /tasks/{id}: ${fixed(r.median)}× (best ${fixed(r.best)}×), ` +
+      `target ≤ 1.25×: ${verdict(r.median <= 1.25)}`,
   );
+  const same = cpu(a2aRest, rest);
+  say(`  → GET /a2a/rest/tasks/{id} ÷ GET /tasks/{id}: ${fixed(same.median)}× (best ${fixed(same.best)}×)`);
+  const posts = cpu(a2a, restPost);
+  say(`  → JSON-RPC GetTask ÷ POST /tasks/{id}/cancel: ${fixed(posts.median)}× (best ${fixed(posts.best)}×)`);
 }
 
 // 2. SendStreamingMessage of a 2,000-token task against POST /tasks and its stream.
@@ -137,7 +154,7 @@ const streamRun = (target: ServerProcess, a2a: boolean) => async (): Promise<Str
     clientUsPerFrame: (ownAfter - ownBefore) * 1e6 / count,
   };
 };
-for (const [label, target] of [["memory", memory], ["Redis", onRedis]] as const) {
+for (const [label, target] of runs("stream") ? [["memory", memory], ["Redis", onRedis]] as const : []) {
   const [a2a, own] = await rounds([streamRun(target, true), streamRun(target, false)], PAIRS);
   const pick = (runs: StreamRun[], f: (r: StreamRun) => number) => fixed(median(runs.map(f)), 1);
   say(`SendStreamingMessage vs POST /tasks + GET /tasks/{id}/stream, 2,000 tokens, ${label} store (${PAIRS} pairs)`);
@@ -160,7 +177,7 @@ for (const [label, target] of [["memory", memory], ["Redis", onRedis]] as const)
 }
 
 // 3. 1,000 completions with a webhook each, on Redis.
-{
+if (runs("webhooks")) {
   await using receiver = startReceiver();
   const COUNT = 1_000;
   const lags: number[] = [];

@@ -10,7 +10,7 @@ import { requireScope } from "../auth/principal.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, JSON_RPC, jsonRpcError } from "./errors.ts";
-import { type CallContext, methods, type TaskStream } from "./methods.ts";
+import { ANSWERED, type CallContext, methods, type TaskStream } from "./methods.ts";
 import { sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
@@ -87,15 +87,15 @@ export function jsonRpcHandler(
       const ctx = contextOf(c, stop);
       if (entry.unary) {
         const result = await entry.unary(params, ctx);
-        stop.abort();
+        stop.abort(ANSWERED);
         return reply(c, replyId, { result });
       }
       const lastEventId = c.req.header("last-event-id");
       const stream = await entry.streaming!(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
-      stop.abort(); // the stream follows on its own signal
+      stop.abort(ANSWERED); // the stream follows on its own signal
       return sseResponse(streams, ctx.scope.store.events, stream, (result) => JSON.stringify({ jsonrpc: "2.0", id: replyId, result }));
     } catch (error) {
-      stop.abort();
+      stop.abort(ANSWERED);
       if (error instanceof A2AError) return reply(c, replyId, { error: jsonRpcError(error) });
       throw error;
     }

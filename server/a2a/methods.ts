@@ -25,6 +25,12 @@ export interface A2AConfig {
 
 export const DEFAULT_A2A: A2AConfig = { enabled: true, defaultKind: "answer" };
 
+/**
+ * The reason a call's signal aborts once it has answered: one object for every call, not an
+ * exception made for each (an `abort()` without a reason builds a DOMException with its stack).
+ */
+export const ANSWERED = new Error("the call has answered");
+
 /** What a method call works with. */
 export interface CallContext {
   readonly scope: Scope;

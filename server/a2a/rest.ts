@@ -12,7 +12,7 @@ import type { Scope } from "../auth/scopes.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, restError } from "./errors.ts";
-import type { CallContext, TaskStream } from "./methods.ts";
+import { ANSWERED, type CallContext, type TaskStream } from "./methods.ts";
 import { sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
@@ -46,15 +46,15 @@ export function restHandlers(
       const params = paramsOf(c, body);
       if ("unary" in call) {
         const result = await call.unary(params, ctx);
-        stop.abort();
+        stop.abort(ANSWERED);
         return result === null ? c.body(null, 204) : c.json(result, 200);
       }
       const lastEventId = c.req.header("last-event-id");
       const stream = await call.streaming(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
-      stop.abort(); // the stream follows on its own signal
+      stop.abort(ANSWERED); // the stream follows on its own signal
       return sseResponse(streams, ctx.scope.store.events, stream, (response) => JSON.stringify(response));
     } catch (error) {
-      stop.abort();
+      stop.abort(ANSWERED);
       if (!(error instanceof A2AError)) throw error;
       const { http, body } = restError(error);
       return c.json(body, http);

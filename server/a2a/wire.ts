@@ -77,15 +77,14 @@ export function a2aTask(record: TaskRecord & { children?: number }, view: TaskVi
     ...(view.output ? [{ artifactId: OUTPUT_ARTIFACT, name: OUTPUT_ARTIFACT, parts: [{ text: view.output }] }] : []),
     ...(record.status === "done" && record.result ? [resultArtifact(record.result)] : []),
   ];
+  // The task's own messages: their task and context go without saying.
   const history = [
-    {
-      messageId: `${record.task_id}:input`,
-      role: "ROLE_USER",
-      parts: [{ data: record.input }],
-      taskId: record.task_id,
-      contextId: record.session_id,
-    },
-    ...record.updates.map((u, i) => agentMessage(record, `update:${i + 1}`, u.message)),
+    { messageId: `${record.task_id}:input`, role: "ROLE_USER", parts: [{ data: record.input }] },
+    ...record.updates.map((u, i) => ({
+      messageId: `${record.task_id}:update:${i + 1}`,
+      role: "ROLE_AGENT",
+      parts: [{ text: u.message }],
+    })),
   ];
   const shown = view.historyLength === undefined ? history : history.slice(history.length - view.historyLength);
   return {
