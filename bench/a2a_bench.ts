@@ -20,7 +20,7 @@ import { type ServerProcess, startServer } from "../testing/server_process.ts";
 import { startReceiver } from "../testing/webhook_receiver.ts";
 import { until } from "../testing/until.ts";
 import { type Load, load, median, ratio, rounds } from "./load.ts";
-import { cpuSeconds } from "./process_cpu.ts";
+import { CLOCK_TICKS, cpuSeconds } from "./process_cpu.ts";
 import { redisPid } from "./redis_info.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -105,53 +105,57 @@ for (const [label, target] of runs("get") ? [["memory", memory], ["Redis", onRed
 
 // 2. SendStreamingMessage of a 2,000-token task against POST /tasks and its stream.
 const TOKENS = Array.from({ length: 2_000 }, (_, i) => `t${i} `);
-/** Reads an SSE body to its end: how many `data:` frames it had. */
-async function frames(response: Response): Promise<number> {
-  let count = 0;
-  const decoder = new TextDecoder();
-  let carry = "";
-  for await (const chunk of response.body!) {
-    const text = carry + decoder.decode(chunk, { stream: true });
-    const lines = text.split("\n");
-    carry = lines.pop()!;
-    for (const line of lines) if (line.startsWith("data: ")) count++;
-  }
-  return count;
+/**
+ * Reads an SSE stream with curl to its end: how many `data:` lines it had, and the CPU seconds
+ * curl and grep used (the shell's children: `cutime` and `cstime`), so that the reader is cheap
+ * and its cost is known.
+ */
+async function frames(curlArgs: string[]): Promise<{ count: number; cpu: number }> {
+  const out = await new Deno.Command("sh", {
+    args: ["-c", 'curl -sN "$@" | grep -c "^data: "; cat /proc/$$/stat', "sh", ...curlArgs],
+    stdout: "piped",
+  }).output();
+  const [count, stat] = new TextDecoder().decode(out.stdout).trim().split("\n");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { count: Number(count), cpu: (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS };
 }
 interface StreamRun {
   readonly frames: number;
   readonly cpuUsPerFrame: number;
   readonly clientUsPerFrame: number;
 }
+/** CPU time is read in 10 ms ticks: each run streams the task this many times, so a run is hundreds of ticks. */
+const STREAMS_PER_RUN = 10;
 const streamRun = (target: ServerProcess, a2a: boolean) => async (): Promise<StreamRun> => {
   const input = { steps: 0, delay_ms: 0, tokens: TOKENS };
-  const [before, ownBefore] = [await cpuSeconds(target.pid), await ownCpu()];
-  let count: number;
-  if (a2a) {
-    const body = {
-      message: {
-        messageId: crypto.randomUUID(),
-        role: "ROLE_USER",
-        parts: [{ data: input }],
-        metadata: { skill: "demo" },
-      },
-    };
-    count = await frames(
-      await fetch(`${target.url}/a2a/rest/message:stream`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }),
-    );
-  } else {
-    const task = await post(`${target.url}/tasks`, { kind: "demo", input });
-    count = await frames(await fetch(`${target.url}/tasks/${task.task_id}/stream`));
+  const before = await cpuSeconds(target.pid);
+  let count = 0;
+  let reader = 0;
+  for (let i = 0; i < STREAMS_PER_RUN; i++) {
+    let read: { count: number; cpu: number };
+    if (a2a) {
+      const body = {
+        message: {
+          messageId: crypto.randomUUID(),
+          role: "ROLE_USER",
+          parts: [{ data: input }],
+          metadata: { skill: "demo" },
+        },
+      };
+      const headers = ["-H", "content-type: application/json", "-d", JSON.stringify(body)];
+      read = await frames([...headers, `${target.url}/a2a/rest/message:stream`]);
+    } else {
+      const task = await post(`${target.url}/tasks`, { kind: "demo", input });
+      read = await frames([`${target.url}/tasks/${task.task_id}/stream`]);
+    }
+    count += read.count;
+    reader += read.cpu;
   }
-  const [after, ownAfter] = [await cpuSeconds(target.pid), await ownCpu()];
+  const after = await cpuSeconds(target.pid);
   return {
-    frames: count,
+    frames: count / STREAMS_PER_RUN,
     cpuUsPerFrame: (after - before) * 1e6 / count,
-    clientUsPerFrame: (ownAfter - ownBefore) * 1e6 / count,
+    clientUsPerFrame: reader * 1e6 / count,
   };
 };
 for (const [label, target] of runs("stream") ? [["memory", memory], ["Redis", onRedis]] as const : []) {

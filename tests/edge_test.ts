@@ -5,6 +5,7 @@ import { missingTools } from "../testing/tools.ts";
 import { startUpstashStandIn } from "../testing/upstash_standin.ts";
 import { sha256Hex } from "../server/auth/tokens.ts";
 import { until } from "../testing/until.ts";
+import { a2aClient, message, TaskState } from "../testing/a2a_client.ts";
 
 /** A redis-server behind the Upstash stand-in, and the bindings that name it; both stopped on dispose. */
 async function upstashStore() {
@@ -147,5 +148,39 @@ Deno.test(
     assertEquals(over.status, 429, "TENANT_MAX_LIVE_TASKS=1");
     await over.body?.cancel();
     await until("the finished task retired", async () => (await get("/tasks")).total === 1, 10_000);
+  },
+);
+
+Deno.test(
+  "edge entry: A2A with the official client; no webhooks, so no push notifications",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using store = await upstashStore();
+    await using entry = edgeEntry();
+    const env = { ...store.bindings, ALLOW_ANONYMOUS: "true" };
+    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => entry.fetch(request, env));
+    try {
+      const url = `http://127.0.0.1:${server.addr.port}`;
+      const client = await a2aClient(url, "JSONRPC");
+      const reply = await client.sendMessage({ message: message({ text: "from the edge" }, { skill: "demo" }) } as never);
+      assert("status" in reply);
+      assertEquals(reply.status!.state, TaskState.TASK_STATE_COMPLETED);
+      const card = await (await fetch(`${url}/.well-known/agent-card.json`)).json();
+      assertEquals(card.capabilities.pushNotifications, false);
+      const push = await client.createTaskPushNotificationConfig({
+        tenant: "",
+        id: "",
+        taskId: reply.id,
+        url: "https://receiver.example/",
+        token: "",
+        authentication: undefined,
+      }).catch((error: Error) => error);
+      assertEquals((push as Error).name, "PushNotificationNotSupportedError");
+      const hooks = await fetch(`${url}/webhooks`);
+      await hooks.body?.cancel();
+      assertEquals(hooks.status, 404);
+    } finally {
+      await server.shutdown();
+    }
   },
 );

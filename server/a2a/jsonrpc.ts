@@ -93,7 +93,8 @@ export function jsonRpcHandler(
       const lastEventId = c.req.header("last-event-id");
       const stream = await entry.streaming!(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
       stop.abort(ANSWERED); // the stream follows on its own signal
-      return sseResponse(streams, ctx.scope.store.events, stream, (result) => JSON.stringify({ jsonrpc: "2.0", id: replyId, result }));
+      const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(replyId)},"result":`;
+      return sseResponse(streams, ctx.scope.store.events, stream, (json) => `${envelope}${json}}`);
     } catch (error) {
       stop.abort(ANSWERED);
       if (error instanceof A2AError) return reply(c, replyId, { error: jsonRpcError(error) });

@@ -52,7 +52,7 @@ export function restHandlers(
       const lastEventId = c.req.header("last-event-id");
       const stream = await call.streaming(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
       stop.abort(ANSWERED); // the stream follows on its own signal
-      return sseResponse(streams, ctx.scope.store.events, stream, (response) => JSON.stringify(response));
+      return sseResponse(streams, ctx.scope.store.events, stream, (json) => json);
     } catch (error) {
       stop.abort(ANSWERED);
       if (!(error instanceof A2AError)) throw error;

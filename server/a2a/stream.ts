@@ -12,29 +12,29 @@ import { type StoredEvent, taskChannel } from "../../lib/tasks/mod.ts";
 import { feedStream } from "../routes/stream_feed.ts";
 import type { createEventStreams } from "../sse.ts";
 import type { TaskStream } from "./methods.ts";
-import { type Json, streamResponses } from "./wire.ts";
+import { streamTexts } from "./wire.ts";
 
 const encoder = new TextEncoder();
 
-/** An SSE response of `stream`, each stream response written as `data` by `framing`. */
+/** An SSE response of `stream`, each stream response's JSON text written as `data` by `framing`. */
 export function sseResponse(
   streams: ReturnType<typeof createEventStreams>,
   events: EventLog,
   stream: TaskStream,
-  framing: (response: Json) => string,
+  framing: (json: string) => string,
 ): Response {
-  const frame = (response: Json, id?: number) =>
-    `${id !== undefined ? `id: ${id}\n` : ""}data: ${framing(response)}\n\n`;
+  const frame = (json: string, id?: number) => `${id !== undefined ? `id: ${id}\n` : ""}data: ${framing(json)}\n\n`;
+  const texts = streamTexts(stream.record);
   let firstToken = !stream.tokensStarted;
   const render = (event: StoredEvent) => {
-    const responses = streamResponses(stream.record, event, firstToken);
+    const responses = texts(event, firstToken);
     if (event.kind === "token") firstToken = false;
     if (responses.length === 0) return undefined;
     return encoder.encode(responses.map((r, i) => frame(r, i === responses.length - 1 ? event.id : undefined)).join(""));
   };
   const taskId = stream.record.task_id;
   return streams.respond(async (sink) => {
-    if (stream.first) await sink.write(frame(stream.first.response, stream.first.eventId));
+    if (stream.first) await sink.write(frame(JSON.stringify(stream.first.response), stream.first.eventId));
     const { after, endKinds } = stream;
     const plan = { channel: taskChannel(taskId), sendAfter: after, readAfter: after, taskId, endKinds, render, keepUp: true };
     await feedStream(events, sink, plan, { lastRead: after });

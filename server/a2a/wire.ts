@@ -113,13 +113,9 @@ export const STREAM_END_KINDS: ReadonlySet<string> = new Set(["done", "failed", 
 
 /**
  * One task event as A2A stream responses (`{statusUpdate}` or `{artifactUpdate}`): none for an
- * event A2A has no word for. `firstToken` says whether a token starts the output artifact.
+ * event A2A has no word for (a token's is made by {@link streamTexts}, on the hot path).
  */
-export function streamResponses(
-  record: Pick<TaskRecord, "task_id" | "session_id">,
-  event: StoredEvent,
-  firstToken: boolean,
-): Json[] {
+export function streamResponses(record: Pick<TaskRecord, "task_id" | "session_id">, event: StoredEvent): Json[] {
   const ids = { taskId: record.task_id, contextId: record.session_id };
   const status = (state: TaskStatus, text?: string, metadata?: Json) => ({
     statusUpdate: {
@@ -134,39 +130,37 @@ export function streamResponses(
   const data = event.data;
   switch (event.kind) {
     case "update":
-      return [status("in_progress", String(data.message), { updateType: data.update_type, eventId: event.id })];
-    case "token":
-      return [{
-        artifactUpdate: {
-          ...ids,
-          artifact: { artifactId: OUTPUT_ARTIFACT, name: OUTPUT_ARTIFACT, parts: [{ text: String(data.message) }] },
-          append: !firstToken,
-          metadata: { eventId: event.id },
-        },
-      }];
+      return [status("in_progress", String(data.message), { updateType: data.update_type })];
     case "input_required":
-      return [status("input_required", String(data.prompt), { eventId: event.id })];
-    case "done":
-      return [
-        {
-          artifactUpdate: {
-            ...ids,
-            artifact: resultArtifact((data.result ?? {}) as Record<string, unknown>),
-            lastChunk: true,
-            metadata: { eventId: event.id },
-          },
-        },
-        status("done", undefined, { eventId: event.id }),
-      ];
+      return [status("input_required", String(data.prompt))];
+    case "done": {
+      const artifact = resultArtifact((data.result ?? {}) as Record<string, unknown>);
+      return [{ artifactUpdate: { ...ids, artifact, lastChunk: true } }, status("done")];
+    }
     case "failed":
-      return [status("failed", String(data.error), { eventId: event.id })];
+      return [status("failed", String(data.error))];
     case "cancelled":
-      return [status("cancelled", undefined, { eventId: event.id })];
+      return [status("cancelled")];
     default:
       if (!event.kind.startsWith("subtask_")) return [];
       return [status("in_progress", `sub-task ${data.spawn_key ?? data.subtask_id} ${event.kind.slice(8)}`, {
-        eventId: event.id,
         subtask: { id: data.subtask_id, spawnKey: data.spawn_key, event: event.kind.slice(8) },
       })];
   }
+}
+
+/**
+ * The stream responses of `record`'s events as JSON text. A token, most of a stream, is one
+ * chunk of the `output` artifact written around a prefix made once per stream: the first starts
+ * the artifact, the others append to it.
+ */
+export function streamTexts(record: Pick<TaskRecord, "task_id" | "session_id">) {
+  const ids = `"taskId":${JSON.stringify(record.task_id)},"contextId":${JSON.stringify(record.session_id)}`;
+  const starts = `{"artifactUpdate":{${ids},"artifact":{"artifactId":"${OUTPUT_ARTIFACT}","name":"${OUTPUT_ARTIFACT}",` +
+    `"parts":[{"text":`;
+  const appends = `{"artifactUpdate":{${ids},"artifact":{"artifactId":"${OUTPUT_ARTIFACT}","parts":[{"text":`;
+  return (event: StoredEvent, firstToken: boolean): string[] =>
+    event.kind === "token"
+      ? [`${firstToken ? starts : appends}${JSON.stringify(String(event.data.message))}}]}${firstToken ? "" : ',"append":true'}}}`]
+      : streamResponses(record, event).map((response) => JSON.stringify(response));
 }
