@@ -158,24 +158,42 @@ Deno.test(
     await using store = await upstashStore();
     await using entry = edgeEntry();
     const env = { ...store.bindings, ALLOW_ANONYMOUS: "true" };
-    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => entry.fetch(request, env));
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen() {} },
+      (request) => entry.fetch(request, env),
+    );
     try {
       const url = `http://127.0.0.1:${server.addr.port}`;
       const client = await a2aClient(url, "JSONRPC");
-      const reply = await client.sendMessage({ message: message({ text: "from the edge" }, { skill: "demo" }) } as never);
+      const reply = await client.sendMessage(
+        { message: message({ text: "from the edge" }, { skill: "demo" }) } as never,
+      );
       assert("status" in reply);
       assertEquals(reply.status!.state, TaskState.TASK_STATE_COMPLETED);
       const card = await (await fetch(`${url}/.well-known/agent-card.json`)).json();
       assertEquals(card.capabilities.pushNotifications, false);
-      const push = await client.createTaskPushNotificationConfig({
-        tenant: "",
-        id: "",
-        taskId: reply.id,
-        url: "https://receiver.example/",
-        token: "",
-        authentication: undefined,
-      }).catch((error: Error) => error);
+      // The client refuses by the card; the agent refuses the call itself too.
+      const push = await (async () =>
+        await client.createTaskPushNotificationConfig({
+          tenant: "",
+          id: "",
+          taskId: reply.id,
+          url: "https://receiver.example/",
+          token: "",
+          authentication: undefined,
+        }))().catch((error: Error) => error);
       assertEquals((push as Error).name, "PushNotificationNotSupportedError");
+      const raw = await (await fetch(`${url}/a2a/jsonrpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "CreateTaskPushNotificationConfig",
+          params: { taskId: reply.id, url: "https://receiver.example/" },
+        }),
+      })).json();
+      assertEquals(raw.error.code, -32003);
       const hooks = await fetch(`${url}/webhooks`);
       await hooks.body?.cancel();
       assertEquals(hooks.status, 404);

@@ -471,8 +471,8 @@ Deno.test("A2A push notifications where webhooks are off: PushNotificationNotSup
   const client = await a2aClient(server.url, "HTTP+JSON");
   const reply = await client.sendMessage({ message: message({ text: "x" }, { skill: "demo" }) } as never);
   assert("status" in reply);
-  const refused = await assertRejects(() =>
-    client.createTaskPushNotificationConfig({
+  const refused = await assertRejects(async () =>
+    await client.createTaskPushNotificationConfig({
       tenant: "",
       id: "",
       taskId: reply.id,
@@ -481,5 +481,12 @@ Deno.test("A2A push notifications where webhooks are off: PushNotificationNotSup
       authentication: undefined,
     })
   );
-  assertEquals((refused as Error).name, "PushNotificationNotSupportedError");
+  assertEquals((refused as Error).name, "PushNotificationNotSupportedError"); // the client reads the card
+  const raw = await fetch(`${server.url}/a2a/rest/tasks/${reply.id}/pushNotificationConfigs`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url: "https://receiver.example/" }),
+  });
+  assertEquals(raw.status, 400);
+  assertEquals((await raw.json()).error.details[0].reason, "PUSH_NOTIFICATION_NOT_SUPPORTED");
 });
