@@ -161,7 +161,9 @@ const Env = z.object({
   A2A_ENABLED: bool("A2A_ENABLED").default(DEFAULT_A2A.enabled),
   WEBHOOKS_ENABLED: bool("WEBHOOKS_ENABLED").default(true),
   WEBHOOK_ALLOW_HTTP: bool("WEBHOOK_ALLOW_HTTP").default(false),
-  WEBHOOK_ALLOW_HOSTS: z.string().default("").transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  WEBHOOK_ALLOW_HOSTS: z.string().default("").transform((v) =>
+    v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean)
+  ),
   WEBHOOK_TIMEOUT_MS: whole("WEBHOOK_TIMEOUT_MS", 100, 60_000).default(DEFAULT_DELIVERY.timeoutMs),
   WEBHOOK_RETRY_HOURS: z.coerce.number({ message: "WEBHOOK_RETRY_HOURS must be a number of hours" })
     .min(0, "WEBHOOK_RETRY_HOURS must be from 0 to 720").max(720, "WEBHOOK_RETRY_HOURS must be from 0 to 720")

@@ -46,7 +46,11 @@ export function createEdge(): EdgeEntry {
       ? createTokenSet(parseTokens(env.SERVICE_TOKENS, { binding: "SERVICE_TOKENS" }))
       : undefined;
     const auth = { ...config.auth, allowedHosts: env.ALLOWED_HOSTS ? config.auth.allowedHosts : "any" as const };
-    const service = createService({ ...config, auth }, { store: await openStore(config.store), tokens, deliversWebhooks: false });
+    const service = createService({ ...config, auth }, {
+      store: await openStore(config.store),
+      tokens,
+      deliversWebhooks: false,
+    });
     return { service, fetch: createApp(service).fetch };
   };
   return {

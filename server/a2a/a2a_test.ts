@@ -414,8 +414,16 @@ Deno.test("A2A push notifications: configs made, read, listed and deleted by the
       authentication: undefined,
     });
     assert(config.id.length > 0);
-    assertEquals((await client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id })).url, `${receiver.url}/a2a`);
-    const listed = await client.listTaskPushNotificationConfig({ tenant: "", taskId: started.id, pageSize: 0, pageToken: "" });
+    assertEquals(
+      (await client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id })).url,
+      `${receiver.url}/a2a`,
+    );
+    const listed = await client.listTaskPushNotificationConfig({
+      tenant: "",
+      taskId: started.id,
+      pageSize: 0,
+      pageToken: "",
+    });
     assertEquals(listed.configs.map((c) => c.id), [config.id]);
     await until(`the completed task is pushed (${binding})`, () => receiver.received.length === 1);
     const [pushed] = receiver.received;
@@ -425,7 +433,9 @@ Deno.test("A2A push notifications: configs made, read, listed and deleted by the
     const body = JSON.parse(pushed.body);
     assertEquals([body.task.id, body.task.status.state], [started.id, "TASK_STATE_COMPLETED"]);
     await client.deleteTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id });
-    const gone = await assertRejects(() => client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id }));
+    const gone = await assertRejects(() =>
+      client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id })
+    );
     assertEquals((gone as Error).name, "TaskNotFoundError");
     const refused = await assertRejects(() =>
       client.createTaskPushNotificationConfig({

@@ -91,7 +91,11 @@ export function jsonRpcHandler(
         return reply(c, replyId, { result });
       }
       const lastEventId = c.req.header("last-event-id");
-      const stream = await entry.streaming!(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
+      const stream = await entry.streaming!(
+        params,
+        ctx,
+        /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined,
+      );
       stop.abort(ANSWERED); // the stream follows on its own signal
       const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(replyId)},"result":`;
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => `${envelope}${json}}`);

@@ -13,7 +13,7 @@ import { A2AError } from "./errors.ts";
 import type { Webhook } from "../../lib/store/mod.ts";
 import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
 import { subscribe, WebhookRefused } from "../webhooks.ts";
-import { a2aTask, type Json, statusOf, STREAM_END_KINDS, streamResponses } from "./wire.ts";
+import { a2aTask, type Json, statusOf, STREAM_END_KINDS } from "./wire.ts";
 
 /** The A2A settings. */
 export interface A2AConfig {

@@ -50,7 +50,11 @@ export function restHandlers(
         return result === null ? c.body(null, 204) : c.json(result, 200);
       }
       const lastEventId = c.req.header("last-event-id");
-      const stream = await call.streaming(params, ctx, /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined);
+      const stream = await call.streaming(
+        params,
+        ctx,
+        /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined,
+      );
       stop.abort(ANSWERED); // the stream follows on its own signal
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => json);
     } catch (error) {

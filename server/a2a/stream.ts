@@ -30,13 +30,23 @@ export function sseResponse(
     const responses = texts(event, firstToken);
     if (event.kind === "token") firstToken = false;
     if (responses.length === 0) return undefined;
-    return encoder.encode(responses.map((r, i) => frame(r, i === responses.length - 1 ? event.id : undefined)).join(""));
+    return encoder.encode(
+      responses.map((r, i) => frame(r, i === responses.length - 1 ? event.id : undefined)).join(""),
+    );
   };
   const taskId = stream.record.task_id;
   return streams.respond(async (sink) => {
     if (stream.first) await sink.write(frame(JSON.stringify(stream.first.response), stream.first.eventId));
     const { after, endKinds } = stream;
-    const plan = { channel: taskChannel(taskId), sendAfter: after, readAfter: after, taskId, endKinds, render, keepUp: true };
+    const plan = {
+      channel: taskChannel(taskId),
+      sendAfter: after,
+      readAfter: after,
+      taskId,
+      endKinds,
+      render,
+      keepUp: true,
+    };
     await feedStream(events, sink, plan, { lastRead: after });
   }, { "x-accel-buffering": "no" });
 }

@@ -156,11 +156,16 @@ export function streamResponses(record: Pick<TaskRecord, "task_id" | "session_id
  */
 export function streamTexts(record: Pick<TaskRecord, "task_id" | "session_id">) {
   const ids = `"taskId":${JSON.stringify(record.task_id)},"contextId":${JSON.stringify(record.session_id)}`;
-  const starts = `{"artifactUpdate":{${ids},"artifact":{"artifactId":"${OUTPUT_ARTIFACT}","name":"${OUTPUT_ARTIFACT}",` +
+  const starts =
+    `{"artifactUpdate":{${ids},"artifact":{"artifactId":"${OUTPUT_ARTIFACT}","name":"${OUTPUT_ARTIFACT}",` +
     `"parts":[{"text":`;
   const appends = `{"artifactUpdate":{${ids},"artifact":{"artifactId":"${OUTPUT_ARTIFACT}","parts":[{"text":`;
   return (event: StoredEvent, firstToken: boolean): string[] =>
     event.kind === "token"
-      ? [`${firstToken ? starts : appends}${JSON.stringify(String(event.data.message))}}]}${firstToken ? "" : ',"append":true'}}}`]
+      ? [
+        `${firstToken ? starts : appends}${JSON.stringify(String(event.data.message))}}]}${
+          firstToken ? "" : ',"append":true'
+        }}}`,
+      ]
       : streamResponses(record, event).map((response) => JSON.stringify(response));
 }

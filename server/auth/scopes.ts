@@ -29,7 +29,8 @@ export const needs = (scope: Scope): { [BEARER]: Scope[] }[] => [{ [BEARER]: [sc
  * A route's `security` when any one of `scopes` lets a caller in: a route that serves calls of
  * more than one scope (A2A's JSON-RPC endpoint), whose handler asks for the call's own.
  */
-export const needsAnyOf = (...scopes: Scope[]): { [BEARER]: Scope[] }[] => scopes.map((scope) => ({ [BEARER]: [scope] }));
+export const needsAnyOf = (...scopes: Scope[]): { [BEARER]: Scope[] }[] =>
+  scopes.map((scope) => ({ [BEARER]: [scope] }));
 
 /** A route's `security` when it needs no token (`/`, `/health`). */
 export const OPEN: [] = [];

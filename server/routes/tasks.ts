@@ -342,9 +342,7 @@ export function taskRoutes<E extends Env>(
       });
     });
     const shown = { ...publicTask(created.record), ...(hook && { webhook: { id: hook.id, secret: hook.secret } }) };
-    return created.replayed
-      ? c.json(shown, 200, createdHeaders(created))
-      : c.json(shown, 201, createdHeaders(created));
+    return created.replayed ? c.json(shown, 200, createdHeaders(created)) : c.json(shown, 201, createdHeaders(created));
   });
 
   app.openapi(LIST, async (c) => {

@@ -148,7 +148,9 @@ function shown(d: Delivery) {
 
 /** A refused subscription as the API answers it: 422 naming the reason, or 409 at the limit. */
 export function refusal(error: WebhookRefused, field: string): Error {
-  return error.limit ? new Conflict(error.message) : new InvalidInput(error.message, [{ field, message: error.message }]);
+  return error.limit
+    ? new Conflict(error.message)
+    : new InvalidInput(error.message, [{ field, message: error.message }]);
 }
 
 /**

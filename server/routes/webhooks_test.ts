@@ -87,12 +87,21 @@ Deno.test("webhooks: signed deliveries of a tenant's task ends, verified by the 
     });
     assertEquals(task.status, 201);
     receiver.secret("/task", task.body.webhook.secret);
-    await until("the question is delivered", () => receiver.received.some((r) => r.headers.host && r.body.includes("colour")));
+    await until(
+      "the question is delivered",
+      () => receiver.received.some((r) => r.headers.host && r.body.includes("colour")),
+    );
     const asked = receiver.received.find((r) => JSON.parse(r.body).type === "task.input_required")!;
     assert(asked.verified);
     assertEquals(JSON.parse(asked.body).data.prompt, "colour?");
     await api.call("POST", `/tasks/${task.body.task_id}/input`, { input: "red" });
-    await until("the end is delivered", () => receiver.received.some((r) => JSON.parse(r.body).data.task_id === task.body.task_id && JSON.parse(r.body).type === "task.done"));
+    await until(
+      "the end is delivered",
+      () =>
+        receiver.received.some((r) =>
+          JSON.parse(r.body).data.task_id === task.body.task_id && JSON.parse(r.body).type === "task.done"
+        ),
+    );
   });
 
   await t.step("DELETE removes a webhook and its deliveries", async () => {
