@@ -150,7 +150,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
       log,
     });
     const dispatcher = webhooks
-      ? startDispatcher({ store: view, config: config.webhooks.delivery, a2aBody: a2aPushBody, log })
+      ? startDispatcher({ store: view, config: config.webhooks.delivery, a2aBody: a2aPushBody, log, outage })
       : undefined;
     const made = { store: view, runner, search, dispatcher };
     scopes.set(tenant, made);

@@ -59,8 +59,9 @@ export async function storeOutageScenario(command: string[]): Promise<void> {
   const lines = (await server.stderr()).split("\n").filter(Boolean);
   const where = `Redis at 127\\.0\\.0\\.1:${redis.port}`;
   assertEquals(lines.length, 4, lines.join("\n"));
-  // The first failure of an outage may be a request's or a task runner's (they poll every second).
-  const first = String.raw`^store unreachable (traceId=\w+ path=\S+|task queue|task control channel): ${where}`;
+  // The first failure of an outage may be a request's, a task runner's or the webhook dispatcher's (they poll).
+  const first = String
+    .raw`^store unreachable (traceId=\w+ path=\S+|task queue|task control channel|webhooks fan-out|webhooks take): ${where}`;
   assertMatch(lines[0], new RegExp(`${first} did not answer within 300 ms; reconnecting$`));
   assert(failedCalls(lines[1]) >= 21, lines[1]);
   assertMatch(lines[2], new RegExp(`${first} is not reachable \\(.+\\); retrying$`));

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Store, Webhook } from "../store/mod.ts";
+import { type Store, type StoreOutage, StoreUnavailableError, type Webhook } from "../store/mod.ts";
 import { HOOKS_CHANNEL, type StoredEvent, type TaskRecord } from "../task_model/mod.ts";
 import { sleep } from "../time/mod.ts";
 import { attemptDelivery } from "./attempt.ts";
@@ -44,6 +44,8 @@ export interface DispatcherOptions {
   /** The body of an A2A push notification config's delivery (A2A's task JSON). */
   readonly a2aBody: (record: TaskRecord) => string;
   readonly log: (line: string) => void;
+  /** Where a store that does not answer is told (once per outage, shared with the service's other callers). */
+  readonly outage?: StoreOutage;
   /** How often to look for due deliveries (retries, and those other processes left). Default 1 s. */
   readonly pollMs?: number;
   /** Attempts at once. Default 16. */
@@ -68,6 +70,12 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   let wake = () => {};
   const woken = () => new Promise<void>((resolve) => wake = resolve);
   const inflight = new Set<Promise<void>>();
+  /** A store call's result, or `fallback` when it failed: an outage is logged once, with the service's. */
+  const fails = (what: string) => (error: Error) => {
+    if (error instanceof StoreUnavailableError && options.outage) options.outage.failed(`webhooks ${what}`, error);
+    else if (!stop.signal.aborted) log(`webhooks: ${what} failed (${error.message})`);
+  };
+  const answered = <T>(value: T) => (options.outage?.answered(), value);
 
   /** The deliveries of one event: one per subscription that wants its kind. */
   const deliveriesOf = async (event: StoredEvent) => {
@@ -87,7 +95,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
 
   const fanOut = async () => {
     while (!stop.signal.aborted) {
-      const position = await store.webhooks.claimFanOut(consumer, leaseMs).catch(() => undefined);
+      const position = await store.webhooks.claimFanOut(consumer, leaseMs).then(answered, (error) => {
+        fails("fan-out")(error);
+        return undefined;
+      });
       if (position === undefined) {
         await sleep(leaseMs / 3, stop.signal).catch(() => {});
         continue;
@@ -104,7 +115,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
           if (made.length > 0) wake();
         }
       } catch (error) {
-        if (!stop.signal.aborted) log(`webhooks: fan-out stopped (${(error as Error).message}); starting again`);
+        fails("fan-out")(error as Error);
         await sleep(pollMs, stop.signal).catch(() => {});
       } finally {
         clearInterval(renew);
@@ -138,10 +149,12 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const deliver = async () => {
     while (!stop.signal.aborted) {
       const room = concurrency - inflight.size;
-      const due = room > 0 ? await store.webhooks.take(Date.now(), leaseMs, room).catch(() => []) : [];
+      const due = room > 0
+        ? await store.webhooks.take(Date.now(), leaseMs, room).then(answered, (error) => (fails("take")(error), []))
+        : [];
       for (const delivery of due) {
         const running: Promise<void> = attempt(delivery)
-          .catch((error) => log(`webhooks: delivery ${delivery.id} not recorded (${(error as Error).message})`))
+          .catch(fails(`delivery ${delivery.id}`))
           .finally(() => {
             inflight.delete(running);
             wake();

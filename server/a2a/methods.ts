@@ -1,8 +1,8 @@
 /**
  * A2A's methods over a tenant's scope, the same for both bindings: each takes the request's
  * params (the JSON of A2A 1.0's request messages) and answers the JSON of its response, or an
- * {@link A2AError}. Streams are async iterables of batches of stream responses, each with the id
- * of the task event it came from (the SSE `id`, so that a client resumes after it).
+ * {@link A2AError}. A streaming method answers a {@link TaskStream} — what to send first, and from
+ * which task event on — which `stream.ts` sends.
  *
  * @module
  */
