@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { withBody } from "../lib/serve/mod.ts";
+import { prereadBody } from "../lib/runtime/mod.ts";
 import { InvalidInput } from "./errors.ts";
 import { loneSurrogateInJson } from "./well_formed.ts";
 
@@ -28,6 +29,10 @@ const EMPTY_AS = new Set(["", "text/plain", "application/x-www-form-urlencoded"]
 export function jsonBody(maxDepth = MAX_JSON_DEPTH): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
+    // A small body the server has read already: every read of it (Hono's text() and json()) takes that text.
+    const preread = prereadBody(request);
+    // (Hono keeps the promise of each read there, whatever its type says.)
+    if (preread !== undefined) (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(preread);
     if (request.method === "GET" || request.method === "HEAD" || !request.body) return await next();
     const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
     const json = JSON_TYPE.test(type);

@@ -195,6 +195,21 @@ const ITEMS: Record<string, Item> = {
         assert(closedAfterMs !== undefined && closedAfterMs >= 900, `closed after ${closedAfterMs} ms`);
       });
 
+      await t.step(
+        "a small body that says its length and stops short gets a 408 problem after the body timeout",
+        async () => {
+          const started = performance.now();
+          const conn = await Deno.connect(address(server.url));
+          await conn.write(encoder.encode(
+            'POST /tasks HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"kind":',
+          ));
+          const { text, closedAfterMs } = await untilClosed(conn, started, 5000);
+          assertMatch(text, /^HTTP\/1\.1 408 /);
+          assertMatch(text, /"status":408/);
+          assert(closedAfterMs !== undefined && closedAfterMs >= 900, `closed after ${closedAfterMs} ms`);
+        },
+      );
+
       await t.step("a kept-alive connection is closed after the idle timeout", async () => {
         const conn = await Deno.connect(address(server.url));
         await conn.write(encoder.encode("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n"));

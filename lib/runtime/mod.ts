@@ -33,6 +33,7 @@ export { BrokenPipe } from "./types.ts";
 export {
   ClientDisconnected,
   DEFAULT_SERVE_LIMITS,
+  prereadBody,
   RequestBodyTimeout,
   type ServeLimits,
   type ServeLog,

@@ -92,6 +92,54 @@ export interface GuardedRequest {
   timedOut(): boolean;
 }
 
+/** A body that says its length, up to this many bytes, is read whole before the app runs ({@link readSmallBody}). */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+const smallBodies = new WeakMap<Request, string>();
+
+/** The text of a request's body that the server read whole before the app ran, if it did. */
+export function prereadBody(request: Request): string | undefined {
+  return smallBodies.get(request);
+}
+
+/**
+ * Reads a small body whole within `timeoutMs`, so that the app gets it without a guarded copy
+ * of the request (that copy — a stream, a `Request`, a timer — cost a POST more than the rest
+ * of the service's work on a small one: `bench/RESULTS.md`, "A2A and webhooks"). Small: a
+ * `Content-Length` up to {@link SMALL_BODY_BYTES} and no `Transfer-Encoding`. Answers `read`
+ * (the text is {@link prereadBody}'s), `timeout`, `gone` (the connection broke), or `other` (not
+ * small: guard it with {@link guardRequestBody}).
+ *
+ * @example
+ * ```ts
+ * const request = new Request("http://x/", { method: "POST", body: "{}", headers: { "content-length": "2" } });
+ * await readSmallBody(request, 30_000); // "read"
+ * prereadBody(request); // "{}"
+ * ```
+ */
+export async function readSmallBody(
+  request: Request,
+  timeoutMs: number,
+): Promise<"read" | "timeout" | "gone" | "other"> {
+  const length = request.headers.get("content-length");
+  if (length === null || request.headers.has("transfer-encoding") || !(Number(length) <= SMALL_BODY_BYTES)) {
+    return "other";
+  }
+  if (!request.body || UNCOPYABLE_METHODS.has(request.method.toUpperCase())) return "other";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), timeoutMs));
+  try {
+    const text = await Promise.race([request.text(), expired]);
+    if (text === "timeout") return "timeout";
+    smallBodies.set(request, text);
+    return "read";
+  } catch {
+    return "gone";
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Methods `new Request()` refuses: a request of one is passed on as it is. */
 const UNCOPYABLE_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 

@@ -4,7 +4,10 @@ import {
   ClientDisconnected,
   connectionCeiling,
   guardRequestBody,
+  prereadBody,
+  readSmallBody,
   RequestBodyTimeout,
+  SMALL_BODY_BYTES,
   softDescriptorLimit,
 } from "./serve_limits.ts";
 
@@ -90,4 +93,36 @@ Deno.test("bodyTimeoutAnswer() keeps a handler's 408 and replaces anything else 
     "The request body did not arrive within 50 ms",
   ]);
   assertEquals(lines, [`408 traceId=${problem.traceId}: The request body did not arrive within 50 ms`]);
+});
+
+Deno.test("readSmallBody() reads a small body that says its length; leaves the others to the guard", async () => {
+  const small = new Request("http://x/", { method: "POST", body: '{"a":1}', headers: { "content-length": "7" } });
+  assertEquals(await readSmallBody(small, 1_000), "read");
+  assertEquals(prereadBody(small), '{"a":1}');
+  const big = new Request("http://x/", {
+    method: "POST",
+    body: "x".repeat(SMALL_BODY_BYTES + 1),
+    headers: { "content-length": String(SMALL_BODY_BYTES + 1) },
+  });
+  assertEquals(await readSmallBody(big, 1_000), "other");
+  assertEquals(prereadBody(big), undefined);
+  const unsaid = new Request("http://x/", { method: "POST", body: "{}" });
+  unsaid.headers.delete("content-length");
+  assertEquals(await readSmallBody(unsaid, 1_000), "other");
+});
+
+Deno.test("readSmallBody() gives up on a body that stops short, after the timeout", async () => {
+  const stalled = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode("{"));
+    },
+  });
+  const request = new Request("http://x/", {
+    method: "POST",
+    body: stalled,
+    headers: { "content-length": "10" },
+    duplex: "half",
+  } as RequestInit);
+  assertEquals(await readSmallBody(request, 50), "timeout");
+  await stalled.cancel().catch(() => {});
 });

@@ -5,6 +5,7 @@ import {
   connectionCeiling,
   DEFAULT_SERVE_LIMITS,
   guardRequestBody,
+  readSmallBody,
   type ServeLimits,
   type ServeLog,
   softDescriptorLimit,
@@ -128,6 +129,16 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
       if (request.method === "GET" || request.method === "HEAD") {
         const response = await options.fetch(request);
         return closing ? closingConnection(response) : response;
+      }
+      const small = await readSmallBody(request, limits.bodyTimeoutMs);
+      if (small === "read") {
+        const response = await options.fetch(request);
+        return closing ? closingConnection(response) : response;
+      }
+      if (small === "gone") return new Response(null, { status: 400 }); // nobody is there to read it
+      if (small === "timeout") {
+        info.completed.finally(() => record.deadline = 0).catch(() => {});
+        return bodyTimeoutAnswer(new Response(null, { status: 500 }), limits.bodyTimeoutMs, log);
       }
       const guarded = guardRequestBody(request, limits.bodyTimeoutMs);
       const response = await options.fetch(guarded.request);
