@@ -126,8 +126,8 @@ export async function readSmallBody(
     return "other";
   }
   if (!request.body || UNCOPYABLE_METHODS.has(request.method.toUpperCase())) return "other";
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), timeoutMs));
+  let forget = () => {};
+  const expired = new Promise<"timeout">((resolve) => forget = whenExpired(timeoutMs, () => resolve("timeout")));
   try {
     const text = await Promise.race([request.text(), expired]);
     if (text === "timeout") return "timeout";
@@ -136,8 +136,37 @@ export async function readSmallBody(
   } catch {
     return "gone";
   } finally {
-    clearTimeout(timer);
+    forget();
   }
+}
+
+/** Deadlines of the small bodies being read: one timer looks at them all while there are any, not a timer each. */
+const deadlines = new Set<{ readonly at: number; readonly expire: () => void }>();
+let sweeper: ReturnType<typeof setInterval> | undefined;
+
+/** Calls `expire` about `timeoutMs` from now (to a tenth of a second) unless the returned function is called first. */
+function whenExpired(timeoutMs: number, expire: () => void): () => void {
+  const entry = { at: performance.now() + timeoutMs, expire };
+  deadlines.add(entry);
+  sweeper ??= setInterval(() => {
+    const now = performance.now();
+    for (const deadline of deadlines) {
+      if (deadline.at > now) continue;
+      deadlines.delete(deadline);
+      deadline.expire();
+    }
+    stopWhenIdle();
+  }, Math.min(100, timeoutMs));
+  return () => {
+    deadlines.delete(entry);
+    stopWhenIdle();
+  };
+}
+
+function stopWhenIdle(): void {
+  if (deadlines.size > 0 || sweeper === undefined) return;
+  clearInterval(sweeper);
+  sweeper = undefined;
 }
 
 /** Methods `new Request()` refuses: a request of one is passed on as it is. */

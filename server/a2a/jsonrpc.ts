@@ -10,7 +10,7 @@ import { requireScope } from "../auth/principal.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, JSON_RPC, jsonRpcError } from "./errors.ts";
-import { ANSWERED, type CallContext, methods, type TaskStream } from "./methods.ts";
+import { type CallContext, methods, type TaskStream } from "./methods.ts";
 import { sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
@@ -39,10 +39,10 @@ const failure = (c: Context, id: Id, code: number, message: string) => reply(c, 
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
 
-/** The `POST /a2a/jsonrpc` handler; `contextOf` makes a call's context, its signal ended by `stop`. */
+/** The `POST /a2a/jsonrpc` handler; `contextOf` makes a call's context. */
 export function jsonRpcHandler(
   streams: ReturnType<typeof createEventStreams>,
-  contextOf: (c: Context, stop: AbortController) => CallContext,
+  contextOf: (c: Context) => CallContext,
 ) {
   return async (c: Context): Promise<Response> => {
     const type = c.req.header("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
@@ -81,13 +81,13 @@ export function jsonRpcHandler(
       return reply(c, replyId, { error: jsonRpcError(new A2AError("INVALID_PARAMS", "params must be an object")) });
     }
     requireScope(c, entry.write ? "tasks:write" : "tasks:read", `the A2A method ${method}`);
-    const stop = new AbortController();
+    let ctx: CallContext | undefined;
     try {
       checkVersion(c.req.header("a2a-version"));
-      const ctx = contextOf(c, stop);
+      ctx = contextOf(c);
       if (entry.unary) {
         const result = await entry.unary(params, ctx);
-        stop.abort(ANSWERED);
+        ctx.end();
         return reply(c, replyId, { result });
       }
       const lastEventId = c.req.header("last-event-id");
@@ -96,11 +96,11 @@ export function jsonRpcHandler(
         ctx,
         /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined,
       );
-      stop.abort(ANSWERED); // the stream follows on its own signal
+      ctx.end(); // the stream follows on its own signal
       const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(replyId)},"result":`;
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => `${envelope}${json}}`);
     } catch (error) {
-      stop.abort(ANSWERED);
+      ctx?.end();
       if (error instanceof A2AError) return reply(c, replyId, { error: jsonRpcError(error) });
       throw error;
     }

@@ -39,8 +39,10 @@ export interface CallContext {
   readonly defaultKind: string;
   /** Where push notifications may go (`WEBHOOK_*`); none: the service delivers none. */
   readonly webhooks?: DestinationPolicy;
-  /** Ends the call's waits and followers (once it has answered, or its stream has ended). */
+  /** Aborted by {@link CallContext.end}: the call's waits and followers stop. */
   readonly signal: AbortSignal;
+  /** The binding has answered (a stream goes on with its own signal). */
+  end(): void;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { ScopeOf } from "../scope.ts";
 import { createEventStreams, type EventStreamOptions } from "../sse.ts";
 import { agentCard, type CardFacts, JSON_RPC_PATH, REST_PATH } from "./card.ts";
 import { jsonRpcHandler } from "./jsonrpc.ts";
-import { type CallContext, methods } from "./methods.ts";
+import { ANSWERED, type CallContext, methods } from "./methods.ts";
 import { restHandlers } from "./rest.ts";
 import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
 
@@ -50,13 +50,20 @@ export function a2aRoutes<E extends Env>(
 ): OpenAPIHono<E> {
   const app = new OpenAPIHono<E>({ defaultHook });
   const streams = createEventStreams(deps.streams);
-  const contextOf = (c: Context, stop: AbortController): CallContext => ({
-    scope: deps.scopeOf(c),
-    cascadeCancel: deps.card.cascadeCancel,
-    defaultKind: deps.card.defaultKind,
-    webhooks: deps.webhooks,
-    signal: stop.signal,
-  });
+  const contextOf = (c: Context): CallContext => {
+    // Made only when a call waits (a blocking SendMessage): most calls never need one.
+    let stop: AbortController | undefined;
+    return {
+      scope: deps.scopeOf(c),
+      cascadeCancel: deps.card.cascadeCancel,
+      defaultKind: deps.card.defaultKind,
+      webhooks: deps.webhooks,
+      get signal() {
+        return (stop ??= new AbortController()).signal;
+      },
+      end: () => stop?.abort(ANSWERED),
+    };
+  };
 
   app.openapi(
     route("get", "/.well-known/agent-card.json", null, "The A2A agent card"),

@@ -12,7 +12,7 @@ import type { Scope } from "../auth/scopes.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, restError } from "./errors.ts";
-import { ANSWERED, type CallContext, type TaskStream } from "./methods.ts";
+import type { CallContext, TaskStream } from "./methods.ts";
 import { sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
@@ -32,21 +32,21 @@ export type RestCall =
 /** Builds HTTP+JSON handlers over the same calls as the JSON-RPC binding. */
 export function restHandlers(
   streams: ReturnType<typeof createEventStreams>,
-  contextOf: (c: Context, stop: AbortController) => CallContext,
+  contextOf: (c: Context) => CallContext,
 ) {
   /** A handler answering `call` with params from `paramsOf`; `scope`: the call's, where the route admits either. */
   return (call: RestCall, paramsOf: (c: Context, body: Json) => unknown, scope?: Scope) =>
   async (c: Context): Promise<Response> => {
     if (scope) requireScope(c, scope, `${c.req.method} ${c.req.path}`);
-    const stop = new AbortController();
+    let ctx: CallContext | undefined;
     try {
       checkVersion(c.req.header("a2a-version"));
       const body = await bodyOf(c);
-      const ctx = contextOf(c, stop);
+      ctx = contextOf(c);
       const params = paramsOf(c, body);
       if ("unary" in call) {
         const result = await call.unary(params, ctx);
-        stop.abort(ANSWERED);
+        ctx.end();
         return result === null ? c.body(null, 204) : c.json(result, 200);
       }
       const lastEventId = c.req.header("last-event-id");
@@ -55,10 +55,10 @@ export function restHandlers(
         ctx,
         /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined,
       );
-      stop.abort(ANSWERED); // the stream follows on its own signal
+      ctx.end(); // the stream follows on its own signal
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => json);
     } catch (error) {
-      stop.abort(ANSWERED);
+      ctx?.end();
       if (!(error instanceof A2AError)) throw error;
       const { http, body } = restError(error);
       return c.json(body, http);

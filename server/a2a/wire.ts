@@ -46,13 +46,16 @@ export function resultArtifact(result: Record<string, unknown>): Json {
   return { artifactId: RESULT_ARTIFACT, name: RESULT_ARTIFACT, parts: [...text, { data: result }] };
 }
 
-/** The message a task's status carries: its question, its error, or its last update. */
+/**
+ * The message a task's status carries: its question, its error, or while it works its last
+ * update (a finished task's result is its artifact; its history has the updates).
+ */
 function statusMessage(record: TaskRecord): Json | undefined {
   if (record.status === "input_required" && record.prompt !== undefined) {
     return agentMessage(record, "prompt", record.prompt);
   }
   if (record.status === "failed" && record.error !== undefined) return agentMessage(record, "error", record.error);
-  const last = record.updates.at(-1);
+  const last = record.status === "in_progress" ? record.updates.at(-1) : undefined;
   return last && agentMessage(record, `update:${record.updates.length}`, last.message);
 }
 
