@@ -84,7 +84,8 @@ service.start();
 const app = createApp(service);
 const log: ServeLog = (level, line) => level === "debug" ? debug?.(line) : say(line);
 const { hostname, port, limits } = config;
-const listener = await runtime.serve({ hostname, port, fetch: app.fetch, limits, log }).catch(
+// The app takes small bodies from `prereadBody` (server/json_body.ts): no guarded copy of each request.
+const listener = await runtime.serve({ hostname, port, fetch: app.fetch, limits, log, prereadSmallBodies: true }).catch(
   (error) => {
     console.error(
       listenFailure(error, { program: "storectl server", hostname, port, portFix: "set PORT", hostFix: "set HOST" }),

@@ -174,6 +174,12 @@ export interface ServeOptions {
   readonly limits?: Partial<ServeLimits>;
   /** Where the listener reports refused connections, timeouts and clients gone mid-body. Default: nowhere. */
   readonly log?: ServeLog;
+  /**
+   * Reads a small body whole before `fetch` runs (the Deno listener; Node's guards every body), for an app that takes it from `prereadBody`
+   * (an app that reads the request's own body must leave this off: the body is used by then).
+   * Default false.
+   */
+  readonly prereadSmallBodies?: boolean;
 }
 
 /** A running listener. */

@@ -130,7 +130,7 @@ export function denoServe(options: ServeOptions): Promise<Listener> {
         const response = await options.fetch(request);
         return closing ? closingConnection(response) : response;
       }
-      const small = await readSmallBody(request, limits.bodyTimeoutMs);
+      const small = options.prereadSmallBodies ? await readSmallBody(request, limits.bodyTimeoutMs) : "other";
       if (small === "read") {
         const response = await options.fetch(request);
         return closing ? closingConnection(response) : response;
