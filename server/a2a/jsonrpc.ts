@@ -11,7 +11,7 @@ import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, JSON_RPC, jsonRpcError } from "./errors.ts";
 import { type CallContext, methods, type TaskStream } from "./methods.ts";
-import { sseResponse } from "./stream.ts";
+import { lastEventIdOf, sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
 type Id = string | number | null;
@@ -90,11 +90,10 @@ export function jsonRpcHandler(
         ctx.end();
         return reply(c, replyId, { result });
       }
-      const lastEventId = c.req.header("last-event-id");
       const stream = await entry.streaming!(
         params,
         ctx,
-        /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined,
+        lastEventIdOf(c.req.header("last-event-id")),
       );
       ctx.end(); // the stream follows on its own signal
       const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(replyId)},"result":`;

@@ -13,7 +13,7 @@ import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, restError } from "./errors.ts";
 import type { CallContext, TaskStream } from "./methods.ts";
-import { sseResponse } from "./stream.ts";
+import { lastEventIdOf, sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
@@ -49,11 +49,10 @@ export function restHandlers(
         ctx.end();
         return result === null ? c.body(null, 204) : c.json(result, 200);
       }
-      const lastEventId = c.req.header("last-event-id");
       const stream = await call.streaming(
         params,
         ctx,
-        /^\d+$/.test(lastEventId ?? "") ? Number(lastEventId) : undefined,
+        lastEventIdOf(c.req.header("last-event-id")),
       );
       ctx.end(); // the stream follows on its own signal
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => json);

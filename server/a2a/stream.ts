@@ -16,6 +16,10 @@ import { streamTexts } from "./wire.ts";
 
 const encoder = new TextEncoder();
 
+/** The event a reconnecting client saw last (`Last-Event-ID`), when it sent one. */
+export const lastEventIdOf = (header: string | undefined): number | undefined =>
+  header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+
 /** An SSE response of `stream`, each stream response's JSON text written as `data` by `framing`. */
 export function sseResponse(
   streams: ReturnType<typeof createEventStreams>,
