@@ -6,6 +6,8 @@
  * @module
  */
 import type { Store, Webhook } from "../lib/store/mod.ts";
+import type { SubmitRequest, TaskRecord } from "../lib/tasks/mod.ts";
+import type { Scope } from "./service.ts";
 import { WEBHOOK_LIMITS } from "../lib/store/mod.ts";
 import { HOOK_KINDS } from "../lib/tasks/mod.ts";
 import { checkUrl, type DestinationPolicy, newSecret, resolveDestination } from "../lib/webhooks/mod.ts";
@@ -55,6 +57,26 @@ export async function subscribe(store: Store, request: WebhookRequest, policy: D
     );
   }
   return webhook;
+}
+
+/**
+ * Submits a task watched by a webhook that `subscription` makes first, under the task's id to be
+ * (so that a task that ends at once is still told of), and removes again if the task is refused.
+ */
+export async function submitWatched(
+  scope: Scope,
+  request: SubmitRequest,
+  subscription: (taskId: string) => Promise<Webhook>,
+): Promise<{ record: TaskRecord; webhook: Webhook }> {
+  const session_id = request.session_id ?? crypto.randomUUID();
+  const task_id = scope.store.tasks.newRootId(session_id);
+  const webhook = await subscription(task_id);
+  try {
+    return { record: await scope.runner.submit({ ...request, session_id, task_id }), webhook };
+  } catch (error) {
+    await scope.store.webhooks.remove(webhook.id);
+    throw error;
+  }
 }
 
 /** A subscription as the API shows it after its creation: without its secret. */

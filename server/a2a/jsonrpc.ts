@@ -10,7 +10,8 @@ import { requireScope } from "../auth/principal.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, JSON_RPC, jsonRpcError } from "./errors.ts";
-import { type CallContext, methods, type TaskStream } from "./methods.ts";
+import type { CallContext } from "./call.ts";
+import { methods, type TaskStream } from "./methods.ts";
 import { lastEventIdOf, sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 

@@ -8,12 +8,12 @@
  */
 import { z } from "zod";
 import { FINAL_STATUSES, type StoredEvent, taskChannel, TaskInputError, type TaskRecord } from "../../lib/tasks/mod.ts";
-import type { Scope } from "../service.ts";
+import { submitWatched } from "../webhooks.ts";
+import { type CallContext, notFound, parseParams } from "./call.ts";
 import { A2AError } from "./errors.ts";
-import type { Webhook } from "../../lib/store/mod.ts";
-import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
-import { subscribe, WebhookRefused } from "../webhooks.ts";
+import { PushConfig, pushConfig, pushConfigMethods } from "./push_configs.ts";
 import { a2aTask, type Json, statusOf, STREAM_END_KINDS } from "./wire.ts";
+
 
 /** The A2A settings. */
 export interface A2AConfig {
@@ -24,26 +24,6 @@ export interface A2AConfig {
 }
 
 export const DEFAULT_A2A: A2AConfig = { enabled: true, defaultKind: "answer" };
-
-/**
- * The reason a call's signal aborts once it has answered: one object for every call, not an
- * exception made for each (an `abort()` without a reason builds a DOMException with its stack).
- */
-export const ANSWERED = new Error("the call has answered");
-
-/** What a method call works with. */
-export interface CallContext {
-  readonly scope: Scope;
-  /** The cascade of a cancel that does not say (`CASCADE_CANCEL`). */
-  readonly cascadeCancel: boolean;
-  readonly defaultKind: string;
-  /** Where push notifications may go (`WEBHOOK_*`); none: the service delivers none. */
-  readonly webhooks?: DestinationPolicy;
-  /** Aborted by {@link CallContext.end}: the call's waits and followers stop. */
-  readonly signal: AbortSignal;
-  /** The binding has answered (a stream goes on with its own signal). */
-  end(): void;
-}
 
 /**
  * A task stream to send: the task as it is first (when there is a snapshot), then the task's
@@ -74,11 +54,6 @@ const Message = z.object({
   contextId: z.string().min(1).max(200).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 }).passthrough();
-const PushConfig = z.object({
-  url: z.string().min(1, "url is required").max(2048),
-  token: z.string().max(1024).optional(),
-  authentication: z.object({ scheme: z.string().min(1), credentials: z.string().max(4096).optional() }).optional(),
-}).passthrough();
 const SendParams = z.object({
   message: Message,
   configuration: z.object({
@@ -103,16 +78,6 @@ const ListParams = z.object({
     .optional(),
   includeArtifacts: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).optional(),
 }).passthrough();
-
-/** Reads `params` with `schema`, or says which field is wrong (`INVALID_PARAMS`). */
-export function parseParams<T extends z.ZodType>(schema: T, params: unknown): z.output<T> {
-  const parsed = schema.safeParse(params ?? {});
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => `${["params", ...i.path].join(".")}: ${i.message}`);
-  throw new A2AError("INVALID_PARAMS", problems.join("; "));
-}
-
-const notFound = (id: string) => new A2AError("TASK_NOT_FOUND", `No task '${id}'; ListTasks lists the tasks there are`);
 
 /** The text of a message's text parts, and its first data part's value. */
 function contentOf(message: z.output<typeof Message>) {
@@ -170,18 +135,19 @@ async function deliver(params: z.output<typeof SendParams>, ctx: CallContext) {
       `Unknown skill '${kind}' in params.message.metadata.skill; the agent card lists: ${runner.kinds.join(", ")}`,
     );
   }
+  const request = {
+    kind,
+    input: inputFor(kind, message),
+    session_id: message.contextId,
+    metadata: { message: `A2A message ${message.messageId}` },
+  };
   const push = params.configuration?.taskPushNotificationConfig;
-  // The config first, under the task's id to be: a task that ends at once is still told of.
-  const session_id = message.contextId ?? crypto.randomUUID();
-  const task_id = ctx.scope.store.tasks.newRootId(session_id);
-  const config = push && await pushConfig(ctx, task_id, push);
   try {
-    const input = inputFor(kind, message);
-    const metadata = { message: `A2A message ${message.messageId}` };
-    const record = await runner.submit({ kind, input, session_id, task_id, metadata });
+    const record = push
+      ? (await submitWatched(ctx.scope, request, (taskId) => pushConfig(ctx, taskId, push))).record
+      : await runner.submit(request);
     return { taskId: record.task_id, after: 0 };
   } catch (error) {
-    if (config) await ctx.scope.store.webhooks.remove(config.id);
     if (!(error instanceof TaskInputError)) throw error;
     const fields = error.errors.map((e) => `${e.field}: ${e.message}`).join("; ");
     throw new A2AError("INVALID_PARAMS", `${error.message}${fields ? ` (${fields})` : ""}`);
@@ -358,84 +324,8 @@ export const methods = {
     );
   },
 
-  /** CreateTaskPushNotificationConfig: a webhook of the task, delivering A2A's task JSON. */
-  async createPushConfig(raw: unknown, ctx: CallContext): Promise<Json> {
-    const params = parseParams(PushConfig.extend({ taskId: z.string().min(1).max(200) }), raw);
-    if (!await ctx.scope.store.tasks.get(params.taskId)) throw notFound(params.taskId);
-    return configOf(await pushConfig(ctx, params.taskId, params));
-  },
-
-  /** GetTaskPushNotificationConfig. */
-  async getPushConfig(raw: unknown, ctx: CallContext): Promise<Json> {
-    const { taskId, id } = parseParams(ConfigRef, raw);
-    return configOf(await ownConfig(ctx, taskId, id));
-  },
-
-  /** ListTaskPushNotificationConfigs: all of the task's, on one page. */
-  async listPushConfigs(raw: unknown, ctx: CallContext): Promise<Json> {
-    const { taskId } = parseParams(z.object({ taskId: z.string().min(1).max(200) }).passthrough(), raw);
-    if (!ctx.webhooks) throw noPush();
-    if (!await ctx.scope.store.tasks.get(taskId)) throw notFound(taskId);
-    const all = await ctx.scope.store.webhooks.list();
-    return { configs: all.filter((w) => w.a2a && w.task_id === taskId).map(configOf), nextPageToken: "" };
-  },
-
-  /** DeleteTaskPushNotificationConfig. */
-  async deletePushConfig(raw: unknown, ctx: CallContext): Promise<null> {
-    const { taskId, id } = parseParams(ConfigRef, raw);
-    await ownConfig(ctx, taskId, id);
-    await ctx.scope.store.webhooks.remove(id);
-    return null;
-  },
+  ...pushConfigMethods,
 };
-
-const ConfigRef = z.object({ taskId: z.string().min(1).max(200), id: z.string().min(1).max(200) }).passthrough();
-
-const noPush = () =>
-  new A2AError(
-    "PUSH_NOTIFICATION_NOT_SUPPORTED",
-    "This service delivers no webhooks (WEBHOOKS_ENABLED=false, or the edge entry), so no push notifications",
-  );
-
-/** Makes the task's push notification config: a webhook of A2A's kind. */
-async function pushConfig(ctx: CallContext, taskId: string, config: z.output<typeof PushConfig>): Promise<Webhook> {
-  if (!ctx.webhooks) throw noPush();
-  const { scheme, credentials } = config.authentication ?? {};
-  try {
-    return await subscribe(ctx.scope.store, {
-      url: config.url,
-      task_id: taskId,
-      a2a: {
-        ...(config.token && { token: config.token }),
-        ...(scheme && credentials && { authorization: `${scheme} ${credentials}` }),
-      },
-    }, ctx.webhooks);
-  } catch (error) {
-    if (error instanceof WebhookRefused) throw new A2AError("INVALID_PARAMS", `params.url: ${error.message}`);
-    throw error;
-  }
-}
-
-/** The task's push notification config `id`, or TaskNotFound. */
-async function ownConfig(ctx: CallContext, taskId: string, id: string): Promise<Webhook> {
-  if (!ctx.webhooks) throw noPush();
-  const webhook = await ctx.scope.store.webhooks.get(id);
-  if (!webhook?.a2a || webhook.task_id !== taskId) {
-    throw new A2AError("TASK_NOT_FOUND", `Task '${taskId}' has no push notification config '${id}'`);
-  }
-  return webhook;
-}
-
-/** A push notification config as A2A shows it (its credentials are not shown again). */
-function configOf(webhook: Webhook): Json {
-  return {
-    id: webhook.id,
-    taskId: webhook.task_id,
-    url: webhook.url,
-    ...(webhook.a2a?.token && { token: webhook.a2a.token }),
-    ...(webhook.a2a?.authorization && { authentication: { scheme: webhook.a2a.authorization.split(" ")[0] } }),
-  };
-}
 
 /** A subscription follows a task through its questions, to its end. */
 const ENDS_SUBSCRIPTION: ReadonlySet<string> = new Set(["done", "failed", "cancelled"]);

@@ -14,7 +14,8 @@ import type { ScopeOf } from "../scope.ts";
 import { createEventStreams, type EventStreamOptions } from "../sse.ts";
 import { agentCard, type CardFacts, JSON_RPC_PATH, REST_PATH } from "./card.ts";
 import { jsonRpcHandler } from "./jsonrpc.ts";
-import { ANSWERED, type CallContext, methods } from "./methods.ts";
+import { ANSWERED, type CallContext } from "./call.ts";
+import { methods } from "./methods.ts";
 import { restHandlers } from "./rest.ts";
 import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
 

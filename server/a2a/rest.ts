@@ -12,7 +12,8 @@ import type { Scope } from "../auth/scopes.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, restError } from "./errors.ts";
-import type { CallContext, TaskStream } from "./methods.ts";
+import type { CallContext } from "./call.ts";
+import type { TaskStream } from "./methods.ts";
 import { lastEventIdOf, sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 

@@ -5,7 +5,7 @@ import type { ListedTask, TaskStore } from "../../lib/store/mod.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import type { Webhook } from "../../lib/store/mod.ts";
 import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
-import { subscribe, WebhookRefused } from "../webhooks.ts";
+import { submitWatched, subscribe, WebhookRefused } from "../webhooks.ts";
 import { refusal, TaskWebhook } from "./webhooks.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { needs } from "../auth/scopes.ts";
@@ -319,27 +319,25 @@ export function taskRoutes<E extends Env>(
   app.openapi(SUBMIT, async (c) => {
     const body = c.req.valid("json");
     const key = c.req.valid("header")["idempotency-key"];
-    const { store, runner } = scopeOf(c);
+    const scope = scopeOf(c);
+    const { store } = scope;
     const createOnce = idempotent({ keys: store.idempotency, tasks: store.tasks, ttlMs });
     let hook: Webhook | undefined;
     const created = await createOnce(key, "POST /tasks", body, async () => {
       const { webhook, ...request } = body;
-      if (!webhook) return await runner.submit(request);
-      if (!config.webhooks) {
+      if (!webhook) return await scope.runner.submit(request);
+      const policy = config.webhooks;
+      if (!policy) {
         throw new InvalidInput("This service delivers no webhooks (WEBHOOKS_ENABLED=false, or the edge entry)", [
           { field: "webhook", message: "webhooks are off here" },
         ]);
       }
-      // The subscription first, under the task's id to be: a task that ends at once is still told of.
-      const session_id = request.session_id ?? crypto.randomUUID();
-      const task_id = store.tasks.newRootId(session_id);
-      hook = await subscribe(store, { ...webhook, task_id }, config.webhooks).catch((error) => {
-        throw error instanceof WebhookRefused ? refusal(error, "webhook.url") : error;
-      });
-      return await runner.submit({ ...request, session_id, task_id }).catch(async (error) => {
-        await store.webhooks.remove(hook!.id);
-        throw error;
-      });
+      const watched = await submitWatched(scope, request, (task_id) =>
+        subscribe(store, { ...webhook, task_id }, policy).catch((error) => {
+          throw error instanceof WebhookRefused ? refusal(error, "webhook.url") : error;
+        }));
+      hook = watched.webhook;
+      return watched.record;
     });
     const shown = { ...publicTask(created.record), ...(hook && { webhook: { id: hook.id, secret: hook.secret } }) };
     return created.replayed ? c.json(shown, 200, createdHeaders(created)) : c.json(shown, 201, createdHeaders(created));
