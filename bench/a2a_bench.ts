@@ -29,8 +29,7 @@ const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 5);
 /** `get`, `stream` or `webhooks`: only that part. */
 const ONLY = Deno.env.get("BENCH_ONLY");
 const runs = (part: string) => ONLY === undefined || ONLY === part;
-const POST_SCRIPT = new URL("./wrk_post.lua", import.meta.url).pathname;
-const GET_SCRIPT = new URL("./wrk_bearer.lua", import.meta.url).pathname;
+const FIXED = new URL("./wrk_fixed.lua", import.meta.url).pathname;
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 const say = (line: string) => console.log(line);
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
@@ -70,10 +69,10 @@ for (const [label, target] of runs("get") ? [["memory", memory], ["Redis", onRed
   // binding against the same GET, and JSON-RPC against a POST of our own API with a JSON body
   // (cancelling the finished task: a store call and a small answer).
   const [a2a, a2aRest, rest, restPost] = await rounds([
-    run(`${target.url}/a2a/jsonrpc`, POST_SCRIPT, { WRK_BODY: rpc }),
-    run(`${target.url}/a2a/rest/tasks/${task.task_id}`, GET_SCRIPT),
-    run(`${target.url}/tasks/${task.task_id}`, GET_SCRIPT),
-    run(`${target.url}/tasks/${task.task_id}/cancel`, POST_SCRIPT, { WRK_BODY: "{}" }),
+    run(`${target.url}/a2a/jsonrpc`, FIXED, { WRK_BODY: rpc }),
+    run(`${target.url}/a2a/rest/tasks/${task.task_id}`, FIXED),
+    run(`${target.url}/tasks/${task.task_id}`, FIXED),
+    run(`${target.url}/tasks/${task.task_id}/cancel`, FIXED, { WRK_BODY: "{}" }),
   ], PAIRS);
   const med = (loads: readonly Load[], pick: (l: Load) => number) => fixed(median(loads.map(pick)), 1);
   say(`GetTask over A2A vs GET /tasks/{id}, ${label} store (${PAIRS} rounds of ${SECONDS} s, 20 connections)`);

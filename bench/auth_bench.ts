@@ -3,7 +3,7 @@
  * server with `SERVICE_TOKENS_FILE` (11 tokens: the token check, the route's scope) against the
  * same request on the same kind of server running open, in one run, as interleaved pairs of
  * short wrk runs (A, B, B, A, …): the median of the pairs' ratios with best-to-best beside it.
- * Both sides send the same bytes (`wrk_bearer.lua`; the open server ignores the header), so the
+ * Both sides send the same bytes (`wrk_fixed.lua`; the open server ignores the header), so the
  * client's work is equal; wrk's CPU per request is reported and must stay below the server's.
  * Goal: ≤ 1.1× (server CPU per request, and requests/s off ÷ on). With tokens each request also
  * works in its caller's tenant (its store view), so the figure includes tenant scoping.
@@ -32,7 +32,7 @@ const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 3);
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 5);
 /** `node`, `deno` or `redis`: run only that figure. */
 const ONLY = Deno.env.get("BENCH_ONLY");
-const SCRIPT = new URL("./wrk_bearer.lua", import.meta.url).pathname;
+const SCRIPT = new URL("./wrk_fixed.lua", import.meta.url).pathname;
 
 const tokens = testTokens();
 const token = tokens.only["tasks:read"];
