@@ -11,7 +11,14 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
-import { type Message, Role, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
+import {
+  type Message,
+  Role,
+  type StreamResponse,
+  type Task,
+  type TaskPushNotificationConfig,
+  TaskState,
+} from "@a2a-js/sdk";
 
 export { type Client, Role, type StreamResponse, type Task, TaskState };
 
@@ -65,4 +72,34 @@ export async function collect(stream: AsyncIterable<StreamResponse>): Promise<St
   const all: StreamResponse[] = [];
   for await (const response of stream) all.push(response);
   return all;
+}
+
+/** The output artifact's text as a client rebuilds it from appended chunks (a first task snapshot's, then each chunk). */
+export function outputOf(responses: readonly StreamResponse[]): string {
+  let text = "";
+  for (const r of responses) {
+    if (r.payload?.$case === "task") {
+      text = textOf(r.payload.value.artifacts.find((a) => a.artifactId === "output")?.parts ?? []);
+    } else if (r.payload?.$case === "artifactUpdate" && r.payload.value.artifact?.artifactId === "output") {
+      const chunk = textOf(r.payload.value.artifact.parts);
+      text = r.payload.value.append ? text + chunk : chunk;
+    }
+  }
+  return text;
+}
+
+/** A SendMessage configuration that answers at once. */
+export const returnImmediately = {
+  returnImmediately: true,
+  acceptedOutputModes: [],
+  taskPushNotificationConfig: undefined,
+};
+
+/** A push notification config of `taskId` (empty for one given with SendMessage) to `url`. */
+export function pushConfigTo(
+  taskId: string,
+  url: string,
+  auth: { token?: string; authentication?: TaskPushNotificationConfig["authentication"] } = {},
+): TaskPushNotificationConfig {
+  return { tenant: "", id: "", taskId, url, token: auth.token ?? "", authentication: auth.authentication };
 }

@@ -10,7 +10,8 @@ import {
   BINDINGS,
   collect,
   message,
-  type StreamResponse,
+  outputOf,
+  returnImmediately,
   TaskState,
   textOf,
 } from "../testing/a2a_client.ts";
@@ -20,21 +21,20 @@ import { startServer } from "../testing/server_process.ts";
 import { sseFrames } from "../testing/sse.ts";
 import type { TaskScenario } from "./task_scenarios.ts";
 
-/** The output artifact's text as a client rebuilds it from appended chunks (a snapshot's first). */
-function outputOf(responses: readonly StreamResponse[]): string {
-  let text = "";
-  for (const r of responses) {
-    if (r.payload?.$case === "task") {
-      text = textOf(r.payload.value.artifacts.find((a) => a.artifactId === "output")?.parts ?? []);
-    } else if (r.payload?.$case === "artifactUpdate" && r.payload.value.artifact?.artifactId === "output") {
-      const chunk = textOf(r.payload.value.artifact.parts);
-      text = r.payload.value.append ? text + chunk : chunk;
-    }
-  }
-  return text;
+/** Two server processes on one redis-server (and one key prefix); all stopped on dispose. */
+async function twoOnRedis(command: string[]) {
+  const redis = await startRedis();
+  const env = { STORE_URL: redis.url, STORE_KEY_PREFIX: `a2a-${crypto.randomUUID()}:` };
+  const [a, b] = await Promise.all([startServer(command, env), startServer(command, env)]);
+  return {
+    a,
+    b,
+    async [Symbol.asyncDispose]() {
+      await Promise.all([a.stop(), b.stop()]);
+      await redis[Symbol.asyncDispose]();
+    },
+  };
 }
-
-const returnImmediately = { returnImmediately: true, acceptedOutputModes: [], taskPushNotificationConfig: undefined };
 
 export const A2A_SCENARIOS: readonly TaskScenario[] = [
   {
@@ -71,10 +71,8 @@ export const A2A_SCENARIOS: readonly TaskScenario[] = [
     name: "A2A on Redis, two processes: sent on one, followed on the other, a dropped stream resumed on the first",
     tools: ["redis-server"],
     async run(command) {
-      await using redis = await startRedis();
-      const env = { STORE_URL: redis.url, STORE_KEY_PREFIX: `a2a-${crypto.randomUUID()}:` };
-      await using a = await startServer(command, env);
-      await using b = await startServer(command, env);
+      await using processes = await twoOnRedis(command);
+      const { a, b } = processes;
       const words = Array.from({ length: 30 }, (_, i) => `w${i} `);
       const sender = await a2aClient(a.url, "JSONRPC");
       const started = await sender.sendMessage({
@@ -116,10 +114,8 @@ export const A2A_SCENARIOS: readonly TaskScenario[] = [
     name: "A2A on Redis: SubscribeToTask on another process sees the tokens so far, then the rest",
     tools: ["redis-server"],
     async run(command) {
-      await using redis = await startRedis();
-      const env = { STORE_URL: redis.url, STORE_KEY_PREFIX: `a2a-${crypto.randomUUID()}:` };
-      await using a = await startServer(command, env);
-      await using b = await startServer(command, env);
+      await using processes = await twoOnRedis(command);
+      const { a, b } = processes;
       const words = Array.from({ length: 20 }, (_, i) => `t${i} `);
       const started = await (await a2aClient(a.url, "HTTP+JSON")).sendMessage({
         message: message({ data: { steps: 4, delay_ms: 200, tokens: words } }, { skill: "demo" }),

@@ -5,7 +5,7 @@ import { missingTools } from "../testing/tools.ts";
 import { startUpstashStandIn } from "../testing/upstash_standin.ts";
 import { sha256Hex } from "../server/auth/tokens.ts";
 import { until } from "../testing/until.ts";
-import { a2aClient, message, TaskState } from "../testing/a2a_client.ts";
+import { a2aClient, message, pushConfigTo, TaskState } from "../testing/a2a_client.ts";
 
 /** A redis-server behind the Upstash stand-in, and the bindings that name it; both stopped on dispose. */
 async function upstashStore() {
@@ -174,14 +174,11 @@ Deno.test(
       assertEquals(card.capabilities.pushNotifications, false);
       // The client refuses by the card; the agent refuses the call itself too.
       const push = await (async () =>
-        await client.createTaskPushNotificationConfig({
-          tenant: "",
-          id: "",
-          taskId: reply.id,
-          url: "https://receiver.example/",
-          token: "",
-          authentication: undefined,
-        }))().catch((error: Error) => error);
+        await client.createTaskPushNotificationConfig(pushConfigTo(reply.id, "https://receiver.example/")))().catch((
+          error: Error,
+        ) =>
+          error
+        );
       assertEquals((push as Error).name, "PushNotificationNotSupportedError");
       const raw = await (await fetch(`${url}/a2a/jsonrpc`, {
         method: "POST",

@@ -5,6 +5,9 @@ import {
   BINDINGS,
   collect,
   message,
+  outputOf,
+  pushConfigTo,
+  returnImmediately,
   type StreamResponse,
   TaskState,
   textOf,
@@ -38,20 +41,6 @@ const states = (responses: StreamResponse[]) =>
       ? `artifact:${r.payload.value.artifact!.artifactId}`
       : r.payload?.$case
   );
-
-/** The output artifact's text as a client rebuilds it from appended chunks. */
-function outputOf(responses: StreamResponse[]): string {
-  let text = "";
-  for (const r of responses) {
-    if (r.payload?.$case === "task") {
-      text = textOf(r.payload.value.artifacts.find((a) => a.artifactId === "output")?.parts ?? []);
-    }
-    if (r.payload?.$case !== "artifactUpdate" || r.payload.value.artifact!.artifactId !== "output") continue;
-    const chunk = textOf(r.payload.value.artifact!.parts);
-    text = r.payload.value.append ? text + chunk : chunk;
-  }
-  return text;
-}
 
 Deno.test("the agent card: both bindings, streaming, a skill per kind with its schema, no security when open", async () => {
   await using server = serve();
@@ -117,7 +106,7 @@ for (const binding of BINDINGS) {
     await t.step("returnImmediately answers while it works", async () => {
       const reply = await client.sendMessage({
         message: message({ data: { steps: 2, delay_ms: 200 } }, { skill: "demo" }),
-        configuration: { returnImmediately: true, acceptedOutputModes: [], taskPushNotificationConfig: undefined },
+        configuration: returnImmediately,
       } as never);
       assert("status" in reply);
       assertEquals(reply.status!.state, TaskState.TASK_STATE_WORKING);
@@ -221,7 +210,7 @@ for (const binding of BINDINGS) {
     await t.step("CancelTask cascades to sub-tasks; a finished task is TaskNotCancelableError", async () => {
       const started = await client.sendMessage({
         message: message({ data: { steps: 50, delay_ms: 1000, children: 2 } }, { skill: "demo" }),
-        configuration: { returnImmediately: true, acceptedOutputModes: [], taskPushNotificationConfig: undefined },
+        configuration: returnImmediately,
       } as never);
       assert("status" in started);
       const family = () =>
@@ -239,7 +228,7 @@ for (const binding of BINDINGS) {
     await t.step("CancelTask with metadata.cascade false leaves the sub-tasks running", async () => {
       const started = await client.sendMessage({
         message: message({ data: { steps: 50, delay_ms: 1000, children: 1 } }, { skill: "demo" }),
-        configuration: { returnImmediately: true, acceptedOutputModes: [], taskPushNotificationConfig: undefined },
+        configuration: returnImmediately,
       } as never);
       assert("status" in started);
       const family = () =>
@@ -264,7 +253,7 @@ for (const binding of BINDINGS) {
       const tokens = Array.from({ length: 40 }, (_, i) => `t${i} `);
       const started = await client.sendMessage({
         message: message({ data: { steps: 2, delay_ms: 300, tokens } }, { skill: "demo" }),
-        configuration: { returnImmediately: true, acceptedOutputModes: [], taskPushNotificationConfig: undefined },
+        configuration: returnImmediately,
       } as never);
       assert("status" in started);
       const responses = await collect(client.resubscribeTask({ id: started.id, tenant: "" }));
@@ -402,17 +391,10 @@ Deno.test("A2A push notifications: configs made, read, listed and deleted by the
     const client = await a2aClient(server.url, binding);
     const started = await client.sendMessage({
       message: message({ data: { steps: 2, delay_ms: 300, tokens: ["ok"] } }, { skill: "demo" }),
-      configuration: { returnImmediately: true, acceptedOutputModes: [], taskPushNotificationConfig: undefined },
+      configuration: returnImmediately,
     } as never);
     assert("status" in started);
-    const config = await client.createTaskPushNotificationConfig({
-      tenant: "",
-      id: "",
-      taskId: started.id,
-      url: `${receiver.url}/a2a`,
-      token: "receiver-token",
-      authentication: undefined,
-    });
+    const config = await client.createTaskPushNotificationConfig(pushConfigTo(started.id, `${receiver.url}/a2a`, { token: "receiver-token" }));
     assert(config.id.length > 0);
     assertEquals(
       (await client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id })).url,
@@ -438,14 +420,7 @@ Deno.test("A2A push notifications: configs made, read, listed and deleted by the
     );
     assertEquals((gone as Error).name, "TaskNotFoundError");
     const refused = await assertRejects(() =>
-      client.createTaskPushNotificationConfig({
-        tenant: "",
-        id: "",
-        taskId: started.id,
-        url: "http://10.0.0.1/hook",
-        token: "",
-        authentication: undefined,
-      })
+      client.createTaskPushNotificationConfig(pushConfigTo(started.id, "http://10.0.0.1/hook"))
     );
     assert((refused as Error).message.includes("private"), (refused as Error).message);
   }
@@ -460,14 +435,7 @@ Deno.test("A2A push notifications: a config in SendMessage is told of its task's
     configuration: {
       returnImmediately: false,
       acceptedOutputModes: [],
-      taskPushNotificationConfig: {
-        tenant: "",
-        id: "",
-        taskId: "",
-        url: `${receiver.url}/send`,
-        token: "",
-        authentication: { scheme: "Bearer", credentials: "receiver-secret" },
-      },
+      taskPushNotificationConfig: pushConfigTo("", `${receiver.url}/send`, { authentication: { scheme: "Bearer", credentials: "receiver-secret" } }),
     },
   } as never);
   assert("status" in reply);
@@ -482,14 +450,7 @@ Deno.test("A2A push notifications where webhooks are off: PushNotificationNotSup
   const reply = await client.sendMessage({ message: message({ text: "x" }, { skill: "demo" }) } as never);
   assert("status" in reply);
   const refused = await assertRejects(async () =>
-    await client.createTaskPushNotificationConfig({
-      tenant: "",
-      id: "",
-      taskId: reply.id,
-      url: "https://receiver.example/",
-      token: "",
-      authentication: undefined,
-    })
+    await client.createTaskPushNotificationConfig(pushConfigTo(reply.id, "https://receiver.example/"))
   );
   assertEquals((refused as Error).name, "PushNotificationNotSupportedError"); // the client reads the card
   const raw = await fetch(`${server.url}/a2a/rest/tasks/${reply.id}/pushNotificationConfigs`, {
