@@ -394,7 +394,9 @@ Deno.test("A2A push notifications: configs made, read, listed and deleted by the
       configuration: returnImmediately,
     } as never);
     assert("status" in started);
-    const config = await client.createTaskPushNotificationConfig(pushConfigTo(started.id, `${receiver.url}/a2a`, { token: "receiver-token" }));
+    const config = await client.createTaskPushNotificationConfig(
+      pushConfigTo(started.id, `${receiver.url}/a2a`, { token: "receiver-token" }),
+    );
     assert(config.id.length > 0);
     assertEquals(
       (await client.getTaskPushNotificationConfig({ tenant: "", taskId: started.id, id: config.id })).url,
@@ -435,7 +437,9 @@ Deno.test("A2A push notifications: a config in SendMessage is told of its task's
     configuration: {
       returnImmediately: false,
       acceptedOutputModes: [],
-      taskPushNotificationConfig: pushConfigTo("", `${receiver.url}/send`, { authentication: { scheme: "Bearer", credentials: "receiver-secret" } }),
+      taskPushNotificationConfig: pushConfigTo("", `${receiver.url}/send`, {
+        authentication: { scheme: "Bearer", credentials: "receiver-secret" },
+      }),
     },
   } as never);
   assert("status" in reply);

@@ -38,5 +38,5 @@ export function parseParams<T extends z.ZodType>(schema: T, params: unknown): z.
 }
 
 /** A task that is not there, or is another tenant's: the same answer, so nothing leaks. */
-export const notFound = (id: string) => new A2AError("TASK_NOT_FOUND", `No task '${id}'; ListTasks lists the tasks there are`);
-
+export const notFound = (id: string) =>
+  new A2AError("TASK_NOT_FOUND", `No task '${id}'; ListTasks lists the tasks there are`);

@@ -14,7 +14,6 @@ import { A2AError } from "./errors.ts";
 import { PushConfig, pushConfig, pushConfigMethods } from "./push_configs.ts";
 import { a2aTask, type Json, statusOf, STREAM_END_KINDS } from "./wire.ts";
 
-
 /** The A2A settings. */
 export interface A2AConfig {
   /** `A2A_ENABLED`: the agent card and both bindings; default true. */

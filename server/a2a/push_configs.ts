@@ -26,7 +26,11 @@ const noPush = () =>
   );
 
 /** Makes the task's push notification config: a webhook of A2A's kind. */
-export async function pushConfig(ctx: CallContext, taskId: string, config: z.output<typeof PushConfig>): Promise<Webhook> {
+export async function pushConfig(
+  ctx: CallContext,
+  taskId: string,
+  config: z.output<typeof PushConfig>,
+): Promise<Webhook> {
   if (!ctx.webhooks) throw noPush();
   const { scheme, credentials } = config.authentication ?? {};
   try {

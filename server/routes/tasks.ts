@@ -332,10 +332,14 @@ export function taskRoutes<E extends Env>(
           { field: "webhook", message: "webhooks are off here" },
         ]);
       }
-      const watched = await submitWatched(scope, request, (task_id) =>
-        subscribe(store, { ...webhook, task_id }, policy).catch((error) => {
-          throw error instanceof WebhookRefused ? refusal(error, "webhook.url") : error;
-        }));
+      const watched = await submitWatched(
+        scope,
+        request,
+        (task_id) =>
+          subscribe(store, { ...webhook, task_id }, policy).catch((error) => {
+            throw error instanceof WebhookRefused ? refusal(error, "webhook.url") : error;
+          }),
+      );
       hook = watched.webhook;
       return watched.record;
     });
