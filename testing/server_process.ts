@@ -23,6 +23,8 @@ export interface ServerProcess extends AsyncDisposable {
   stderr(): Promise<string>;
   /** With `captureStderr`: what it has written to stderr so far. */
   stderrSoFar(): string;
+  /** Its exit code once it has ended (stopped, killed or crashed); `undefined` while it runs. */
+  exitCode(): number | undefined;
 }
 
 export const DENO_SERVER = [Deno.execPath(), "run", "-A", new URL("../server/main.ts", import.meta.url).pathname];
@@ -55,30 +57,28 @@ export async function startServer(
     output += value;
   }
   reader.releaseLock();
+  let exitCode: number | undefined;
+  child.status.then((status) => exitCode = status.code);
   let stopped: Promise<number> | undefined;
-  const stop = () =>
+  const end = (signal: Deno.Signal) =>
     stopped ??= (async () => {
-      child.kill("SIGTERM");
+      try {
+        child.kill(signal);
+      } catch { /* it has ended already (crashed): its status tells how */ }
       const { code } = await child.status;
       await child.stdout.cancel().catch(() => {});
       return code;
     })();
+  const stop = () => end("SIGTERM");
   return {
     url: (output.match(/listening on (\S+)/) ?? output.match(/(https?:\/\/\S+)/))![1],
     banner: options.ready ? output : output.match(/^.*listening on .*$/m)![0],
     pid: child.pid,
     stop,
-    async kill() {
-      stopped ??= (async () => {
-        child.kill("SIGKILL");
-        const { code } = await child.status;
-        await child.stdout.cancel().catch(() => {});
-        return code;
-      })();
-      await stopped;
-    },
+    kill: async () => void await end("SIGKILL"),
     stderr: () => stderr,
     stderrSoFar: () => written,
+    exitCode: () => exitCode,
     [Symbol.asyncDispose]: async () => void await stop(),
   };
 }

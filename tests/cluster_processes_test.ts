@@ -9,7 +9,7 @@
  * @module
  */
 import { assert, assertEquals } from "../testing/assert.ts";
-import { startRedisCluster } from "../testing/redis_cluster.ts";
+import { type RedisCluster, startRedisCluster } from "../testing/redis_cluster.ts";
 import { DENO_SERVER, startServer } from "../testing/server_process.ts";
 import { type SseFrame, sseFrames } from "../testing/sse.ts";
 import { missingTools, requireTool } from "../testing/tools.ts";
@@ -76,114 +76,138 @@ Deno.test(
         RATE_LIMIT_MAX: String(LIMIT),
         RATE_LIMIT_WINDOW_SECONDS: "600", // longer than the test: every 200 counts against one window
       };
-      await using deno = await startServer(DENO_SERVER, env);
-      await using node = await startServer([requireTool("node"), `${dir}/server.mjs`], env);
+      const options = { captureStderr: true };
+      await using deno = await startServer(DENO_SERVER, env, options);
+      await using node = await startServer([requireTool("node"), `${dir}/server.mjs`], env, options);
       const urls = [deno.url, node.url];
-
-      // Long tasks, each followed by a subscriber that keeps hanging up and resuming elsewhere.
-      const longIds: string[] = [];
-      for (let i = 0; i < 4; i++) {
-        const res = await submit(urls[i % 2], { steps: 200, delay_ms: 40, tokens: ["a", "b"] });
-        assertEquals(res.status, 201);
-        longIds.push((await res.json()).task_id);
-      }
-      const followers = longIds.map((id, i) => follow(i % 2 ? urls : [...urls].reverse(), id));
-      let following = followers.length;
-      followers.forEach((f) => f.then(() => following--, () => {})); // awaited below
-
-      let stop = false;
-      const statuses = new Map<number, number>();
-      const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      const limited = (async () => {
-        for (let i = 0; !stop; i++) {
-          const res = await fetch(`${urls[i % 2]}${PATH}`, { headers: AUTH });
-          await res.body?.cancel();
-          count(res.status);
-          await sleep(5);
-        }
-      })();
-      const submitted: string[] = [];
-      const refused: number[] = [];
-      const submitting = (async () => {
-        for (let i = 0; !stop; i++) {
-          const res = await submit(urls[i % 2], { steps: 2, delay_ms: 10, children: 1 });
-          if (res.status === 201) submitted.push((await res.json()).task_id);
-          else {
-            refused.push(res.status);
-            await res.body?.cancel();
-          }
-          await sleep(20);
-        }
-      })();
       try {
-        await until("10 tasks submitted before the failovers", () => submitted.length >= 10);
-        const failedOver = await cluster.failover(`${prefix}${PATH}:alice`);
-        let after = submitted.length;
-        await until("5 tasks submitted after CLUSTER FAILOVER", () => submitted.length >= after + 5);
-        // kill -9 of the master of the first long task's... any other master: the one of a key
-        // on another master than the rate limit's.
-        const nodes = await cluster.nodes();
-        const victim = nodes.find((n) =>
-          n.flags.includes("master") && n.port !== failedOver.to &&
-          nodes.some((r) => r.master === n.id && !r.flags.includes("fail"))
-        )!;
-        let key = "";
-        for (let i = 0; !key; i++) if (await cluster.masterOf(`${prefix}k${i}`) === victim.port) key = `${prefix}k${i}`;
-        const killed = await cluster.killMaster(key);
-        assertEquals(following, followers.length, "a long task's stream ended before both failovers were over");
-        after = submitted.length;
-        await until("5 tasks submitted after kill -9", () => submitted.length >= after + 5);
-        console.log(
-          `failed over ${failedOver.from} → ${failedOver.to}, killed ${killed.from} → ${killed.to}; ` +
-            `${submitted.length} tasks, refused ${refused.length} (${refused})`,
-        );
-      } finally {
-        stop = true;
-        await Promise.all([limited, submitting]);
-      }
-      console.log(`rate-limited route on both processes: ${JSON.stringify(Object.fromEntries(statuses))}`);
-      assert((statuses.get(200) ?? 0) <= LIMIT, `${statuses.get(200)} answers 200 with a limit of ${LIMIT}`);
-      assertEquals([...statuses.keys()].filter((s) => ![200, 429, 503].includes(s)), [], "only 200, 429 or 503");
-      assert(refused.every((s) => s === 503), `submits refused with ${refused}`);
-
-      // Every task (and its child) finishes once; asked of either process.
-      const updates = new Map<string, number>();
-      for (const [i, id] of submitted.entries()) {
-        let task: { status: string; updates?: unknown[] } = { status: "" };
-        await until(() => `task ${id} final (last seen: ${JSON.stringify(task)})`, async () => {
-          const res = await fetch(`${urls[i % 2]}/tasks/${id}`);
-          task = res.ok ? await res.json() : { status: `HTTP ${res.status}` };
-          return ["done", "failed", "cancelled"].includes(task.status);
+        await underLoad(cluster, prefix, urls);
+      } catch (error) {
+        // A refused connection means a server ended: say which, how, and what it wrote last.
+        const servers = [["Deno", deno], ["Node", node]] as const;
+        const report = servers.map(([name, server]) => {
+          const code = server.exitCode();
+          return `${name} server ${server.url}: ${code === undefined ? "running" : `exited with ${code}`}; ` +
+            `its stderr ends with:\n${server.stderrSoFar().slice(-2_000)}`;
         });
-        assertEquals(task.status, "done", `task ${id}`);
-        updates.set(id, task.updates?.length ?? 0);
-        const children = await (await fetch(`${urls[(i + 1) % 2]}/tasks/${id}/children`)).json();
-        assertEquals(children.children.map((c: { status: string }) => c.status), ["done"], `children of ${id}`);
-      }
-      assertEquals(
-        new Set(updates.values()).size,
-        1,
-        `updates per task (a task run twice has more): ${[...updates.values()]}`,
-      );
-
-      // Every resumed stream: every event once, in order, to done.
-      for (const [i, { frames, connections }] of (await Promise.all(followers)).entries()) {
-        assertEquals(frames.at(-1)?.event, "done");
-        assertEquals(
-          frames.map((f) => Number(f.id)),
-          frames.map((_, n) => n + 1),
-          `stream of ${longIds[i]}: gap or duplicate`,
-        );
-        assert(connections > 2, `stream of ${longIds[i]} resumed only ${connections - 1} times`);
-        console.log(`stream of ${longIds[i]}: ${frames.length} events over ${connections} connections`);
-      }
-      for (const url of urls) {
-        const health = await fetch(`${url}/health`);
-        await health.body?.cancel();
-        assertEquals(health.status, 200, `${url}/health`);
+        const { message, cause } = error as Error;
+        const why = cause instanceof Error ? ` (${cause.message})` : "";
+        throw new Error(`${message}${why}\n${report.join("\n")}`, { cause: error });
       }
     } finally {
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
   },
 );
+
+async function underLoad(cluster: RedisCluster, prefix: string, urls: string[]): Promise<void> {
+  // Long tasks, each followed by a subscriber that keeps hanging up and resuming elsewhere.
+  const longIds: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const res = await submit(urls[i % 2], { steps: 200, delay_ms: 40, tokens: ["a", "b"] });
+    assertEquals(res.status, 201);
+    longIds.push((await res.json()).task_id);
+  }
+  const followers = longIds.map((id, i) => follow(i % 2 ? urls : [...urls].reverse(), id));
+  let following = followers.length;
+  followers.forEach((f) => f.then(() => following--, () => {})); // awaited below
+
+  let stop = false;
+  let broken: Error | undefined;
+  /** Runs `loop` until `stop`; a request that fails (a server gone) stops it and fails the test. */
+  const background = (loop: (i: number) => Promise<void>) =>
+    (async () => {
+      for (let i = 0; !stop; i++) await loop(i);
+    })().catch((error) => void (broken ??= error));
+  const statuses = new Map<number, number>();
+  const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  const limited = background(async (i) => {
+    const res = await fetch(`${urls[i % 2]}${PATH}`, { headers: AUTH });
+    await res.body?.cancel();
+    count(res.status);
+    await sleep(5);
+  });
+  const submitted: string[] = [];
+  const refused: number[] = [];
+  const submitting = background(async (i) => {
+    const res = await submit(urls[i % 2], { steps: 2, delay_ms: 10, children: 1 });
+    if (res.status === 201) submitted.push((await res.json()).task_id);
+    else {
+      refused.push(res.status);
+      await res.body?.cancel();
+    }
+    await sleep(20);
+  });
+  const submittedAtLeast = (n: number) => () => {
+    if (broken) throw broken;
+    return submitted.length >= n;
+  };
+  try {
+    await until("10 tasks submitted before the failovers", submittedAtLeast(10));
+    const failedOver = await cluster.failover(`${prefix}${PATH}:alice`);
+    let after = submitted.length;
+    await until("5 tasks submitted after CLUSTER FAILOVER", submittedAtLeast(after + 5));
+    // kill -9 of the master of the first long task's... any other master: the one of a key
+    // on another master than the rate limit's.
+    const nodes = await cluster.nodes();
+    const victim = nodes.find((n) =>
+      n.flags.includes("master") && n.port !== failedOver.to &&
+      nodes.some((r) => r.master === n.id && !r.flags.includes("fail"))
+    )!;
+    let key = "";
+    for (let i = 0; !key; i++) if (await cluster.masterOf(`${prefix}k${i}`) === victim.port) key = `${prefix}k${i}`;
+    const killed = await cluster.killMaster(key);
+    assertEquals(following, followers.length, "a long task's stream ended before both failovers were over");
+    after = submitted.length;
+    await until("5 tasks submitted after kill -9", submittedAtLeast(after + 5));
+    console.log(
+      `failed over ${failedOver.from} → ${failedOver.to}, killed ${killed.from} → ${killed.to}; ` +
+        `${submitted.length} tasks, refused ${refused.length} (${refused})`,
+    );
+  } finally {
+    stop = true;
+    await Promise.all([limited, submitting]);
+  }
+  if (broken) throw broken;
+  console.log(`rate-limited route on both processes: ${JSON.stringify(Object.fromEntries(statuses))}`);
+  assert((statuses.get(200) ?? 0) <= LIMIT, `${statuses.get(200)} answers 200 with a limit of ${LIMIT}`);
+  assertEquals([...statuses.keys()].filter((s) => ![200, 429, 503].includes(s)), [], "only 200, 429 or 503");
+  assert(refused.every((s) => s === 503), `submits refused with ${refused}`);
+
+  // Every task (and its child) finishes once; asked of either process.
+  const updates = new Map<string, number>();
+  for (const [i, id] of submitted.entries()) {
+    let task: { status: string; updates?: unknown[] } = { status: "" };
+    await until(() => `task ${id} final (last seen: ${JSON.stringify(task)})`, async () => {
+      const res = await fetch(`${urls[i % 2]}/tasks/${id}`);
+      task = res.ok ? await res.json() : { status: `HTTP ${res.status}` };
+      return ["done", "failed", "cancelled"].includes(task.status);
+    });
+    assertEquals(task.status, "done", `task ${id}`);
+    updates.set(id, task.updates?.length ?? 0);
+    const children = await (await fetch(`${urls[(i + 1) % 2]}/tasks/${id}/children`)).json();
+    assertEquals(children.children.map((c: { status: string }) => c.status), ["done"], `children of ${id}`);
+  }
+  assertEquals(
+    new Set(updates.values()).size,
+    1,
+    `updates per task (a task run twice has more): ${[...updates.values()]}`,
+  );
+
+  // Every resumed stream: every event once, in order, to done.
+  for (const [i, { frames, connections }] of (await Promise.all(followers)).entries()) {
+    assertEquals(frames.at(-1)?.event, "done");
+    assertEquals(
+      frames.map((f) => Number(f.id)),
+      frames.map((_, n) => n + 1),
+      `stream of ${longIds[i]}: gap or duplicate`,
+    );
+    assert(connections > 2, `stream of ${longIds[i]} resumed only ${connections - 1} times`);
+    console.log(`stream of ${longIds[i]}: ${frames.length} events over ${connections} connections`);
+  }
+  for (const url of urls) {
+    const health = await fetch(`${url}/health`);
+    await health.body?.cancel();
+    assertEquals(health.status, 200, `${url}/health`);
+  }
+}
