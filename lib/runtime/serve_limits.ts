@@ -140,7 +140,11 @@ export async function readSmallBody(
   }
 }
 
-/** Deadlines of the small bodies being read: one timer looks at them all while there are any, not a timer each. */
+/**
+ * Deadlines of the small bodies being read: one timer looks at them all, not a timer each. It
+ * stops at a look that finds none, not when the last is forgotten: under load, bodies come and
+ * go between its looks, and a timer made and cleared per request cost more than the read.
+ */
 const deadlines = new Set<{ readonly at: number; readonly expire: () => void }>();
 let sweeper: ReturnType<typeof setInterval> | undefined;
 
@@ -149,24 +153,19 @@ function whenExpired(timeoutMs: number, expire: () => void): () => void {
   const entry = { at: performance.now() + timeoutMs, expire };
   deadlines.add(entry);
   sweeper ??= setInterval(() => {
+    if (deadlines.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+      return;
+    }
     const now = performance.now();
     for (const deadline of deadlines) {
       if (deadline.at > now) continue;
       deadlines.delete(deadline);
       deadline.expire();
     }
-    stopWhenIdle();
   }, Math.min(100, timeoutMs));
-  return () => {
-    deadlines.delete(entry);
-    stopWhenIdle();
-  };
-}
-
-function stopWhenIdle(): void {
-  if (deadlines.size > 0 || sweeper === undefined) return;
-  clearInterval(sweeper);
-  sweeper = undefined;
+  return () => void deadlines.delete(entry);
 }
 
 /** Methods `new Request()` refuses: a request of one is passed on as it is. */

@@ -176,6 +176,10 @@ for (const binding of BINDINGS) {
       assert("status" in reply);
       const full = await client.getTask({ id: reply.id, tenant: "" });
       assertEquals(full.history.length, 4); // the input, three progress updates
+      // A result that is only its answer is a text part; no data part repeats it.
+      const result = full.artifacts.find((a) => a.artifactId === "result")!;
+      assertEquals(result.parts.map((p) => p.content?.$case), ["text"]);
+      assertEquals(textOf(result.parts), "a b");
       assertEquals((await client.getTask({ id: reply.id, tenant: "", historyLength: 1 })).history.length, 1);
       assertEquals((await client.getTask({ id: reply.id, tenant: "", historyLength: 0 })).history.length, 0);
       const missing = await assertRejects(() => client.getTask({ id: "no-such-task", tenant: "" }));

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Context } from "hono";
+import { prereadBody } from "../../lib/runtime/mod.ts";
 import { requireScope } from "../auth/principal.ts";
 import { UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
@@ -50,7 +51,7 @@ export function jsonRpcHandler(
     if (!JSON_TYPE.test(type)) throw new UnsupportedMediaType("A JSON-RPC request is JSON: send application/json");
     let request: unknown;
     try {
-      request = JSON.parse(await c.req.text());
+      request = JSON.parse(prereadBody(c.req.raw) ?? await c.req.text());
     } catch (error) {
       return failure(c, null, JSON_RPC.PARSE_ERROR, `The body is not JSON: ${(error as Error).message}`);
     }

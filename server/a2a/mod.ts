@@ -51,20 +51,7 @@ export function a2aRoutes<E extends Env>(
 ): OpenAPIHono<E> {
   const app = new OpenAPIHono<E>({ defaultHook });
   const streams = createEventStreams(deps.streams);
-  const contextOf = (c: Context): CallContext => {
-    // Made only when a call waits (a blocking SendMessage): most calls never need one.
-    let stop: AbortController | undefined;
-    return {
-      scope: deps.scopeOf(c),
-      cascadeCancel: deps.card.cascadeCancel,
-      defaultKind: deps.card.defaultKind,
-      webhooks: deps.webhooks,
-      get signal() {
-        return (stop ??= new AbortController()).signal;
-      },
-      end: () => stop?.abort(ANSWERED),
-    };
-  };
+  const contextOf = (c: Context): CallContext => new Call(deps, deps.scopeOf(c));
 
   app.openapi(
     route("get", "/.well-known/agent-card.json", null, "The A2A agent card"),
@@ -132,6 +119,25 @@ export function a2aRoutes<E extends Env>(
     rest({ unary: methods.extendedAgentCard }, () => ({})),
   );
   return app;
+}
+
+/** A call's context; its signal is made only when a call waits (a blocking SendMessage): most never need one. */
+class Call implements CallContext {
+  #stop?: AbortController;
+  readonly cascadeCancel: boolean;
+  readonly defaultKind: string;
+  readonly webhooks?: DestinationPolicy;
+  constructor({ card, webhooks }: A2ADeps, readonly scope: CallContext["scope"]) {
+    this.cascadeCancel = card.cascadeCancel;
+    this.defaultKind = card.defaultKind;
+    this.webhooks = webhooks;
+  }
+  get signal(): AbortSignal {
+    return (this.#stop ??= new AbortController()).signal;
+  }
+  end(): void {
+    this.#stop?.abort(ANSWERED);
+  }
 }
 
 /** The task id of `{id}:cancel` or `{id}:subscribe`. */

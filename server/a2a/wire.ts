@@ -40,10 +40,15 @@ export function agentMessage(record: Pick<TaskRecord, "task_id" | "session_id">,
   };
 }
 
-/** The result as an artifact: its `answer` as text when it has one, and the whole as data. */
+/**
+ * The result as an artifact: its `answer` as text when it has one, and the whole as data when
+ * it holds more than that answer.
+ */
 export function resultArtifact(result: Record<string, unknown>): Json {
-  const text = typeof result.answer === "string" ? [{ text: result.answer }] : [];
-  return { artifactId: RESULT_ARTIFACT, name: RESULT_ARTIFACT, parts: [...text, { data: result }] };
+  const answer = typeof result.answer === "string" ? result.answer : undefined;
+  const onlyAnswer = answer !== undefined && Object.keys(result).length === 1;
+  const parts = [...(answer === undefined ? [] : [{ text: answer }]), ...(onlyAnswer ? [] : [{ data: result }])];
+  return { artifactId: RESULT_ARTIFACT, name: RESULT_ARTIFACT, parts };
 }
 
 /**
