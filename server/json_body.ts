@@ -37,7 +37,7 @@ export function jsonBody(maxDepth = MAX_JSON_DEPTH): MiddlewareHandler {
     const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
     const json = JSON_TYPE.test(type);
     if (!json && !EMPTY_AS.has(type)) return await next();
-    const text = await c.req.text();
+    const text = preread ?? await c.req.text();
     if (text.trim() === "") {
       const headers = new Headers(request.headers);
       headers.delete("content-type");

@@ -30,14 +30,15 @@ export function bodyLimit(maxBytes: number, tooLarge: (c: Context) => Response):
     if (request.method === "GET" || request.method === "HEAD" || !request.body) return next();
     // No copy can have these methods; the app answers them 405 without reading the body.
     if (UNCOPYABLE.has(request.method.toUpperCase())) return next();
-    return check(c, next, request, request.body);
-  };
-
-  async function check(c: Context, next: Next, request: Request, body: ReadableStream<Uint8Array>) {
     const length = request.headers.get("content-length");
     if (length !== null && !request.headers.has("transfer-encoding")) {
-      return Number(length) > maxBytes ? tooLarge(c) : await next();
+      return Number(length) > maxBytes ? Promise.resolve(tooLarge(c)) : next();
     }
+    return readUpTo(c, next, request, request.body);
+  };
+
+  /** A body of unknown length: read up to the limit, then handed on from memory. */
+  async function readUpTo(c: Context, next: Next, request: Request, body: ReadableStream<Uint8Array>) {
     const chunks: Uint8Array[] = [];
     let size = 0;
     for await (const chunk of body) {
