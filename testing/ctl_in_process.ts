@@ -12,7 +12,9 @@ import type { GroupSpec } from "../cli/framework/spec.ts";
 
 import type { Keyring } from "../lib/config/mod.ts";
 import { fetchTransport, type TransportOptions } from "../lib/http/mod.ts";
-import type { FileSystem, StdStream } from "../lib/runtime/mod.ts";
+import { type Capture, capture, type FileSystem } from "../lib/runtime/mod.ts";
+
+export { type Capture, capture };
 import { runtime } from "../lib/runtime/deno.ts";
 import { createEmulator, DEFAULT_OPTIONS, type Emulator, type EmulatorOptions } from "../emulator/mod.ts";
 
@@ -28,27 +30,6 @@ export const EMULATOR_ENV = {
   STORE_ENTERPRISE_USER: "admin@example.com",
   STORE_ENTERPRISE_PASSWORD: "demo-password",
 };
-
-/** A captured output stream. */
-export interface Capture extends StdStream {
-  readonly text: () => string;
-}
-
-export function capture(isTTY = false, columns = 100): Capture {
-  let text = "";
-  const decoder = new TextDecoder();
-  return {
-    write: (data) => void (text += typeof data === "string" ? data : decoder.decode(data)),
-    async writeStream(body) {
-      for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
-    },
-    flush: () => Promise.resolve(),
-    isTTY,
-    columns: () => (isTTY ? columns : undefined),
-    closed: false,
-    text: () => text,
-  };
-}
 
 /** What one in-process run saw. */
 export interface CtlRun {

@@ -3,6 +3,7 @@ import { assert, assertEquals } from "../testing/assert.ts";
 import { ctlRunner, ctlSpawner } from "../testing/ctl_process.ts";
 import { SCENARIOS } from "./ctl_scenarios.ts";
 import { CLOUD_SCENARIOS } from "./ctl_cloud_scenarios.ts";
+import { MCP_SCENARIOS } from "./ctl_mcp_scenarios.ts";
 import "./ctl_enterprise_scenarios.ts";
 import "./ctl_support_package_scenarios.ts";
 import "./ctl_optimize_scenarios.ts";
@@ -19,7 +20,7 @@ Deno.test("ctl on Node (the bundle) against the emulator", { ignore: missingTool
     await bundleAll(`${dir}/dist`);
     const command = [node, `${dir}/dist/ctl.cjs`];
     const world = { ctl: ctlRunner(dir, command), spawn: ctlSpawner(dir, command), command, emulator, dir, caFile };
-    for (const [name, scenario] of Object.entries({ ...SCENARIOS, ...CLOUD_SCENARIOS })) {
+    for (const [name, scenario] of Object.entries({ ...SCENARIOS, ...CLOUD_SCENARIOS, ...MCP_SCENARIOS })) {
       await t.step(name, () => scenario(world));
     }
     const lib = `${dir}/dist/lib`;

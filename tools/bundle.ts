@@ -25,7 +25,16 @@ export const ENTRIES = {
 const SEARCH_WORKER = "lib/pipelines/search_worker.ts";
 
 /** Libraries `ctl` imports on demand that stay out of its script (they are large). */
-export const CTL_VENDOR = ["undici", "yaml", "cli-table3", "smol-toml", "@hono/node-server", "modern-tar"];
+export const CTL_VENDOR = [
+  "undici",
+  "yaml",
+  "cli-table3",
+  "smol-toml",
+  "@hono/node-server",
+  "modern-tar",
+  "@modelcontextprotocol/sdk/server/index.js",
+  "@modelcontextprotocol/sdk/types.js",
+];
 /** Loaded from `node_modules` at run time: a native addon. */
 export const EXTERNAL = ["@napi-rs/keyring"];
 

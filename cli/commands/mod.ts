@@ -12,6 +12,7 @@ export const ROOT = group(
     api: lazy("send a raw request to the cloud or enterprise API", () => import("./api.ts")),
     cloud: lazy("manage resources of the cloud API", () => import("./cloud/mod.ts")),
     enterprise: lazy("manage an enterprise cluster", () => import("./enterprise/mod.ts")),
+    mcp: lazy("serve ctl's commands as tools to AI agents (Model Context Protocol)", () => import("./mcp.ts")),
     "files-key": lazy("manage the upload key of support packages", () => import("./files_key.ts")),
 
     profile: lazy("manage stored profiles (credentials and endpoints)", () => import("./profile.ts")),

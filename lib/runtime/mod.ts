@@ -39,6 +39,7 @@ export {
   type ServeLog,
 } from "./serve_limits.ts";
 export { basename, dirname, joinPath, resolvePath } from "./path.ts";
+export { type Capture, capture } from "./capture.ts";
 export { GUNZIP_PIECE_BYTES, webGunzip } from "./web_gunzip.ts";
 
 /** The runtime this process runs on. */

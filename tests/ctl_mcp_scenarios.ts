@@ -1,0 +1,105 @@
+/**
+ * `ctl mcp serve` driven by the official MCP client (`@modelcontextprotocol/sdk`'s `Client` over
+ * its stdio transport) against the emulator, on Deno and on the Node bundle.
+ *
+ * @module
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { assert, assertEquals, assertMatch, assertRejects } from "../testing/assert.ts";
+import type { World } from "../testing/ctl_process.ts";
+import { userEnv } from "../testing/tools.ts";
+
+const SECRET = "demo-secret";
+
+/** A client of `ctl mcp serve` with `flags`, for the emulator's cloud API. */
+async function mcpClient({ command, emulator, dir }: World, ...flags: string[]) {
+  const transport = new StdioClientTransport({
+    command: command[0],
+    args: [...command.slice(1), "mcp", "serve", ...flags],
+    cwd: dir,
+    env: {
+      ...userEnv(),
+      STORE_CONFIG_FILE: `${dir}/mcp-none.toml`,
+      STORE_CLOUD_API_URL: emulator.cloudUrl,
+      STORE_CLOUD_API_KEY: "demo-key",
+      STORE_CLOUD_API_SECRET: SECRET,
+    },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "storectl-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, [Symbol.asyncDispose]: () => client.close() };
+}
+
+/** What these tests read of a listed tool (the SDK's own types lose their shape under Deno's zod). */
+interface ListedTool {
+  readonly name: string;
+  readonly annotations?: { readonly readOnlyHint?: boolean };
+  readonly inputSchema: { readonly required?: readonly string[] };
+}
+const toolsOf = async (client: Client) => (await client.listTools()).tools as ListedTool[];
+
+const textOf = (result: unknown) =>
+  ((result as { content: { type: string; text: string }[] }).content ?? []).map((c) => c.text).join("");
+
+export const MCP_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
+  async "mcp serve: read-only by default — list tools, call one, a write tool is not offered"(world) {
+    await using mcp = await mcpClient(world);
+    const tools = await toolsOf(mcp.client);
+    const names = tools.map((t) => t.name);
+    for (const name of ["cloud_subscription_list", "cloud_database_list", "enterprise_node_get", "api_cloud"]) {
+      assert(names.includes(name), `${name} among ${names}`);
+    }
+    assertEquals(names.filter((n) => /_(create|update|delete|remove)$/.test(n)), [], "read-only offers no writes");
+    const list = tools.find((t) => t.name === "cloud_database_list")!;
+    assertEquals(list.annotations?.readOnlyHint, true);
+    assertEquals((list.inputSchema.required ?? []).includes("subscription"), true, JSON.stringify(list.inputSchema));
+
+    const subscriptions = await mcp.client.callTool({ name: "cloud_subscription_list", arguments: {} });
+    assert(!subscriptions.isError, textOf(subscriptions));
+    const [first] = JSON.parse(textOf(subscriptions));
+    assert(typeof first.id === "number", textOf(subscriptions));
+    const names2 = await mcp.client.callTool({
+      name: "cloud_database_list",
+      arguments: { subscription: String(first.id), query: "[].name" },
+    });
+    assert(Array.isArray(JSON.parse(textOf(names2))), textOf(names2));
+
+    const raw = await mcp.client.callTool({ name: "api_cloud", arguments: { method: "get", path: "/subscriptions" } });
+    assert(!raw.isError, textOf(raw));
+    const rawPost = await mcp.client.callTool({
+      name: "api_cloud",
+      arguments: { method: "post", path: "/subscriptions", body: { name: "x" } },
+    });
+    assertEquals(rawPost.isError, true);
+    assertMatch(textOf(rawPost), /only GET.*--allow-raw POST/);
+
+    const refused = await assertRejects(() =>
+      mcp.client.callTool({ name: "cloud_database_create", arguments: { subscription: "1", name: "x" } })
+    );
+    assertMatch((refused as Error).message, /not offered under the policy read-only/);
+    for (const result of [subscriptions, names2, raw, rawPost]) assert(!textOf(result).includes(SECRET));
+  },
+
+  async "mcp serve --policy full: a delete needs confirm: true; a ctl error is a tool error the model can read"(world) {
+    await using mcp = await mcpClient(world, "--policy", "full");
+    const names = (await toolsOf(mcp.client)).map((t) => t.name);
+    assert(names.includes("cloud_database_delete") && names.includes("cloud_database_create"), `${names}`);
+    const unconfirmed = await mcp.client.callTool({
+      name: "cloud_database_delete",
+      arguments: { subscription: "1", database_id: "1" },
+    });
+    assertEquals(unconfirmed.isError, true);
+    assertMatch(textOf(unconfirmed), /confirm: true/);
+    const missing = await mcp.client.callTool({
+      name: "cloud_database_get",
+      arguments: { subscription: "999999", database_id: "1" },
+    });
+    assertEquals(missing.isError, true);
+    assertMatch(textOf(missing), /"code":"not_found"/);
+    const wrong = await mcp.client.callTool({ name: "cloud_database_get", arguments: { nope: 1 } });
+    assertEquals(wrong.isError, true);
+    assertMatch(textOf(wrong), /has no argument nope/);
+  },
+};
