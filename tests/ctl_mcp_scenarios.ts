@@ -102,4 +102,39 @@ export const MCP_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     assertEquals(wrong.isError, true);
     assertMatch(textOf(wrong), /has no argument nope/);
   },
+
+  async "mcp serve --policy-file --audit: the file's deny and allow hold; a JSON line per call, secrets masked"(world) {
+    const policy = `${world.dir}/mcp-policy.toml`;
+    await Deno.writeTextFile(
+      policy,
+      'tier = "read-only"\nallow = ["enterprise_user_create"]\ndeny = ["cloud_task_list"]\n',
+    );
+    const audit = `${world.dir}/mcp-audit.jsonl`;
+    await Deno.remove(audit).catch(() => {});
+    {
+      await using mcp = await mcpClient(world, "--policy-file", policy, "--audit", audit);
+      const names = (await toolsOf(mcp.client)).map((t) => t.name);
+      assert(names.includes("enterprise_user_create") && !names.includes("cloud_task_list"), `${names}`);
+      await mcp.client.callTool({ name: "cloud_subscription_list", arguments: {} });
+      // No enterprise profile: ctl's config error, with the password masked in the audit.
+      const made = await mcp.client.callTool({
+        name: "enterprise_user_create",
+        arguments: { email: "a@example.com", password: "hunter2-secret", role: "db_viewer" },
+      });
+      assertEquals(made.isError, true, textOf(made));
+      await mcp.client.callTool({ name: "cloud_subscription_get", arguments: { subscription_id: "x" } });
+    }
+    const text = await Deno.readTextFile(audit);
+    assert(!text.includes("hunter2-secret") && !text.includes(SECRET), text);
+    const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+    assertEquals(lines.map((l) => [l.tool, l.outcome]), [
+      ["cloud_subscription_list", "ok"],
+      ["enterprise_user_create", "error"],
+      ["cloud_subscription_get", "error"],
+    ]);
+    assertEquals(lines[1].arguments.password, "****");
+    assertEquals(lines[1].code, "config");
+    for (const line of lines) assert(typeof line.duration_ms === "number" && !Number.isNaN(Date.parse(line.time)));
+    assertEquals((await Deno.stat(audit)).mode! & 0o777, 0o600);
+  },
 };

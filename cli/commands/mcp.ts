@@ -8,14 +8,14 @@ import { capture, type StdIn } from "../../lib/runtime/mod.ts";
 import type { Factory } from "../factory.ts";
 import { flag } from "../framework/params.ts";
 import { command, group } from "../framework/spec.ts";
-import { DEFAULT_POLICY, type Policy, TIERS } from "../mcp/policy.ts";
+import { StoreCtlError } from "../../lib/errors/mod.ts";
+import { auditLog } from "../mcp/audit.ts";
+import { DEFAULT_POLICY, offers, type Policy, RAW_METHODS, readPolicy, type Tier, TIERS } from "../mcp/policy.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { LineTransport } from "../mcp/stdio.ts";
-import { commandTools } from "../mcp/tools.ts";
+import { type CommandTool, commandTools } from "../mcp/tools.ts";
 import { run } from "../run.ts";
 import { ROOT } from "./mod.ts";
-
-const RAW_METHODS = ["POST", "PUT", "PATCH", "DELETE"];
 
 const serve = command({
   summary: "serve ctl's commands as MCP tools on standard input and output",
@@ -27,12 +27,23 @@ Calls run as ctl runs: the profile and credentials come from --profile, the envi
 default profile, and no secret is ever in a tool's result. Read-only by default: only tools that
 list and get are offered. --policy read-write adds those that create and change, --policy full
 those that delete, which still need confirm: true in each call. The raw tools send GET only,
-unless --allow-raw names another method.`,
+unless --allow-raw names another method. A policy file (--policy-file, TOML) sets the tier and
+allows or denies tools by name:
+
+  tier = "read-write"
+  deny = ["cloud_subscription_delete"]
+  allow = ["enterprise_node_remove"]
+  raw_methods = ["POST"]
+
+--audit <file> appends one JSON line per call: time, tool, arguments (secrets masked), outcome
+and duration.`,
   flags: {
     policy: flag.choice("what the tools may do: read-only (default), read-write or full", TIERS),
+    policyFile: flag.string("a TOML policy: tier, allow and deny (tool names), raw_methods", { placeholder: "path" }),
     allowRaw: flag.list("a method besides GET the raw API tools may send (POST, PUT, PATCH, DELETE); repeatable", {
       placeholder: "method",
     }),
+    audit: flag.string("append a JSON line per tool call to this file (secrets masked)", { placeholder: "path" }),
   },
   examples: [
     "ctl mcp serve",
@@ -40,20 +51,19 @@ unless --allow-raw names another method.`,
     "claude mcp add storectl -- ctl mcp serve --profile lab",
   ],
   async run({ flags }, f) {
-    const rawMethods = (flags.allowRaw ?? []).map((m) => m.toUpperCase());
-    const unknown = rawMethods.filter((m) => !RAW_METHODS.includes(m));
-    if (unknown.length > 0) {
-      throw new (await import("../../lib/errors/mod.ts")).StoreCtlError(
-        "usage",
-        `--allow-raw must name ${RAW_METHODS.join(", ")}; got ${unknown.join(", ")}`,
-      );
-    }
-    const policy: Policy = { tier: flags.policy ?? DEFAULT_POLICY.tier, rawMethods };
     const tools = await commandTools(ROOT);
+    const policy = await policyOf(flags, tools, f);
+    const auditPath = flags.audit === undefined ? undefined : f.resolvePath(flags.audit);
+    // Made (or found appendable) now: a path that cannot be written fails here, not at the first call.
+    if (auditPath !== undefined) await f.ctx.fs.appendTextFile(auditPath, "", { mode: 0o600 });
     const globals = globalWords(f);
     const server = await createMcpServer({
       tools,
       policy,
+      audit: auditPath === undefined
+        ? undefined
+        : auditLog((line) => f.ctx.fs.appendTextFile(auditPath, line, { mode: 0o600 })),
+      now: f.ctx.now,
       async runCtl(argv) {
         const stdout = capture();
         const stderr = capture();
@@ -64,10 +74,44 @@ unless --allow-raw names another method.`,
     const transport = new LineTransport(f.ctx.stdin, f.ctx.stdout);
     const closed = new Promise<void>((resolve) => transport.onclose = resolve);
     await server.connect(transport);
-    f.ctx.stderr.write(`ctl mcp serve: ${tools.length} tools, policy ${policy.tier}; reading standard input\n`);
+    const offered = tools.filter((tool) => offers(policy, tool)).length;
+    f.ctx.stderr.write(
+      `ctl mcp serve: ${offered} of ${tools.length} tools (policy ${policy.tier}); reading standard input\n`,
+    );
     await closed;
   },
 });
+
+/** The policy of `--policy` or `--policy-file`, with `--allow-raw`'s methods. */
+async function policyOf(
+  flags: { policy?: Tier; policyFile?: string; allowRaw?: readonly string[] },
+  tools: readonly CommandTool[],
+  f: Factory,
+): Promise<Policy> {
+  if (flags.policy !== undefined && flags.policyFile !== undefined) {
+    throw new StoreCtlError("usage", "Give --policy or --policy-file, not both", {
+      tips: ['A policy file says its tier itself: tier = "read-write"'],
+    });
+  }
+  const allowRaw = (flags.allowRaw ?? []).map((m) => m.toUpperCase());
+  const unknown = allowRaw.filter((m) => !RAW_METHODS.includes(m));
+  if (unknown.length > 0) {
+    throw new StoreCtlError("usage", `--allow-raw must name ${RAW_METHODS.join(", ")}; got ${unknown.join(", ")}`);
+  }
+  let policy: Policy = { ...DEFAULT_POLICY, tier: flags.policy ?? DEFAULT_POLICY.tier };
+  if (flags.policyFile !== undefined) {
+    const path = f.resolvePath(flags.policyFile);
+    try {
+      policy = await readPolicy(await f.ctx.fs.readTextFile(path), path, tools);
+    } catch (error) {
+      throw new StoreCtlError("config", `The policy file cannot be used: ${(error as Error).message}`, {
+        cause: error,
+        tips: ['docs/mcp.md, "Policy", shows a policy file'],
+      });
+    }
+  }
+  return { ...policy, rawMethods: [...new Set([...policy.rawMethods, ...allowRaw])] };
+}
 
 /** The global flags of `ctl mcp serve` that each call inherits (its profile, config, TLS and timeouts). */
 function globalWords(f: Factory): string[] {

@@ -20,8 +20,11 @@ export interface FsOps {
   /** The entries of a directory: names and kinds (symlinks not followed). */
   readDir(path: string): Promise<DirEntry[]>;
   readLink(path: string): Promise<string>;
-  /** `createNew` creates the file and fails if it exists; otherwise an existing file is opened as it is. */
-  open(path: string, options: { createNew: boolean; mode?: number }): Promise<FileSink>;
+  /**
+   * `createNew` creates the file and fails if it exists; `append` creates it if missing and
+   * writes at its end; otherwise an existing file is opened as it is.
+   */
+  open(path: string, options: { createNew: boolean; append?: boolean; mode?: number }): Promise<FileSink>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
   mkdirAll(path: string): Promise<void>;
@@ -115,6 +118,14 @@ export function createFileSystem(ops: FsOps): FileSystem {
     info: (path) => guard("read", path, () => ops.stat(path)),
     realPath: (path) => guard("resolve", path, () => ops.realPath(path)),
     readDir: (path) => guard("list", path, () => ops.readDir(path)),
+    async appendTextFile(path, text, options = {}) {
+      const file = await guard("write", path, () => ops.open(path, { createNew: false, append: true, ...options }));
+      try {
+        await guard("write", path, () => file.write(new TextEncoder().encode(text)));
+      } finally {
+        await file.close();
+      }
+    },
     writeFileAtomic(path, data, options = {}) {
       const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
       const body = new ReadableStream<Uint8Array>({

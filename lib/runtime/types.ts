@@ -140,6 +140,8 @@ export interface FileSystem {
   readDir(path: string): Promise<DirEntry[]>;
   /** Writes a `.partial` file beside `path`, then renames it over `path`. */
   writeFileAtomic(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
+  /** Appends `text` to `path`, created with `mode` when missing (a log: each call one whole write). */
+  appendTextFile(path: string, text: string, options?: { mode?: number }): Promise<void>;
   /**
    * Streams `body` to `path`, resolving with the byte count: atomically for a new or regular
    * file (through a symlink, its target is replaced), straight into a FIFO or character device;

@@ -42,8 +42,15 @@ export const denoFsOps: FsOps = {
     }
     return entries;
   },
-  async open(path, { createNew, mode }) {
-    const file = await Deno.open(path, createNew ? { write: true, createNew: true, mode } : { write: true });
+  async open(path, { createNew, append, mode }) {
+    const file = await Deno.open(
+      path,
+      createNew
+        ? { write: true, createNew: true, mode }
+        : append
+        ? { append: true, create: true, mode }
+        : { write: true },
+    );
     // `file.write`, not `file.writable`: the stream's writer drops errors such as ENOSPC.
     return {
       async write(bytes) {

@@ -64,8 +64,8 @@ export const nodeFsOps: FsOps = {
       name: e.name,
       kind: e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "directory" : e.isFile() ? "file" : "socket",
     })),
-  async open(path, { createNew, mode }) {
-    const fd = await call<number>((done) => open(path, createNew ? "wx" : "r+", mode, done));
+  async open(path, { createNew, append, mode }) {
+    const fd = await call<number>((done) => open(path, createNew ? "wx" : append ? "a" : "r+", mode, done));
     return {
       write: async (bytes) => {
         for (let offset = 0; offset < bytes.length;) {

@@ -1,7 +1,8 @@
-import { assertEquals, assertMatch, assertThrows } from "../../testing/assert.ts";
+import { assertEquals, assertMatch, assertRejects, assertThrows } from "../../testing/assert.ts";
+import { maskSecrets } from "./audit.ts";
 import { arg, flag } from "../framework/params.ts";
 import { command, group } from "../framework/spec.ts";
-import { DEFAULT_POLICY, offers, refusal } from "./policy.ts";
+import { DEFAULT_POLICY, offers, readPolicy, refusal } from "./policy.ts";
 import { argvOf, commandTools } from "./tools.ts";
 
 const run = () => Promise.resolve(undefined);
@@ -93,4 +94,40 @@ Deno.test("policy: read-only offers reads; full offers deletes, each only with c
   assertMatch(refusal(DEFAULT_POLICY, raw, { method: "delete" })!, /only GET.*--allow-raw DELETE/);
   assertEquals(refusal(full, raw, { method: "post" }), undefined);
   assertEquals(refusal(DEFAULT_POLICY, raw, { method: "get" }), undefined);
+});
+
+Deno.test("readPolicy(): tier, allow, deny and raw methods from TOML; a mistake names the file and the key", async () => {
+  const tools = await commandTools(ROOT);
+  const policy = await readPolicy(
+    'tier = "read-write"\nallow = ["cloud_thing_delete"]\ndeny = ["cloud_thing_create"]\nraw_methods = ["post"]',
+    "p.toml",
+    tools,
+  );
+  assertEquals(policy, {
+    tier: "read-write",
+    rawMethods: ["POST"],
+    allow: ["cloud_thing_delete"],
+    deny: ["cloud_thing_create"],
+  });
+  const [list, create, remove] = tools;
+  assertEquals([list, create, remove].map((t) => offers(policy, t)), [true, false, true]);
+  assertMatch(refusal(policy, create, {})!, /denied by the policy file/);
+  for (
+    const [text, message] of [
+      ['tier = "admin"', /p\.toml: tier must be read-only, read-write, full; got "admin"/],
+      ['deny = ["cloud_thing_craete"]', /p\.toml: deny: no tool cloud_thing_craete/],
+      ["allow = 3", /allow must be a list of strings/],
+      ['tiers = "full"', /unknown key tiers; the keys are tier, allow, deny, raw_methods/],
+      ["tier = ", /p\.toml: not TOML/],
+    ] as const
+  ) {
+    await assertRejects(() => readPolicy(text, "p.toml", tools), message);
+  }
+});
+
+Deno.test("maskSecrets(): passwords, secrets, tokens and keys at any depth; the rest as it was", () => {
+  assertEquals(
+    maskSecrets({ name: "a", password: "p", body: { api_key: "k", nested: [{ token: "t" }], size: 1 } }),
+    { name: "a", password: "****", body: { api_key: "****", nested: [{ token: "****" }], size: 1 } },
+  );
 });
