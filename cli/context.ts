@@ -1,6 +1,6 @@
 import type { Keyring } from "../lib/config/mod.ts";
 import type { Transport, TransportOptions } from "../lib/http/mod.ts";
-import type { FileSystem, StdIn, StdStream, TerminatingSignal } from "../lib/runtime/mod.ts";
+import type { FileSystem, Listener, ServeOptions, StdIn, StdStream, TerminatingSignal } from "../lib/runtime/mod.ts";
 
 /**
  * Every effect `ctl` has, injected so that commands run in-process in tests: with the
@@ -28,6 +28,8 @@ export interface CliContext {
   readonly gzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
   /** The runtime's gunzip (on Node, `node:zlib`: faster and flat in memory); default `DecompressionStream`. */
   readonly gunzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+  /** Serves HTTP (`ctl mcp serve --http`). */
+  readonly serve?: (options: ServeOptions) => Promise<Listener>;
   /** Starts ctl again with `args` in the background (`--no-wait`); resolves with its pid. */
   readonly launchDetached?: (args: readonly string[]) => Promise<number>;
 }

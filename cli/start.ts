@@ -41,6 +41,7 @@ export async function start(argv: readonly string[], runtime: Runtime): Promise<
     gzip: runtime.gzip,
     gunzip: runtime.gunzip,
     launchDetached: runtime.launchDetached,
+    serve: runtime.serve,
   };
   const code = await run(argv, ctx);
   await runtime.fs.removePartialFiles();

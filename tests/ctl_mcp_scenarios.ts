@@ -6,25 +6,29 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { assert, assertEquals, assertMatch, assertRejects } from "../testing/assert.ts";
 import type { World } from "../testing/ctl_process.ts";
 import { userEnv } from "../testing/tools.ts";
 
 const SECRET = "demo-secret";
 
+/** The environment of `ctl mcp serve` for the emulator's cloud API. */
+const cloudEnv = ({ emulator, dir }: World) => ({
+  STORE_CONFIG_FILE: `${dir}/mcp-none.toml`,
+  STORE_CLOUD_API_URL: emulator.cloudUrl,
+  STORE_CLOUD_API_KEY: "demo-key",
+  STORE_CLOUD_API_SECRET: SECRET,
+});
+
 /** A client of `ctl mcp serve` with `flags`, for the emulator's cloud API. */
-async function mcpClient({ command, emulator, dir }: World, ...flags: string[]) {
+async function mcpClient(world: World, ...flags: string[]) {
+  const { command, dir } = world;
   const transport = new StdioClientTransport({
     command: command[0],
     args: [...command.slice(1), "mcp", "serve", ...flags],
     cwd: dir,
-    env: {
-      ...userEnv(),
-      STORE_CONFIG_FILE: `${dir}/mcp-none.toml`,
-      STORE_CLOUD_API_URL: emulator.cloudUrl,
-      STORE_CLOUD_API_KEY: "demo-key",
-      STORE_CLOUD_API_SECRET: SECRET,
-    },
+    env: { ...userEnv(), ...cloudEnv(world) },
     stderr: "pipe",
   });
   const client = new Client({ name: "storectl-test", version: "1.0.0" });
@@ -136,5 +140,39 @@ export const MCP_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
     assertEquals(lines[1].code, "config");
     for (const line of lines) assert(typeof line.duration_ms === "number" && !Number.isNaN(Date.parse(line.time)));
     assertEquals((await Deno.stat(audit)).mode! & 0o777, 0o600);
+  },
+
+  async "mcp serve --http 0: the tools over streamable HTTP on 127.0.0.1; other sites refused; SIGTERM ends it"(world) {
+    const child = world.spawn(["mcp", "serve", "--http", "0"], { env: cloudEnv(world) });
+    try {
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      let banner = "";
+      while (!/\/mcp\n/.test(banner)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`ctl mcp serve --http ended: ${banner}`);
+        banner += value;
+      }
+      reader.releaseLock();
+      const url = banner.match(/(http:\/\/127\.0\.0\.1:\d+\/mcp)/)![1];
+      const client = new Client({ name: "storectl-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const names = (await toolsOf(client)).map((t) => t.name);
+      assert(names.includes("cloud_subscription_list") && !names.includes("cloud_database_create"), `${names}`);
+      const listed = await client.callTool({ name: "cloud_subscription_list", arguments: { query: "[].id" } });
+      assert(Array.isArray(JSON.parse(textOf(listed))), textOf(listed));
+      await client.close();
+      const foreign = await fetch(url, {
+        method: "POST",
+        headers: { origin: "http://evil.example", "content-type": "application/json" },
+        body: "{}",
+      });
+      assertEquals(foreign.status, 403);
+      assertMatch(await foreign.text(), /only 127\.0\.0\.1 and localhost/);
+    } finally {
+      child.kill("SIGTERM");
+      await child.stdout.cancel().catch(() => {});
+      assertEquals((await child.status).code, 143);
+      await child.stderr.cancel();
+    }
   },
 };

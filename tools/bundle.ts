@@ -34,6 +34,7 @@ export const CTL_VENDOR = [
   "modern-tar",
   "@modelcontextprotocol/sdk/server/index.js",
   "@modelcontextprotocol/sdk/types.js",
+  "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
 ];
 /** Loaded from `node_modules` at run time: a native addon. */
 export const EXTERNAL = ["@napi-rs/keyring"];

@@ -4,15 +4,17 @@
  *
  * @module
  */
-import { capture, type StdIn } from "../../lib/runtime/mod.ts";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { capture, type Listener, type StdIn } from "../../lib/runtime/mod.ts";
 import type { Factory } from "../factory.ts";
-import { flag } from "../framework/params.ts";
+import { type Flag, flag } from "../framework/params.ts";
 import { command, group } from "../framework/spec.ts";
 import { StoreCtlError } from "../../lib/errors/mod.ts";
 import { auditLog } from "../mcp/audit.ts";
 import { DEFAULT_POLICY, offers, type Policy, RAW_METHODS, readPolicy, type Tier, TIERS } from "../mcp/policy.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { LineTransport } from "../mcp/stdio.ts";
+import { MCP_PATH, mcpFetch } from "../mcp/http.ts";
 import { type CommandTool, commandTools } from "../mcp/tools.ts";
 import { run } from "../run.ts";
 import { ROOT } from "./mod.ts";
@@ -44,6 +46,12 @@ and duration.`,
       placeholder: "method",
     }),
     audit: flag.string("append a JSON line per tool call to this file (secrets masked)", { placeholder: "path" }),
+    http: {
+      kind: "parsed",
+      brief: "serve streamable HTTP at http://127.0.0.1:<port>/mcp instead of standard input (0: a free port)",
+      parse: portNumber,
+      placeholder: "port",
+    } as Flag<number | undefined>,
   },
   examples: [
     "ctl mcp serve",
@@ -57,30 +65,62 @@ and duration.`,
     // Made (or found appendable) now: a path that cannot be written fails here, not at the first call.
     if (auditPath !== undefined) await f.ctx.fs.appendTextFile(auditPath, "", { mode: 0o600 });
     const globals = globalWords(f);
-    const server = await createMcpServer({
-      tools,
-      policy,
-      audit: auditPath === undefined
-        ? undefined
-        : auditLog((line) => f.ctx.fs.appendTextFile(auditPath, line, { mode: 0o600 })),
-      now: f.ctx.now,
-      async runCtl(argv) {
-        const stdout = capture();
-        const stderr = capture();
-        const code = await run([...argv, ...globals], { ...f.ctx, stdout, stderr, stdin: NO_INPUT });
-        return { code, stdout: stdout.text(), stderr: stderr.text() };
-      },
-    });
+    const newServer = () =>
+      createMcpServer({
+        tools,
+        policy,
+        audit: auditPath === undefined
+          ? undefined
+          : auditLog((line) => f.ctx.fs.appendTextFile(auditPath, line, { mode: 0o600 })),
+        now: f.ctx.now,
+        async runCtl(argv) {
+          const stdout = capture();
+          const stderr = capture();
+          const code = await run([...argv, ...globals], { ...f.ctx, stdout, stderr, stdin: NO_INPUT });
+          return { code, stdout: stdout.text(), stderr: stderr.text() };
+        },
+      });
+    const offered = `${tools.filter((tool) => offers(policy, tool)).length} of ${tools.length} tools`;
+    if (flags.http !== undefined) {
+      return await serveHttp(f, flags.http, newServer, `${offered} (policy ${policy.tier})`);
+    }
     const transport = new LineTransport(f.ctx.stdin, f.ctx.stdout);
     const closed = new Promise<void>((resolve) => transport.onclose = resolve);
-    await server.connect(transport);
-    const offered = tools.filter((tool) => offers(policy, tool)).length;
-    f.ctx.stderr.write(
-      `ctl mcp serve: ${offered} of ${tools.length} tools (policy ${policy.tier}); reading standard input\n`,
-    );
+    await (await newServer()).connect(transport);
+    f.ctx.stderr.write(`ctl mcp serve: ${offered} (policy ${policy.tier}); reading standard input\n`);
     await closed;
   },
 });
+
+/** Serves the tools over HTTP until ctl is interrupted. */
+async function serveHttp(f: Factory, port: number, newServer: () => Promise<Server>, offered: string): Promise<void> {
+  if (!f.ctx.serve) throw new StoreCtlError("internal", "This ctl cannot serve HTTP; use standard input instead");
+  let listener: Listener | undefined;
+  listener = await f.ctx.serve({
+    hostname: "127.0.0.1",
+    port,
+    fetch: mcpFetch(newServer, () => listener!.port),
+  }).catch((error: Error) => {
+    throw new StoreCtlError("usage", `Cannot listen on 127.0.0.1:${port}: ${error.message}`, {
+      tips: ["Give --http another port, or 0 for a free one"],
+    });
+  });
+  f.ctx.stdout.write(`ctl mcp serve: ${offered} at ${listener.url.replace(/\/$/, "")}${MCP_PATH}\n`);
+  await f.ctx.stdout.flush();
+  // Until Ctrl+C or SIGTERM; then the connections close and ctl exits with the signal's code.
+  await new Promise<void>((resolve) => f.ctx.interrupt.addEventListener("abort", () => resolve(), { once: true }));
+  await listener.close();
+  throw f.ctx.interrupt.reason;
+}
+
+/** A TCP port, 0 for a free one. */
+function portNumber(input: string): number {
+  const port = Number(input);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new StoreCtlError("usage", `must be a port from 0 to 65535; got '${input}'`);
+  }
+  return port;
+}
 
 /** The policy of `--policy` or `--policy-file`, with `--allow-raw`'s methods. */
 async function policyOf(
