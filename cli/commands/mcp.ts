@@ -5,7 +5,7 @@
  * @module
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { capture, type Listener, type StdIn } from "../../lib/runtime/mod.ts";
+import { capture, type StdIn } from "../../lib/runtime/mod.ts";
 import type { Factory } from "../factory.ts";
 import { type Flag, flag } from "../framework/params.ts";
 import { command, group } from "../framework/spec.ts";
@@ -95,16 +95,18 @@ and duration.`,
 /** Serves the tools over HTTP until ctl is interrupted. */
 async function serveHttp(f: Factory, port: number, newServer: () => Promise<Server>, offered: string): Promise<void> {
   if (!f.ctx.serve) throw new StoreCtlError("internal", "This ctl cannot serve HTTP; use standard input instead");
-  let listener: Listener | undefined;
-  listener = await f.ctx.serve({
+  // The port is known once listening, before anyone can have been told it.
+  const bound = { port: 0 };
+  const listener = await f.ctx.serve({
     hostname: "127.0.0.1",
     port,
-    fetch: mcpFetch(newServer, () => listener!.port),
+    fetch: mcpFetch(newServer, () => bound.port),
   }).catch((error: Error) => {
     throw new StoreCtlError("usage", `Cannot listen on 127.0.0.1:${port}: ${error.message}`, {
       tips: ["Give --http another port, or 0 for a free one"],
     });
   });
+  bound.port = listener.port;
   f.ctx.stdout.write(`ctl mcp serve: ${offered} at ${listener.url.replace(/\/$/, "")}${MCP_PATH}\n`);
   await f.ctx.stdout.flush();
   // Until Ctrl+C or SIGTERM; then the connections close and ctl exits with the signal's code.
