@@ -28,6 +28,11 @@ export interface CliContext {
   readonly gzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
   /** The runtime's gunzip (on Node, `node:zlib`: faster and flat in memory); default `DecompressionStream`. */
   readonly gunzip?: () => ReadableWritablePair<Uint8Array<ArrayBuffer>, BufferSource>;
+  /**
+   * Told each new state of a remote operation being waited for (`Task 123: processing-in-progress`),
+   * terminal or not: `ctl mcp serve` reports it to its client.
+   */
+  readonly progress?: (line: string) => void;
   /** Serves HTTP (`ctl mcp serve --http`). */
   readonly serve?: (options: ServeOptions) => Promise<Listener>;
   /** Starts ctl again with `args` in the background (`--no-wait`); resolves with its pid. */

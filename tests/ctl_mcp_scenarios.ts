@@ -10,6 +10,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { assert, assertEquals, assertMatch, assertRejects } from "../testing/assert.ts";
 import type { World } from "../testing/ctl_process.ts";
 import { userEnv } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
+import { startEmulator } from "../testing/emulator_process.ts";
 
 const SECRET = "demo-secret";
 
@@ -174,5 +176,81 @@ export const MCP_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
       assertEquals((await child.status).code, 143);
       await child.stderr.cancel();
     }
+  },
+
+  async "mcp serve: a --wait command as an MCP task (tasks/get, the result) or blocking with progress notifications"(
+    world,
+  ) {
+    await using mcp = await mcpClient(world, "--policy", "read-write");
+    const listed = (await toolsOf(mcp.client)).find((t) => t.name === "cloud_database_create")!;
+    assertEquals((listed as { execution?: unknown }).execution, { taskSupport: "optional" });
+    const subscription = String(JSON.parse(textOf(
+      await mcp.client.callTool({
+        name: "cloud_subscription_list",
+        arguments: { query: "[0].id" },
+      }),
+    )));
+    const create = (name: string) => ({
+      name: "cloud_database_create",
+      arguments: { subscription, name, dataset_size_gb: "1", wait_interval: "0.1" },
+    });
+
+    // As a task: created at once, working while the cloud task runs, then the new database.
+    const messages = [];
+    for await (
+      const message of mcp.client.experimental.tasks.callToolStream(create("mcp-task"), undefined, {
+        task: { ttl: 60_000 },
+      })
+    ) messages.push(message as { type: string; task?: { taskId: string; status: string }; result?: unknown });
+    assertEquals(messages[0].type, "taskCreated");
+    assertEquals(messages.at(-1)!.type, "result", JSON.stringify(messages.at(-1)));
+    const made = JSON.parse(textOf(messages.at(-1)!.result));
+    assertEquals(made.name, "mcp-task", textOf(messages.at(-1)!.result));
+    const taskId = messages[0].task!.taskId;
+    assertEquals((await mcp.client.experimental.tasks.getTask(taskId)).status, "completed");
+
+    // Blocking, by a client that asks for progress: each state of the cloud task as a notification.
+    const progress: string[] = [];
+    const blocked = await mcp.client.callTool(
+      { ...create("mcp-blocking"), arguments: { ...create("").arguments, name: "mcp-blocking", wait: true } },
+      undefined,
+      {
+        onprogress: (p: { message?: string }) => void progress.push(p.message ?? ""),
+      },
+    );
+    assertEquals(JSON.parse(textOf(blocked)).name, "mcp-blocking", textOf(blocked));
+    assert(progress.some((line) => /^Task \S+: processing-completed$/.test(line)), `progress: ${progress}`);
+  },
+
+  async "mcp serve: tasks/get tells the cloud task's state; tasks/cancel stops the waiting, not the server"(world) {
+    await using slow = await startEmulator(["--real-api", "--task-delay-ms", "60000"]);
+    await using mcp = await mcpClient({ ...world, emulator: slow }, "--policy", "read-write");
+    const subscription = String(JSON.parse(textOf(
+      await mcp.client.callTool({
+        name: "cloud_subscription_list",
+        arguments: { query: "[0].id" },
+      }),
+    )));
+    const stream = mcp.client.experimental.tasks.callToolStream(
+      {
+        name: "cloud_database_create",
+        arguments: { subscription, name: "mcp-cancelled", dataset_size_gb: "1", wait_interval: "0.1" },
+      },
+      undefined,
+      { task: { ttl: 60_000 } },
+    );
+    const first = (await stream.next()).value as { type: string; task: { taskId: string } };
+    assertEquals(first.type, "taskCreated");
+    const { taskId } = first.task;
+    let seen = { status: "", statusMessage: "" };
+    await until(() => `a state of the cloud task (last: ${JSON.stringify(seen)})`, async () => {
+      seen = await mcp.client.experimental.tasks.getTask(taskId) as typeof seen;
+      return seen.status === "working" && /^Task \S+: \S+/.test(seen.statusMessage ?? "");
+    });
+    assertEquals((await mcp.client.experimental.tasks.cancelTask(taskId)).status, "cancelled");
+    await stream.return(undefined);
+    assertEquals((await mcp.client.experimental.tasks.getTask(taskId)).status, "cancelled");
+    const after = await mcp.client.callTool({ name: "cloud_subscription_list", arguments: { query: "length(@)" } });
+    assert(!after.isError, textOf(after));
   },
 };

@@ -35,6 +35,7 @@ export const CTL_VENDOR = [
   "@modelcontextprotocol/sdk/server/index.js",
   "@modelcontextprotocol/sdk/types.js",
   "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
+  "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js",
 ];
 /** Loaded from `node_modules` at run time: a native addon. */
 export const EXTERNAL = ["@napi-rs/keyring"];

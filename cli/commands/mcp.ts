@@ -13,6 +13,8 @@ import { StoreCtlError } from "../../lib/errors/mod.ts";
 import { auditLog } from "../mcp/audit.ts";
 import { DEFAULT_POLICY, offers, type Policy, RAW_METHODS, readPolicy, type Tier, TIERS } from "../mcp/policy.ts";
 import { createMcpServer } from "../mcp/server.ts";
+import { createTaskRegistry } from "../mcp/tasks.ts";
+import { Interrupted } from "../context.ts";
 import { LineTransport } from "../mcp/stdio.ts";
 import { MCP_PATH, mcpFetch } from "../mcp/http.ts";
 import { type CommandTool, commandTools } from "../mcp/tools.ts";
@@ -65,30 +67,44 @@ and duration.`,
     // Made (or found appendable) now: a path that cannot be written fails here, not at the first call.
     if (auditPath !== undefined) await f.ctx.fs.appendTextFile(auditPath, "", { mode: 0o600 });
     const globals = globalWords(f);
+    const tasks = await createTaskRegistry();
     const newServer = () =>
       createMcpServer({
         tools,
         policy,
+        tasks,
         audit: auditPath === undefined
           ? undefined
           : auditLog((line) => f.ctx.fs.appendTextFile(auditPath, line, { mode: 0o600 })),
         now: f.ctx.now,
-        async runCtl(argv) {
+        async runCtl(argv, { signal, progress }) {
           const stdout = capture();
           const stderr = capture();
-          const code = await run([...argv, ...globals], { ...f.ctx, stdout, stderr, stdin: NO_INPUT });
+          const interrupt = callInterrupt(f.ctx.interrupt, signal);
+          const code = await run([...argv, ...globals], {
+            ...f.ctx,
+            stdout,
+            stderr,
+            stdin: NO_INPUT,
+            interrupt,
+            progress,
+          });
           return { code, stdout: stdout.text(), stderr: stderr.text() };
         },
       });
     const offered = `${tools.filter((tool) => offers(policy, tool)).length} of ${tools.length} tools`;
-    if (flags.http !== undefined) {
-      return await serveHttp(f, flags.http, newServer, `${offered} (policy ${policy.tier})`);
+    try {
+      if (flags.http !== undefined) {
+        return await serveHttp(f, flags.http, newServer, `${offered} (policy ${policy.tier})`);
+      }
+      const transport = new LineTransport(f.ctx.stdin, f.ctx.stdout);
+      const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+      await (await newServer()).connect(transport);
+      f.ctx.stderr.write(`ctl mcp serve: ${offered} (policy ${policy.tier}); reading standard input\n`);
+      await closed;
+    } finally {
+      tasks.close();
     }
-    const transport = new LineTransport(f.ctx.stdin, f.ctx.stdout);
-    const closed = new Promise<void>((resolve) => transport.onclose = resolve);
-    await (await newServer()).connect(transport);
-    f.ctx.stderr.write(`ctl mcp serve: ${offered} (policy ${policy.tier}); reading standard input\n`);
-    await closed;
   },
 });
 
@@ -113,6 +129,22 @@ async function serveHttp(f: Factory, port: number, newServer: () => Promise<Serv
   await new Promise<void>((resolve) => f.ctx.interrupt.addEventListener("abort", () => resolve(), { once: true }));
   await listener.close();
   throw f.ctx.interrupt.reason;
+}
+
+/**
+ * A call's interrupt: ctl's own (Ctrl+C of the server), or the client's cancel, which stops the
+ * call as Ctrl+C stops a command (a remote operation goes on, and the error says how to follow it).
+ */
+function callInterrupt(own: AbortSignal, cancel: AbortSignal | undefined): AbortSignal {
+  if (!cancel) return own;
+  const both = new AbortController();
+  const stop = (reason: unknown) => both.signal.aborted || both.abort(reason);
+  if (own.aborted) stop(own.reason);
+  own.addEventListener("abort", () => stop(own.reason), { once: true });
+  const cancelled = () => stop(new Interrupted({ name: "SIGINT", number: 2 }));
+  if (cancel.aborted) cancelled();
+  cancel.addEventListener("abort", cancelled, { once: true });
+  return both.signal;
 }
 
 /** A TCP port, 0 for a free one. */

@@ -52,10 +52,15 @@ export interface Spinner {
 
 /**
  * Starts a spinner on a terminal's stderr, redrawn ten times a second and whenever the state
- * changes; nothing at all when stderr is not a terminal.
+ * changes; nothing at all when stderr is not a terminal. Each new state is also told to
+ * `ctx.progress`, terminal or not.
  */
-export function spinner(ctx: Pick<CliContext, "stderr" | "now">, label: string): Spinner {
-  if (!ctx.stderr.isTTY) return { state() {}, stop() {} };
+export function spinner(ctx: Pick<CliContext, "stderr" | "now" | "progress">, label: string): Spinner {
+  let told: string | undefined;
+  const tell = (text: string) => {
+    if (text !== told) ctx.progress?.(`${label}: ${told = text}`);
+  };
+  if (!ctx.stderr.isTTY) return { state: tell, stop() {} };
   const line = statusLine(ctx.stderr);
   const started = ctx.now();
   let state = "waiting";
@@ -67,6 +72,7 @@ export function spinner(ctx: Pick<CliContext, "stderr" | "now">, label: string):
     state(text) {
       if (text === state) return;
       state = text;
+      tell(text);
       draw();
     },
     stop() {

@@ -24,6 +24,8 @@ export interface CommandTool {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly access: Access;
+  /** It waits for a remote operation (`--wait`, or a `wait` command): it may run as an MCP task. */
+  readonly waits: boolean;
   /** The command's words (`["cloud", "database", "list"]`). */
   readonly path: readonly string[];
   readonly spec: CommandSpec;
@@ -87,6 +89,7 @@ function toolOf(path: string[], spec: CommandSpec): CommandTool {
     description: [spec.summary, spec.description].filter(Boolean).join("\n\n"),
     inputSchema: { type: "object", properties, ...(required.length > 0 && { required }), additionalProperties: false },
     access,
+    waits: verb === "wait" || "wait" in (spec.flags ?? {}),
     path,
     spec,
   };
@@ -114,6 +117,7 @@ function rawTool(deployment: "cloud" | "enterprise", spec: CommandSpec): Command
       additionalProperties: false,
     },
     access: "read", // the method decides: see rawMethod()
+    waits: false,
     path: ["api", deployment],
     spec,
   };
