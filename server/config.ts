@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly auth: AccessConfig;
   /** The A2A agent (`A2A_ENABLED`, `A2A_DEFAULT_KIND`). */
   readonly a2a: A2AConfig;
+  /** `MCP_ENABLED`: the MCP server at `/mcp`; default true. */
+  readonly mcpEnabled: boolean;
   /** `WEBHOOKS_ENABLED`, and how deliveries are made (`WEBHOOK_*`). */
   readonly webhooks: { readonly enabled: boolean; readonly delivery: DeliveryConfig };
 }
@@ -159,6 +161,7 @@ const Env = z.object({
   IDEMPOTENCY_TTL_SECONDS: whole("IDEMPOTENCY_TTL_SECONDS", 1, 30 * 86_400).default(86_400),
   STREAMING_ENABLED: bool("STREAMING_ENABLED").default(true),
   A2A_ENABLED: bool("A2A_ENABLED").default(DEFAULT_A2A.enabled),
+  MCP_ENABLED: bool("MCP_ENABLED").default(true),
   WEBHOOKS_ENABLED: bool("WEBHOOKS_ENABLED").default(true),
   WEBHOOK_ALLOW_HTTP: bool("WEBHOOK_ALLOW_HTTP").default(false),
   WEBHOOK_ALLOW_HOSTS: z.string().default("").transform((v) =>
@@ -311,6 +314,7 @@ export function loadServerConfig(
       allowedHosts: e.ALLOWED_HOSTS,
     },
     a2a: { enabled: e.A2A_ENABLED, defaultKind: e.A2A_DEFAULT_KIND },
+    mcpEnabled: e.MCP_ENABLED,
     webhooks: {
       enabled: e.WEBHOOKS_ENABLED,
       delivery: {

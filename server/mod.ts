@@ -36,6 +36,7 @@ import { type Need, OPEN, routeScopes } from "./auth/scopes.ts";
 import { createTickets } from "./auth/tickets.ts";
 import { ticketRoutes } from "./auth/ticket_route.ts";
 import type { Service } from "./service.ts";
+import { mcpRoutes } from "./mcp/mod.ts";
 import { a2aRoutes } from "./a2a/mod.ts";
 import type { CardFacts } from "./a2a/card.ts";
 import type { ScopeOf } from "./scope.ts";
@@ -119,6 +120,10 @@ export function createApp(service: Service): OpenAPIHono {
   app.route("/", ticketRoutes(tickets, scopeTable, invalidFields));
   if (config.a2a.enabled) {
     app.route("/", a2aRoutes({ scopeOf, card: cardFacts(service), streams: config.streams, webhooks }, invalidFields));
+  }
+  if (config.mcpEnabled) {
+    const cascadeCancel = config.tasks.cascadeCancel;
+    app.route("/", mcpRoutes({ scopeOf, kinds: service.kinds, cascadeCancel }, invalidFields));
   }
   serveOpenApi(app, { title: "storectl service", version: VERSION }, config.rateLimit.routes, service.kinds);
   app.route("/", docsRoutes("/openapi.json"));

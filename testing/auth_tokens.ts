@@ -49,6 +49,8 @@ export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, sco
   ["GET", "/a2a/rest/tasks/:id/pushNotificationConfigs/:config_id", "tasks:read"],
   ["DELETE", "/a2a/rest/tasks/:id/pushNotificationConfigs/:config_id", "tasks:write"],
   ["GET", "/a2a/rest/extendedAgentCard", "tasks:read"],
+  // MCP: any scope of a tool admits the endpoint; each tool then needs its own.
+  ["POST", "/mcp", ["tasks:read", "tasks:write", "pipelines:read"]],
 ];
 
 /** The routes that need no token (besides `/docs/*` and the Basic rate-limited route). */

@@ -4,12 +4,12 @@
  *
  * @module
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { assert, assertEquals, assertMatch, assertRejects } from "../testing/assert.ts";
 import type { World } from "../testing/ctl_process.ts";
 import { userEnv } from "../testing/tools.ts";
+import { Client, textOf, toolsOf } from "../testing/mcp_client.ts";
 import { until } from "../testing/until.ts";
 import { startEmulator } from "../testing/emulator_process.ts";
 
@@ -37,17 +37,6 @@ async function mcpClient(world: World, ...flags: string[]) {
   await client.connect(transport);
   return { client, [Symbol.asyncDispose]: () => client.close() };
 }
-
-/** What these tests read of a listed tool (the SDK's own types lose their shape under Deno's zod). */
-interface ListedTool {
-  readonly name: string;
-  readonly annotations?: { readonly readOnlyHint?: boolean };
-  readonly inputSchema: { readonly required?: readonly string[] };
-}
-const toolsOf = async (client: Client) => (await client.listTools()).tools as ListedTool[];
-
-const textOf = (result: unknown) =>
-  ((result as { content: { type: string; text: string }[] }).content ?? []).map((c) => c.text).join("");
 
 export const MCP_SCENARIOS: Record<string, (w: World) => Promise<void>> = {
   async "mcp serve: read-only by default — list tools, call one, a write tool is not offered"(world) {

@@ -58,7 +58,7 @@ and duration.`,
   examples: [
     "ctl mcp serve",
     "ctl mcp serve --profile prod --policy read-write",
-    "claude mcp add storectl -- ctl mcp serve --profile lab",
+    "ctl mcp serve --http 8765 --policy-file policy.toml --audit mcp-audit.jsonl",
   ],
   async run({ flags }, f) {
     const tools = await commandTools(ROOT);
