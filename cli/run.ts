@@ -1,4 +1,4 @@
-import { type ErrorCode, StoreCtlError } from "../lib/errors/mod.ts";
+import { type ErrorCode, retryable, StoreCtlError } from "../lib/errors/mod.ts";
 import { BrokenPipe, type StdStream } from "../lib/runtime/mod.ts";
 import { ROOT } from "./commands/mod.ts";
 import { type CliContext, Interrupted } from "./context.ts";
@@ -6,6 +6,7 @@ import type { Factory } from "./factory.ts";
 import { execute } from "./framework/app.ts";
 import { forPeople as wrapping } from "./framework/messages.ts";
 import type { GroupSpec } from "./framework/spec.ts";
+import type { GlobalOptions } from "./framework/globals.ts";
 
 /** The exit code of each error code (docs/architecture.md, "Exit codes"). */
 export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
@@ -39,11 +40,17 @@ export async function run(argv: readonly string[], ctx: CliContext, root: GroupS
   } catch (error) {
     outcome = { error };
   }
-  return outcome.error === undefined ? 0 : await report(outcome.error, outcome.factory, forPeople, ctx.stderr);
+  return outcome.error === undefined ? 0 : await report(outcome.error, outcome.factory, forPeople, ctx.stderr, argv);
 }
 
 /** Says what failed on stderr and returns the exit code; its helpers load only when something failed. */
-async function report(error: unknown, factory: Factory | undefined, ctx: CliContext, raw: StdStream): Promise<number> {
+async function report(
+  error: unknown,
+  factory: Factory | undefined,
+  ctx: CliContext,
+  raw: StdStream,
+  argv: readonly string[],
+): Promise<number> {
   if (error instanceof BrokenPipe) return 0; // the reader went away (`| head`): nothing to say
   if (error instanceof Interrupted) {
     ctx.stderr.write(`Interrupted (${error.signal.name})${error.note ? `: ${error.note}` : ""}\n`);
@@ -59,12 +66,12 @@ async function report(error: unknown, factory: Factory | undefined, ctx: CliCont
   const tips = [...failure.tips, ...hintsFor(failure, factory)].map(maskUrl);
   const message = maskUrl(failure.message);
   const globals = factory?.globals;
-  const json = globals?.output === "json" || (globals?.output === "auto" && !ctx.stdout.isTTY);
-  if (json) {
+  if (errorsAsJson(globals, argv, ctx.stdout.isTTY)) {
     const body = {
       code: failure.code,
       message,
       ...(failure.status !== undefined && { status: failure.status }),
+      retryable: retryable(failure.code, failure.status),
       ...(tips.length > 0 && { tips }),
     };
     raw.write(`${JSON.stringify({ error: body })}\n`);
@@ -75,4 +82,25 @@ async function report(error: unknown, factory: Factory | undefined, ctx: CliCont
   }
   if (failure.code === "internal" && (globals?.verbose ?? 0) >= 2) ctx.stderr.write(`${(error as Error).stack}\n`);
   return EXIT_CODES[failure.code];
+}
+
+/**
+ * Whether an error is said as JSON: `--error-format` decides; without it, JSON when the output is
+ * (`-o json`, or `-o auto` piped). A mistake on the command line fails before the flags are read:
+ * the words then say it.
+ */
+function errorsAsJson(globals: GlobalOptions | undefined, argv: readonly string[], terminal: boolean): boolean {
+  const asked = globals?.errorFormat ?? wordAfter(argv, "--error-format");
+  if (asked !== undefined) return asked === "json";
+  const output = globals?.output ?? wordAfter(argv, "--output") ?? wordAfter(argv, "-o");
+  return output === "json" || (output === "auto" && !terminal);
+}
+
+/** The value `argv` gives `flag` (`--flag value` or `--flag=value`), if it does. */
+function wordAfter(argv: readonly string[], flag: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === flag) return argv[i + 1];
+    if (argv[i].startsWith(`${flag}=`)) return argv[i].slice(flag.length + 1);
+  }
+  return undefined;
 }

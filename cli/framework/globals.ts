@@ -28,6 +28,10 @@ export const GLOBAL_FLAGS = {
       return expression;
     },
   } as Flag<string | undefined>,
+  errorFormat: flag.choice(
+    "errors on stderr as text or json (default: json when the output is JSON)",
+    ["text", "json"],
+  ),
   raw: flag.boolean("print strings unquoted and lists of values one per line"),
   wide: flag.boolean("tables: show every column whole, even wider than the terminal"),
   verbose: flag.count("log to stderr: -v info, -vv debug (env: STORE_LOG, RUST_LOG)", { alias: "v" }),

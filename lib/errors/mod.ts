@@ -28,6 +28,21 @@ export type ErrorCode =
   | "damaged"
   | "internal";
 
+/**
+ * Whether trying the same thing again later may succeed: a rate limit, a network failure, a
+ * timeout, or the server's own failure (a 5xx); not a mistake, a refusal or a missing thing.
+ *
+ * @example
+ * ```ts
+ * retryable("api", 503); // true
+ * retryable("validation", 422); // false
+ * ```
+ */
+export function retryable(code: ErrorCode, status?: number): boolean {
+  return code === "rate_limited" || code === "network" || code === "timeout" ||
+    (code === "api" && status !== undefined && status >= 500);
+}
+
 /** What a `StoreCtlError` is built with besides its code and message. */
 export interface StoreCtlErrorOptions {
   readonly status?: number;
