@@ -18,6 +18,7 @@ import { type ClientSettings, DEFAULT_RETRY_POLICY, type RetryEvent, retryLine }
 import { createLogger, type Logger } from "../lib/output/mod.ts";
 import { resolvePath } from "../lib/runtime/mod.ts";
 import type { CliContext } from "./context.ts";
+import { dryRunTransport } from "./dry_run.ts";
 import type { GlobalOptions } from "./framework/globals.ts";
 
 /** The config file's path and content. */
@@ -172,8 +173,9 @@ async function resolve(f: Factory, deployment: Deployment): Promise<Credentials>
 }
 
 async function clientSettings(f: Factory, tls: { insecure?: boolean; caCert?: string }): Promise<ClientSettings> {
+  const transport = await f.ctx.createTransport({ env: f.ctx.env, ...tls });
   return {
-    transport: await f.ctx.createTransport({ env: f.ctx.env, ...tls }),
+    transport: f.globals.dryRun ? dryRunTransport(transport, (line) => f.ctx.stdout.write(line), tls) : transport,
     timeoutMs: f.globals.timeout * 1000,
     retry: { ...DEFAULT_RETRY_POLICY, retries: f.globals.retries },
     logger: f.logger,

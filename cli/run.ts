@@ -2,6 +2,7 @@ import { type ErrorCode, retryable, StoreCtlError } from "../lib/errors/mod.ts";
 import { BrokenPipe, type StdStream } from "../lib/runtime/mod.ts";
 import { ROOT } from "./commands/mod.ts";
 import { type CliContext, Interrupted } from "./context.ts";
+import { DryRunStop } from "./dry_run.ts";
 import type { Factory } from "./factory.ts";
 import { execute } from "./framework/app.ts";
 import { forPeople as wrapping } from "./framework/messages.ts";
@@ -52,6 +53,7 @@ async function report(
   argv: readonly string[],
 ): Promise<number> {
   if (error instanceof BrokenPipe) return 0; // the reader went away (`| head`): nothing to say
+  if (error instanceof DryRunStop) return 0; // the request it would send is printed
   if (error instanceof Interrupted) {
     ctx.stderr.write(`Interrupted (${error.signal.name})${error.note ? `: ${error.note}` : ""}\n`);
 

@@ -32,6 +32,7 @@ export const GLOBAL_FLAGS = {
     "errors on stderr as text or json (default: json when the output is JSON)",
     ["text", "json"],
   ),
+  dryRun: flag.boolean("print the request that would change something (as curl, secrets redacted) and send none"),
   raw: flag.boolean("print strings unquoted and lists of values one per line"),
   wide: flag.boolean("tables: show every column whole, even wider than the terminal"),
   verbose: flag.count("log to stderr: -v info, -vv debug (env: STORE_LOG, RUST_LOG)", { alias: "v" }),

@@ -24,7 +24,8 @@ export async function invoke(
   const output = outputTarget(factory.globals, spec.output ?? {}, flags.file as string | undefined);
   const input = { flags, args, output } as Parameters<CommandSpec["run"]>[0];
   const question = spec.confirm?.(input);
-  if (question) await confirmOrStop(ctx, question, flags.yes === true);
+  // A dry run changes nothing: there is nothing to confirm.
+  if (question && !globals.dryRun) await confirmOrStop(ctx, question, flags.yes === true);
   const data = await spec.run(input, factory);
   if (data instanceof ResultWithOutput) await writeResult(factory, data.data, data.output, output);
   else if (data !== undefined) await writeResult(factory, data, spec.output ?? {}, output);
