@@ -1,4 +1,5 @@
 import type { Keyring } from "../lib/config/mod.ts";
+import { StoreCtlError } from "../lib/errors/mod.ts";
 import type { Transport, TransportOptions } from "../lib/http/mod.ts";
 import type { FileSystem, Listener, ServeOptions, StdIn, StdStream, TerminatingSignal } from "../lib/runtime/mod.ts";
 
@@ -50,5 +51,13 @@ export class Interrupted extends Error {
     this.name = "Interrupted";
     this.signal = signal;
     this.note = note;
+  }
+}
+
+/** Ends a dry run (`cli/dry_run.ts`) once the request it would send is printed; ctl exits 0 on it, saying nothing more. */
+export class DryRunStop extends StoreCtlError {
+  constructor() {
+    super("cancelled", "Dry run: the request above was not sent");
+    this.name = "DryRunStop";
   }
 }

@@ -6,16 +6,8 @@
  *
  * @module
  */
-import { StoreCtlError } from "../lib/errors/mod.ts";
 import { toCurl, type Transport } from "../lib/http/mod.ts";
-
-/** Ends a dry run once the first change is printed; `run` exits 0 on it, saying nothing more. */
-export class DryRunStop extends StoreCtlError {
-  constructor() {
-    super("cancelled", "Dry run: the request above was not sent");
-    this.name = "DryRunStop";
-  }
-}
+import { DryRunStop } from "./context.ts";
 
 /** `send`, but a request that changes something is written to `print` and stops the command. */
 export function dryRunTransport(

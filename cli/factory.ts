@@ -1,11 +1,14 @@
 import type { CloudClient } from "../lib/cloud/mod.ts";
 import {
   type CloudCredentials,
+  CONFIG_VERSION,
   type ConfigDocument,
   configPath,
+  configVersion,
   type Credentials,
   type Deployment,
   type EnterpriseCredentials,
+  migrateConfig,
   parseConfig,
   resolveCredentials,
   selectProfile,
@@ -74,6 +77,7 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
     const file = path();
     const text = await ctx.fs.readTextFileIfExists(file);
     const doc = text === undefined ? {} : await parseConfig(text, file);
+    configVersion(doc, file); // a newer file is refused before anything reads it
     if (!repair) validateProfiles(doc, file);
     return { path: file, doc };
   };
@@ -92,7 +96,13 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
       const release = await ctx.fs.lock(file);
       try {
         const { doc } = await read(true);
-        await ctx.fs.writeFileAtomic(file, await serializeConfig(change(doc)), { mode: 0o600 });
+        const version = configVersion(doc, file);
+        if (version < CONFIG_VERSION && Object.keys(doc).length > 0) {
+          // The old file as it was, beside it, before it is rewritten in the new format.
+          await ctx.fs.writeFileAtomic(`${file}.v${version}.bak`, await ctx.fs.readTextFile(file), { mode: 0o600 });
+        }
+        const next = change(migrateConfig(doc, version));
+        await ctx.fs.writeFileAtomic(file, await serializeConfig(next), { mode: 0o600 });
       } finally {
         await release();
       }

@@ -1,8 +1,7 @@
 import { type ErrorCode, retryable, StoreCtlError } from "../lib/errors/mod.ts";
 import { BrokenPipe, type StdStream } from "../lib/runtime/mod.ts";
 import { ROOT } from "./commands/mod.ts";
-import { type CliContext, Interrupted } from "./context.ts";
-import { DryRunStop } from "./dry_run.ts";
+import { type CliContext, DryRunStop, Interrupted } from "./context.ts";
 import type { Factory } from "./factory.ts";
 import { execute } from "./framework/app.ts";
 import { forPeople as wrapping } from "./framework/messages.ts";

@@ -20,6 +20,8 @@ export interface ProfileRecord {
 
 /** The whole config file. Unknown keys are kept. */
 export interface ConfigDocument {
+  /** The format's version (`lib/config/version.ts`); none: version 0. */
+  version?: number | bigint;
   default_cloud?: string;
   default_enterprise?: string;
   files_api_key?: string;

@@ -47,4 +47,5 @@ export {
   selectProfile,
 } from "./credentials.ts";
 export { type Keyring, systemKeyring } from "./keyring.ts";
+export { CONFIG_VERSION, configVersion, migrateConfig } from "./version.ts";
 export { FILES_KEYRING_ENTRY, type FilesKey, resolveFilesKey } from "./files_key.ts";
