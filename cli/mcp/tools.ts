@@ -34,7 +34,7 @@ export interface CommandTool {
 /** The nouns whose commands become tools: the management APIs, not ctl's own settings. */
 const TOOL_ROOTS = ["cloud", "enterprise"];
 /** Verbs that only read. Every other verb changes something. */
-const READ_VERBS = new Set(["list", "get", "stats", "status", "certificates", "alerts", "wait", "show"]);
+const READ_VERBS = new Set(["list", "get", "stats", "status", "certificates", "alerts", "wait", "watch", "show"]);
 /** Verbs that remove what was there. */
 const DESTRUCTIVE_VERBS = new Set(["delete", "remove"]);
 /** Flags a tool does not offer: confirmation is the `confirm` argument; JSON is the only output. */
@@ -89,7 +89,7 @@ function toolOf(path: string[], spec: CommandSpec): CommandTool {
     description: [spec.summary, spec.description].filter(Boolean).join("\n\n"),
     inputSchema: { type: "object", properties, ...(required.length > 0 && { required }), additionalProperties: false },
     access,
-    waits: verb === "wait" || "wait" in (spec.flags ?? {}),
+    waits: verb === "wait" || verb === "watch" || "wait" in (spec.flags ?? {}),
     path,
     spec,
   };

@@ -41,6 +41,7 @@ export {
   updateSubscription,
 } from "./subscriptions.ts";
 export { getPrivateServiceConnect, listPeerings, listTransitGateways, type TaskWaiter } from "./networking.ts";
+export { historyFile, type TaskHistory, taskHistory } from "./task_history.ts";
 export {
   type CloudTask,
   getTask,

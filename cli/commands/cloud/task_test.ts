@@ -198,3 +198,45 @@ Deno.test("cloud task wait: a task this run did not start is only 'not found', n
   assertEquals(started.code, 5, started.stderr);
   assertMatch(started.stderr, /^Error: Task \S+ was not found: the API answered 404 for 10 s after it was accepted\n/);
 });
+
+Deno.test("a --wait records how long its task took; task list --recent shows age and the usual duration; watch says each change", async () => {
+  let clock = Date.parse("2026-11-29T10:00:00Z");
+  await using ctl = await inProcessCtl({ taskDelayMs: 50 });
+  const now = () => clock += 1_000; // every reading a second later: the wait takes a few seconds
+  const sub = (await ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id"], { env })).stdout
+    .trim();
+  const create = (name: string) =>
+    ctl([
+      "cloud",
+      "database",
+      "create",
+      "--subscription",
+      sub,
+      "--name",
+      name,
+      "--dataset-size-gb",
+      "1",
+      "--wait",
+      "--wait-interval",
+      "0.1",
+    ], { env, now });
+  assertEquals((await create("timed-1")).code, 0);
+  const history = JSON.parse(await Deno.readTextFile(`${ctl.dir}/.local/state/storectl/task-durations.json`));
+  const [type] = Object.keys(history);
+  assert(history[type].seconds.length === 1 && history[type].seconds[0] > 0, JSON.stringify(history));
+
+  const recent = await ctl(["cloud", "task", "list", "--recent", "-o", "json"], { env });
+  const rows = JSON.parse(recent.stdout);
+  assert(rows.length > 0, recent.stdout);
+  const timed = rows.find((r: { commandType: string }) => r.commandType === type);
+  assertEquals(timed.usually_seconds, history[type].seconds[0]);
+  assert(typeof timed.age_seconds === "number", recent.stdout);
+  const table = await ctl(["cloud", "task", "list", "--recent"], { env, tty: { stdout: true }, columns: 220 });
+  assertMatch(table.stdout, /UPDATED +│ USUALLY/);
+
+  const taskId = await startCreate(ctl, 1);
+  const watched = await ctl(["cloud", "task", "watch", taskId, "--wait-interval", "0.1", "-q", "status"], { env });
+  assertEquals([watched.code, JSON.parse(watched.stdout)], [0, "processing-completed"]);
+  assertMatch(watched.stderr, new RegExp(`^Task ${taskId}: \\S+.* \\(\\d+ s waited\\)$`, "m"));
+  assertMatch(watched.stderr, new RegExp(`Task ${taskId}: processing-completed \\(\\d+ s waited\\)`));
+});

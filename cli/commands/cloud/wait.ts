@@ -4,7 +4,16 @@
  *
  * @module
  */
-import { type CloudTask, type TaskReference, waitForTask } from "../../../lib/cloud/mod.ts";
+import {
+  type CloudTask,
+  historyFile,
+  TASK_FAILED,
+  TASK_SUCCEEDED,
+  type TaskHistory,
+  taskHistory,
+  type TaskReference,
+  waitForTask,
+} from "../../../lib/cloud/mod.ts";
 import { StoreCtlError } from "../../../lib/errors/mod.ts";
 import { Interrupted } from "../../context.ts";
 import type { Factory } from "../../factory.ts";
@@ -32,9 +41,11 @@ export const TASK_LIST_TIP = "ctl cloud task list shows the account's tasks";
 export const resumeCommand = (taskId: string) => `ctl cloud task wait ${taskId}`;
 
 /**
- * Waits for a cloud task with a spinner on a terminal (the task's state and the time waited on
- * stderr, redrawn as the state changes; nothing when piped). Ctrl+C stops waiting, not the task:
- * the error says how to follow it. `accepted`: this run started the task and saw the API accept it.
+ * Waits for a cloud task with a spinner on a terminal (the task's state, how long such tasks
+ * usually take on this machine, and the time waited, on stderr, redrawn as the state changes;
+ * nothing when piped). Ctrl+C stops waiting, not the task: the error says how to follow it.
+ * `accepted`: this run started the task and saw the API accept it — then how long it took is
+ * kept for the next estimate.
  */
 export async function waitFor(
   f: Factory,
@@ -43,16 +54,33 @@ export async function waitFor(
   accepted: boolean,
 ): Promise<CloudTask> {
   const client = await f.cloud();
+  const history = historyOf(f);
   const shown = spinner(f.ctx, `Task ${taskId}`);
+  const started = f.ctx.now();
+  let usually: Promise<number | undefined> | undefined;
+  let estimate = "";
+  const progress = (task: CloudTask) => {
+    if (task.commandType && !usually) {
+      usually = history.estimate(task.commandType).catch(() => undefined);
+      usually.then((seconds) => estimate = seconds === undefined ? "" : `, usually ~${duration(seconds)}`);
+    }
+    const final = TASK_SUCCEEDED.includes(task.status) || TASK_FAILED.includes(task.status);
+    shown.state(final ? task.status : `${task.status}${estimate}`);
+  };
   try {
-    return await waitForTask(client, taskId, {
+    const task = await waitForTask(client, taskId, {
       ...waitLimits(flags),
       accepted,
       signal: f.ctx.interrupt,
       now: f.ctx.now,
-      onProgress: (task) => shown.state(task.status),
+      onProgress: progress,
       onPollError: (error) => shown.state(pollTrouble(error)),
     });
+    if (accepted && task.commandType) {
+      const seconds = (f.ctx.now() - started) / 1000;
+      await history.record(task.commandType, seconds, new Date(f.ctx.now())).catch(() => {}); // a cache: never fatal
+    }
+    return task;
   } catch (error) {
     if (error instanceof Interrupted) {
       throw new Interrupted(
@@ -64,6 +92,16 @@ export async function waitFor(
   } finally {
     shown.stop();
   }
+}
+
+/** This machine's history of task durations. */
+export const historyOf = (f: Factory): TaskHistory => taskHistory(f.ctx.fs, historyFile(f.ctx.env, f.ctx.home));
+
+/** Seconds in words: `45 s`, `3 min`, `1 h 5 min`. */
+export function duration(seconds: number): string {
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 90 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 /** A command that starts a cloud task (a create, update or delete). */
