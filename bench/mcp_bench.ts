@@ -24,7 +24,8 @@ await using emulator = await startEmulator(["--real-api"]);
 const dir = await Deno.makeTempDir({ prefix: "mcp-bench-" });
 const env = {
   PATH: Deno.env.get("PATH") ?? "",
-  HOME: dir,
+  HOME: Deno.env.get("HOME") ?? dir, // Deno's module cache lives there
+  XDG_STATE_HOME: dir,
   STORE_CONFIG_FILE: `${dir}/none.toml`,
   STORE_CLOUD_API_URL: emulator.cloudUrl,
   STORE_CLOUD_API_KEY: "demo-key",
