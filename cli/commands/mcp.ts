@@ -40,7 +40,12 @@ allows or denies tools by name:
   raw_methods = ["POST"]
 
 --audit <file> appends one JSON line per call: time, tool, arguments (secrets masked), outcome
-and duration.`,
+and duration.
+
+A tool that waits for an operation (a --wait command, task wait) runs as an MCP task when the
+client asks for one (tasks/get, tasks/result, tasks/cancel), and otherwise answers when the
+operation ends, sending its states as progress. --http <port> serves the same over streamable
+HTTP at http://127.0.0.1:<port>/mcp, answering loopback names only.`,
   flags: {
     policy: flag.choice("what the tools may do: read-only (default), read-write or full", TIERS),
     policyFile: flag.string("a TOML policy: tier, allow and deny (tool names), raw_methods", { placeholder: "path" }),

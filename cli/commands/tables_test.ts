@@ -83,6 +83,13 @@ Deno.test("tables: every list and get command at 80 and 120 columns keeps ids, n
     { argv: ["cloud", "task", "list"], kind: "list", keys: ["TASK ID", "STATUS"], text: ["DESCRIPTION"] },
     { argv: ["cloud", "task", "get", task], kind: "get", keys: ["TASK ID", "STATUS"] },
     { argv: ["cloud", "task", "wait", task], kind: "get", keys: ["TASK ID", "STATUS"] },
+    { argv: ["cloud", "task", "watch", task], kind: "get", keys: ["TASK ID", "STATUS"] },
+    {
+      argv: ["cloud", "task", "list", "--recent"],
+      kind: "list",
+      keys: ["TASK ID", "STATUS"],
+      text: ["DESCRIPTION"],
+    },
     { argv: ["cloud", "acl", "user", "list"], kind: "list", keys: ["ID", "NAME", "STATUS"] },
     { argv: ["cloud", "acl", "role", "list"], kind: "list", keys: ["ID", "NAME"] },
     { argv: ["cloud", "acl", "rule", "list"], kind: "list", keys: ["ID", "NAME", "STATUS"] },

@@ -113,3 +113,25 @@ Deno.test("/mcp with tokens: a token sees its scopes' tools and its tenant's tas
   assertEquals(anonymous.status, 401);
   await anonymous.body?.cancel();
 });
+
+Deno.test("/mcp ask: the answer from the documents, with its sources; search_documents finds them", async () => {
+  await using service = serve();
+  const added = await fetch(`${service.url}/pipelines/documents`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ title: "Backups", source: "docs/backups.md", content: "Backups run every night at two." }),
+  });
+  assert(added.ok, await added.text());
+  const client = await service.client();
+  let hits: unknown[] = [];
+  await until("the document is searchable", async () => {
+    const found = await client.callTool({ name: "search_documents", arguments: { query: "backups night" } });
+    hits = (structured(found).hits ?? []) as unknown[];
+    return hits.length > 0;
+  });
+  const answer = await client.callTool({ name: "ask", arguments: { question: "When do backups run?" } });
+  assertEquals(structured(answer).status, "done", textOf(answer));
+  assertMatch(textOf(answer), /two/);
+  const sources = (structured(answer).result as { sources: { source: string }[] }).sources;
+  assertEquals(sources.map((s) => s.source), ["docs/backups.md"]);
+});

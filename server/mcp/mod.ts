@@ -87,7 +87,7 @@ async function mcpServer(deps: McpDeps, all: ReturnType<typeof serviceTools>, c:
       description: tool.description,
       inputSchema: tool.inputSchema as { type: "object" },
       annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.name === "cancel_task", openWorldHint: false },
-      ...(tool.kind && { execution: { taskSupport: "optional" as const } }),
+      ...(tool.submits && { execution: { taskSupport: "optional" as const } }),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request: CallToolRequest, extra: CallExtra) => {
@@ -115,9 +115,9 @@ async function mcpServer(deps: McpDeps, all: ReturnType<typeof serviceTools>, c:
           params: { progressToken: token, progress: ++step, message },
         }).catch(() => {}),
     };
-    if (tool.kind && request.params.task !== undefined) {
+    if (tool.submits && request.params.task !== undefined) {
       // As an MCP task: our task is the MCP task; tasks/get and tasks/result read it.
-      const record = await submit(tool.kind, args, ctx);
+      const record = await submit(tool.submits.kind, tool.submits.args(args), ctx);
       return "content" in record ? record : { task: mcpTask(record) };
     }
     try {

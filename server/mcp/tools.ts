@@ -42,8 +42,11 @@ export interface ServiceTool {
   readonly inputSchema: Record<string, unknown>;
   readonly needs: AuthScope;
   readonly readOnly: boolean;
-  /** For a submit: the kind it submits (such calls may run as MCP tasks). */
-  readonly kind?: string;
+  /** For a submit: the kind it submits, and a submit's arguments from the call's (such calls may run as MCP tasks). */
+  readonly submits?: {
+    readonly kind: string;
+    readonly args: (args: Record<string, unknown>) => Record<string, unknown>;
+  };
   call(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -97,14 +100,25 @@ export function serviceTools(kinds: readonly TaskDefinition[]): ServiceTool[] {
     },
     needs: "tasks:write",
     readOnly: false,
-    kind: definition.kind,
-    async call(args, ctx) {
-      const record = await submit(definition.kind, args, ctx);
-      return failed(record) ? record : toolResult(await settled(ctx, record.task_id));
-    },
+    submits: { kind: definition.kind, args: (args) => args },
+    call: (args, ctx) => submitAndWait(definition.kind, args, ctx),
   }));
+  const answer = kinds.find((definition) => definition.kind === "answer");
+  const ask: ServiceTool[] = answer
+    ? [{
+      name: "ask",
+      description: "Ask a question of the pipelines' documents: the answer and the sources it comes from (an " +
+        "'answer' task; it may ask to rephrase — answer_task answers that).",
+      inputSchema: inputSchemaOf(answer),
+      needs: "tasks:write",
+      readOnly: false,
+      submits: { kind: "answer", args: (args) => ({ input: args }) },
+      call: (args, ctx) => submitAndWait("answer", { input: args }, ctx),
+    }]
+    : [];
   return [
     ...submits,
+    ...ask,
     {
       name: "get_task",
       description: "A task as it is now: its status, its question, its result or its error.",
@@ -199,6 +213,12 @@ export async function submit(
     if (!(error instanceof TaskInputError)) throw error;
     return toolError(`${error.message}${error.errors.map((e) => `; ${e.field}: ${e.message}`).join("")}`);
   }
+}
+
+/** Submits a task and answers once it is final or asks a question. */
+async function submitAndWait(kind: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const record = await submit(kind, args, ctx);
+  return failed(record) ? record : toolResult(await settled(ctx, record.task_id));
 }
 
 /** The kinds of a task's own events that end a wait: final ones, and a question. */

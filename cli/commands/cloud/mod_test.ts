@@ -13,7 +13,7 @@ function paths(group: GroupSpec, prefix: string[] = []): string[][] {
 
 Deno.test("ctl cloud: every command has a summary, its usage and an example in --help, and completes", async () => {
   const all = paths(await loadAll(cloud));
-  assertEquals(all.length, 22);
+  assertEquals(all.length, 23);
   await using ctl = await inProcessCtl();
   for (const path of all) {
     const help = await ctl(["cloud", ...path, "--help"]);
