@@ -108,6 +108,7 @@ runtime.onHangup(() => {
 });
 // Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
 runtime.onTerminate(async () => {
+  service.drain(); // /readyz says so at once, to whatever still asks
   tokensFile?.close();
   await listener.close();
   await service.close();

@@ -24,7 +24,7 @@ import { hostCheck } from "./allowed_hosts.ts";
 import { crossSiteCheck } from "./cross_site.ts";
 import { noRoute, refuseUnbuildableMethods } from "./methods.ts";
 import { serveOpenApi } from "./openapi.ts";
-import { NO_STORE_ANSWER, rateLimitedRoutes } from "./routes/rate_limited.ts";
+import { rateLimitedRoutes } from "./routes/rate_limited.ts";
 import { taskRoutes } from "./routes/tasks.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { sharedChannels, streamRoutes } from "./routes/streams.ts";
@@ -37,6 +37,7 @@ import { createTickets } from "./auth/tickets.ts";
 import { ticketRoutes } from "./auth/ticket_route.ts";
 import type { Service } from "./service.ts";
 import { mcpRoutes } from "./mcp/mod.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { a2aRoutes } from "./a2a/mod.ts";
 import type { CardFacts } from "./a2a/card.ts";
 import type { ScopeOf } from "./scope.ts";
@@ -49,23 +50,12 @@ export { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/
 export { callerOf, type Principal } from "./auth/principal.ts";
 export { createTokenSet, parseTokens, type TokenSet } from "./auth/tokens.ts";
 
-const Health = z.object({ status: z.enum(["healthy", "unhealthy"]), store: z.string(), cause: z.string().optional() })
-  .openapi("Health");
 const Root = z.object({ name: z.string(), version: z.string(), docs: z.string() }).openapi("Root");
 const ROOT = createRoute({
   method: "get",
   path: "/",
   security: OPEN,
   responses: { 200: { content: { "application/json": { schema: Root } }, description: "Service information" } },
-});
-const HEALTH = createRoute({
-  method: "get",
-  path: "/health",
-  security: OPEN,
-  responses: {
-    200: { content: { "application/json": { schema: Health } }, description: "The store answers" },
-    503: { content: { "application/json": { schema: Health } }, description: "The store does not answer" },
-  },
 });
 
 /** Invalid fields are thrown like every other error: the root's onError answers them all. */
@@ -95,17 +85,7 @@ export function createApp(service: Service): OpenAPIHono {
   app.use("*", (c, next) => (checkUrl(c), body(c, next)));
 
   app.openapi(ROOT, (c) => c.json({ name: "storectl", version: VERSION, docs: "/docs" }, 200));
-  app.openapi(HEALTH, async (c) => {
-    try {
-      await store.ping();
-      service.outage.answered();
-      return c.json({ status: "healthy" as const, store: store.kind }, 200);
-    } catch (error) {
-      service.outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
-      const cause = tellCause ? (error as Error).message : NO_STORE_ANSWER;
-      return c.json({ status: "unhealthy" as const, store: store.kind, cause }, 503);
-    }
-  });
+  app.route("/", healthRoutes(service, tellCause));
   // Each request works in its caller's tenant's scope; running open, in the store's own.
   const scopeOf: ScopeOf = (c) => service.scope(callerOf(c)?.tenant);
   const taskApi = config.tasks;

@@ -93,8 +93,22 @@ export interface Service {
    * own. A reload of the tokens calls it with the new set's tenants before they are in use.
    */
   start(tenants?: Iterable<string>): void;
+  /** From now on `/readyz` says not ready (SIGTERM): a load balancer sends no new requests here. */
+  drain(): void;
+  /** Whether this process should get requests: the store answers, its runners run, it is not draining. */
+  readiness(): Promise<Readiness>;
   /** Stops the runners (their running tasks handed back) and the indexes, then closes the store. */
   close(): Promise<void>;
+}
+
+/** What `/readyz` answers, dependency by dependency. */
+export interface Readiness {
+  readonly ready: boolean;
+  readonly checks: {
+    readonly store: { readonly ok: boolean; readonly kind: string; readonly cause?: string };
+    readonly runner: { readonly ok: boolean; readonly scopes: number };
+    readonly draining: { readonly ok: boolean };
+  };
 }
 
 /**
@@ -131,6 +145,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
   ];
   const scopes = new Map<string | undefined, Scope>();
   let closed = false;
+  let draining = false;
   const scope = (tenant?: string): Scope => {
     const known = scopes.get(tenant);
     if (known) return known;
@@ -169,6 +184,18 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
     scope,
     start(tenants = tokens?.tenants) {
       for (const tenant of tenants ?? [undefined]) scope(tenant);
+    },
+    drain() {
+      draining = true;
+    },
+    async readiness() {
+      const cause = await store.ping().then(() => undefined, (error: Error) => error.message);
+      const checks = {
+        store: { ok: cause === undefined, kind: store.kind, ...(cause !== undefined && { cause }) },
+        runner: { ok: !closed, scopes: scopes.size },
+        draining: { ok: !draining },
+      };
+      return { ready: Object.values(checks).every((check) => check.ok), checks };
     },
     async close() {
       closed = true;

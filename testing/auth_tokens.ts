@@ -57,6 +57,8 @@ export const ROUTE_SCOPES: readonly (readonly [method: string, path: string, sco
 export const OPEN_ROUTES: readonly string[] = [
   "GET /",
   "GET /health",
+  "GET /livez",
+  "GET /readyz",
   "GET /openapi.json",
   "GET /docs",
   "GET /console",
