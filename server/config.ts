@@ -20,6 +20,8 @@ import { DEFAULT_DELIVERY, type DeliveryConfig } from "../lib/webhooks/mod.ts";
 export interface ServerConfig {
   readonly port: number;
   readonly hostname: string;
+  /** `METRICS_PORT`: the Prometheus metrics' own listener, on `hostname`; none: no metrics. */
+  readonly metricsPort?: number;
   readonly store: StoreConfig;
   /** `STORE_TLS_CA_FILE`: a PEM file of CA certificates to trust for `rediss://` and `rediss-cluster://`. */
   readonly storeTlsCaFile?: string;
@@ -100,6 +102,7 @@ const bool = (name: string) =>
 
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
+  METRICS_PORT: whole("METRICS_PORT", 0, 65535).optional(),
   HOST: z.string().min(1).default("127.0.0.1"),
   STORE_URL: z.string().regex(
     /^(memory:|rediss?:\/\/.+|rediss?-cluster:.*)$/,
@@ -258,6 +261,7 @@ export function loadServerConfig(
   const routes = e.RATE_LIMIT_ROUTES.split(",").map((r) => r.trim()).filter(Boolean);
   return {
     port: e.PORT,
+    ...(e.METRICS_PORT !== undefined && { metricsPort: e.METRICS_PORT }),
     hostname: e.HOST,
     store: {
       url: e.STORE_URL,

@@ -12,6 +12,7 @@ import { listenFailure } from "../lib/serve/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { createApp } from "./mod.ts";
 import { createService } from "./service.ts";
+import { metricsFetch } from "./metrics.ts";
 import { loadTokensFile } from "./auth/tokens_file.ts";
 import { parseServerArgs } from "./args.ts";
 
@@ -93,13 +94,31 @@ const listener = await runtime.serve({ hostname, port, fetch: app.fetch, limits,
     return runtime.exit(1);
   },
 );
+// Prometheus scrapes a listener of its own, on the service's address: never behind the service's tokens.
+const metricsListener = service.metrics && config.metricsPort !== undefined
+  ? await runtime.serve({ hostname, port: config.metricsPort, fetch: metricsFetch(service.metrics), log }).catch(
+    (error) => {
+      console.error(listenFailure(error, {
+        program: "storectl server metrics",
+        hostname,
+        port: config.metricsPort!,
+        portFix: "set METRICS_PORT",
+        hostFix: "set HOST",
+      }));
+      return runtime.exit(1);
+    },
+  )
+  : undefined;
 // The access mode sits before the parenthesis, which tests and scripts read to its end.
 const tokens = tokensFile?.tokens;
 const access = tokens
   ? `[${tokens.size} token${tokens.size === 1 ? "" : "s"}]`
   : "[open: no SERVICE_TOKENS_FILE, every route answers anyone who can reach it]";
 const engine = service.scope(tokens?.tenants[0]).search.engine;
-console.log(`storectl server listening on ${listener.url} ${access} (store: ${store.kind}; search index: ${engine})`);
+const metricsAt = metricsListener ? `; metrics: ${new URL("/metrics", metricsListener.url)}` : "";
+console.log(
+  `storectl server listening on ${listener.url} ${access} (store: ${store.kind}; search index: ${engine}${metricsAt})`,
+);
 // SIGHUP reads the tokens file again (a changed file is noticed within 2 s anyway); it never stops the service.
 tokensFile?.watch(2_000);
 runtime.onHangup(() => {
@@ -111,6 +130,7 @@ runtime.onTerminate(async () => {
   service.drain(); // /readyz says so at once, to whatever still asks
   tokensFile?.close();
   await listener.close();
+  await metricsListener?.close();
   await service.close();
   runtime.exit(0);
 }, ["SIGINT", "SIGTERM"]);

@@ -142,6 +142,8 @@ function cardFacts(service: Service): CardFacts {
  */
 function guard(app: OpenAPIHono, service: Service, tellCause: boolean): void {
   const { config, tokens } = service;
+  // Outermost of all: every request is measured, the guards' refusals too.
+  if (service.metrics) app.use("*", service.metrics.middleware);
   // Outermost, so that every answer has them, however it was made.
   app.use("*", securityHeaders());
   // Then, in one middleware (each layer costs a promise per request): the Host names answered
@@ -175,7 +177,10 @@ function guard(app: OpenAPIHono, service: Service, tellCause: boolean): void {
       throw new TooLarge(`The request body is over ${maxBytes} bytes`);
     }),
   );
-  app.use("*", rateLimitedRoutes(service.store, config.rateLimit, service.outage, tellCause));
+  app.use(
+    "*",
+    rateLimitedRoutes(service.store, config.rateLimit, service.outage, tellCause, service.metrics?.rateLimit),
+  );
   // Before anything reads the body: nothing can copy a TRACE or TRACK request to give it one.
   app.use("*", refuseUnbuildableMethods(() => app.routes));
 }

@@ -33,6 +33,7 @@ import { sharedChannels } from "./routes/streams.ts";
 import type { TokenSet } from "./auth/tokens.ts";
 import { type Dispatcher, startDispatcher } from "../lib/webhooks/mod.ts";
 import { a2aPushBody } from "./a2a/wire.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
 
 /** What an entry gives the service besides its settings: the effects of where it runs. */
 export interface ServiceParts {
@@ -83,6 +84,8 @@ export interface Service {
   readonly kinds: readonly TaskDefinition[];
   /** Logs store outages once when one starts and once when it ends (the routes' and the runners'). */
   readonly outage: StoreOutage;
+  /** What it counts, with `METRICS_PORT`. */
+  readonly metrics?: Metrics;
   readonly log: (line: string) => void;
   readonly debug?: (line: string) => void;
   /** A tenant's scope, or (no tenant) the store's own, running open; made on first use, kept until `close()`. */
@@ -143,6 +146,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
     ...taskDefinitions({ store: view, retriever, source, llm: config.llm, fetch: parts.fetch }),
     ...(parts.kinds ?? []),
   ];
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics(config.rateLimit.routes);
   const scopes = new Map<string | undefined, Scope>();
   let closed = false;
   let draining = false;
@@ -163,6 +167,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
       limits: config.tasks.limits,
       outage,
       log,
+      observer: metrics?.tasks,
     });
     const dispatcher = webhooks
       ? startDispatcher({ store: view, config: config.webhooks.delivery, a2aBody: a2aPushBody, log, outage })
@@ -179,6 +184,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
     webhooks,
     kinds: kindsOver(store, { search: () => Promise.resolve([]) }),
     outage,
+    metrics,
     log,
     debug: parts.debug,
     scope,

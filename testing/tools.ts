@@ -18,6 +18,7 @@ const PACKAGES: Readonly<Record<string, string>> = {
   "dbus-run-session": "dbus",
   "gnome-keyring-daemon": "gnome-keyring",
   node: "nodejs",
+  promtool: "prometheus",
   "redis-cli": "redis-tools",
   script: "bsdutils",
 };

@@ -10,6 +10,13 @@ import type { StoreRetry } from "./store_retry.ts";
 export type Send = (step: TaskStep, signal?: AbortSignal) => Promise<StepOutcome>;
 
 /** What runs tasks in this process works with. */
+/** What a runner tells of the tasks it submits and runs: root and child tasks alike. */
+export interface TaskObserver {
+  submitted(kind: string): void;
+  /** A task run here ended: `done`, or `failed` (a cancelled one is stopped, not ended here). */
+  finished(kind: string, outcome: "done" | "failed"): void;
+}
+
 export interface ExecutionDeps {
   readonly tasks: TaskStore;
   readonly retry: StoreRetry;
@@ -24,6 +31,7 @@ export interface ExecutionDeps {
   readonly inputWaiters: Map<string, () => void>;
   /** True once the runner closes: a task taken meanwhile is handed back, not started. */
   isClosed(): boolean;
+  readonly observer?: TaskObserver;
 }
 
 /** Runs tasks: roots (a new attempt cleans up after the last), and children within their root. */
@@ -99,12 +107,14 @@ export function createExecution(deps: ExecutionDeps): Execution {
         input: definition.inputWhenDone?.(input),
         event: { kind: "done", payload: { result } },
       }, controller.signal);
+      deps.observer?.finished(record.kind, "done");
       return true;
     } catch (error) {
       if (controller.signal.aborted || error instanceof TaskCancelledError) return false;
       const message = error instanceof Error ? error.message : String(error);
       await send({ to: "failed", error: message, event: { kind: "failed", payload: { error: message } } })
         .catch((e) => log(`task ${taskId}: cannot record its failure (${message}): ${(e as Error).message}`));
+      deps.observer?.finished(record.kind, "failed");
       return true;
     } finally {
       local.delete(taskId);

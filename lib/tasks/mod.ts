@@ -63,3 +63,4 @@ export {
   type TaskUpdate,
 } from "../task_model/mod.ts";
 export { createTaskRunner, type SubmitRequest, type TaskRunner, type TaskRunnerOptions } from "./runner.ts";
+export type { TaskObserver } from "./execution.ts";

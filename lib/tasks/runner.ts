@@ -8,7 +8,7 @@ import {
 } from "../store/mod.ts";
 import type { TaskDefinition } from "./define.ts";
 import { CONTROL_CHANNEL } from "../task_model/events.ts";
-import { createExecution } from "./execution.ts";
+import { createExecution, type TaskObserver } from "./execution.ts";
 import { taskKinds } from "./kinds.ts";
 import { planLanes } from "./lanes.ts";
 import { checkFootprint, DEFAULT_TASK_LIMITS, type TaskLimits, UNKNOWN_FOOTPRINT } from "./limits.ts";
@@ -53,6 +53,8 @@ export interface TaskRunnerOptions {
   readonly log?: (line: string) => void;
   /** Logs store outages once each (share the server's); default: one of its own on `log`. */
   readonly outage?: StoreOutage;
+  /** Told of each task submitted here and each task that ends here (metrics). */
+  readonly observer?: TaskObserver;
   /**
    * How long a runner holds a root task without renewing (renewed every third of it while the task
    * runs). When its process dies, another takes the task over after this long. Default 30 s.
@@ -143,6 +145,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     local,
     inputWaiters,
     isClosed: () => closed,
+    observer: options.observer,
   });
   // Runners in other processes learn of news now rather than at their next lookForWork (for work) or check (for a cancel
   // or an answer, which the store holds already): a notice that fails is no failure of what it tells.
@@ -230,6 +233,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         input: request.input ?? {},
         lane: laneOf(request.kind),
       });
+      options.observer?.submitted(request.kind);
       // Stored and queued, so it will run: a failed read must not tell the caller otherwise.
       const record = (await retry(() => tasks.get(taskId)))!;
       takeWorkNow();

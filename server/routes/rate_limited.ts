@@ -91,6 +91,7 @@ export function rateLimitedRoutes(
   config: RateLimitConfig,
   outage: StoreOutage,
   tellCause = true,
+  count: (decision: "allowed" | "refused" | "store_error") => void = () => {},
 ): MiddlewareHandler {
   const canonical = new Map(config.routes.map((route) => [route.toLowerCase(), route]));
   const windowSeconds = Math.ceil(config.windowMs / 1000);
@@ -112,12 +113,14 @@ export function rateLimitedRoutes(
       decision = await store.hitSlidingWindow(`${route}:${identity}`, config.limit, config.windowMs);
     } catch (error) {
       outage.failed(`traceId=${traceId(c)} path=${c.req.path}`, error as Error);
+      count("store_error");
       const why = tellCause && error instanceof StoreUnavailableError ? error.message : NO_STORE_ANSWER;
       return problem(c, 503, `The rate limit cannot be checked: ${why}. Try again shortly`, {
         headers: { "retry-after": "1" },
       });
     }
     outage.answered();
+    count(decision.allowed ? "allowed" : "refused");
     const resetSeconds = Math.ceil(decision.resetMs / 1000);
     const headers = {
       "RateLimit-Policy": policy,

@@ -1,0 +1,97 @@
+/**
+ * The service's metrics in the Prometheus text format (`prom-client`), served on a listener of
+ * their own (`METRICS_PORT`): HTTP requests by method, route template and status with their
+ * durations, rate-limit decisions, tasks submitted and ended by kind. Labels are bounded: a route
+ * is its template (`/tasks/:task_id`), never a raw path; a path no route has is `unmatched`.
+ * docs/operations.md, "Metrics", lists them.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { Counter, Histogram, Registry } from "prom-client";
+import type { TaskObserver } from "../lib/tasks/mod.ts";
+
+/** A rate-limit decision: a 200, a 429, or a 503 because the store did not answer. */
+export type RateLimitOutcome = "allowed" | "refused" | "store_error";
+
+/** What the service counts, and the exposition of it. */
+export interface Metrics {
+  /** Measures every request (outermost, so that refusals by the guards count too). */
+  readonly middleware: MiddlewareHandler;
+  readonly tasks: TaskObserver;
+  rateLimit(outcome: RateLimitOutcome): void;
+  /** The exposition: `text` in `contentType`. */
+  render(): Promise<{ readonly text: string; readonly contentType: string }>;
+}
+
+/** Seconds: from a cached answer to a long stream's first byte. */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * A fresh registry with the service's metrics. `ownRoutes`: paths answered by middleware rather
+ * than a route (the rate-limited ones), labelled as themselves.
+ */
+export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
+  const own = new Map(ownRoutes.map((route) => [route.toLowerCase(), route]));
+  const registry = new Registry();
+  const requests = new Histogram({
+    name: "storectl_http_request_duration_seconds",
+    help: "HTTP requests by method, route template and status: time to the response's headers",
+    labelNames: ["method", "route", "status"],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const rateLimit = new Counter({
+    name: "storectl_rate_limit_decisions_total",
+    help: "Decisions of the rate-limited route: allowed (200), refused (429), store_error (503)",
+    labelNames: ["decision"],
+    registers: [registry],
+  });
+  const submitted = new Counter({
+    name: "storectl_tasks_submitted_total",
+    help: "Tasks submitted to this process, by kind",
+    labelNames: ["kind"],
+    registers: [registry],
+  });
+  const finished = new Counter({
+    name: "storectl_tasks_finished_total",
+    help: "Tasks that ended in this process, by kind and outcome (done, failed)",
+    labelNames: ["kind", "outcome"],
+    registers: [registry],
+  });
+  return {
+    async middleware(c, next) {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        const route = own.get(c.req.path.toLowerCase()) ?? routeOf(routePath(c, -1));
+        const status = String(c.res?.status ?? 500);
+        requests.observe({ method: c.req.method, route, status }, (performance.now() - started) / 1000);
+      }
+    },
+    tasks: {
+      submitted: (kind) => submitted.inc({ kind }),
+      finished: (kind, outcome) => finished.inc({ kind, outcome }),
+    },
+    rateLimit: (decision) => rateLimit.inc({ decision }),
+    async render() {
+      return { text: await registry.metrics(), contentType: registry.contentType };
+    },
+  };
+}
+
+/** A route template as a label: a middleware's catch-all (no route matched) is `unmatched`. */
+const routeOf = (path: string) => (path === "*" || path === "/*" || path === "" ? "unmatched" : path);
+
+/** The metrics listener's fetch handler: `GET /metrics`, nothing else. */
+export function metricsFetch(metrics: Metrics): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== "/metrics") return new Response("Only /metrics here\n", { status: 404 });
+    if (request.method !== "GET") return new Response("GET /metrics\n", { status: 405, headers: { allow: "GET" } });
+    const { text, contentType } = await metrics.render();
+    return new Response(text, { headers: { "content-type": contentType } });
+  };
+}

@@ -1,0 +1,65 @@
+import { assert, assertEquals, assertMatch } from "../testing/assert.ts";
+import { testApp } from "../testing/service.ts";
+import { missingTools, requireTool } from "../testing/tools.ts";
+import { until } from "../testing/until.ts";
+import { metricsFetch } from "./metrics.ts";
+
+/** The value of `name{labels}` in an exposition, or undefined. */
+function sample(text: string, name: string, labels: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return line === undefined ? undefined : Number(line.split(" ").at(-1));
+}
+
+Deno.test("metrics: requests by route template (never a raw path), rate-limit decisions, tasks by kind", async () => {
+  await using served = testApp({ env: { METRICS_PORT: "0", RATE_LIMIT_MAX: "1" } });
+  const { app, service } = served;
+  const basic = { authorization: `Basic ${btoa("alice:x")}` };
+  for (const path of ["/tasks/t-1", "/tasks/t-2", "/nowhere"]) await (await app.request(path)).body?.cancel();
+  for (let i = 0; i < 2; i++) await (await app.request("/api/RateLimited/sliding", { headers: basic })).body?.cancel();
+  const made = await app.request("/tasks", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
+  });
+  assertEquals(made.status, 201);
+  const scrape = metricsFetch(service.metrics!);
+  let text = "";
+  await until("the task's end is counted", async () => {
+    text = await (await scrape(new Request("http://metrics/metrics"))).text();
+    return sample(text, "storectl_tasks_finished_total", 'kind="demo",outcome="done"') === 1;
+  });
+  const count = "storectl_http_request_duration_seconds_count";
+  assertEquals(sample(text, count, 'method="GET",route="/tasks/:task_id",status="404"'), 2);
+  assertEquals(sample(text, count, 'route="unmatched",status="404"'), 1);
+  assertEquals(sample(text, count, 'method="POST",route="/tasks",status="201"'), 1);
+  assertEquals(sample(text, count, 'route="/api/RateLimited/sliding",status="429"'), 1);
+  assert(!text.includes("t-1"), "a raw path is never a label");
+  assertEquals(sample(text, "storectl_rate_limit_decisions_total", 'decision="allowed"'), 1);
+  assertEquals(sample(text, "storectl_rate_limit_decisions_total", 'decision="refused"'), 1);
+  assertEquals(sample(text, "storectl_tasks_submitted_total", 'kind="demo"'), 1);
+  assertEquals((await scrape(new Request("http://metrics/other"))).status, 404);
+});
+
+Deno.test("metrics: promtool check metrics accepts the exposition", { ignore: missingTools("promtool") }, async () => {
+  await using served = testApp({ env: { METRICS_PORT: "0" } });
+  await (await served.app.request("/tasks")).body?.cancel();
+  const { text } = await served.service.metrics!.render();
+  const child = new Deno.Command(requireTool("promtool"), {
+    args: ["check", "metrics"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  await writer.close();
+  const out = await child.output();
+  const said = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  assertEquals(out.code, 0, said);
+  assertMatch(text, /# TYPE storectl_http_request_duration_seconds histogram/);
+});
+
+Deno.test("no METRICS_PORT, no metrics: nothing is measured", async () => {
+  await using served = testApp();
+  assertEquals(served.service.metrics, undefined);
+});
