@@ -111,3 +111,15 @@ Deno.test("prometheus scrapes the Node bundle's metrics", { ignore: missingTools
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the example scrape config and alert rules pass promtool check config and check rules", {
+  ignore: missingTools("promtool"),
+}, async () => {
+  const dir = new URL("../examples/prometheus/", import.meta.url).pathname;
+  for (const args of [["check", "config", "prometheus.yml"], ["check", "rules", "alerts.yml"]]) {
+    const out = await new Deno.Command(requireTool("promtool"), { args, cwd: dir, stdout: "piped", stderr: "piped" })
+      .output();
+    const said = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, `promtool ${args.join(" ")}: ${said}`);
+  }
+});
