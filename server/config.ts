@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly hostname: string;
   /** `METRICS_PORT`: the Prometheus metrics' own listener, on `hostname`; none: no metrics. */
   readonly metricsPort?: number;
+  /** `LOG_FORMAT`: `text` (default) or `json` (one object per line, and an access line per request). */
+  readonly logFormat: "text" | "json";
   readonly store: StoreConfig;
   /** `STORE_TLS_CA_FILE`: a PEM file of CA certificates to trust for `rediss://` and `rediss-cluster://`. */
   readonly storeTlsCaFile?: string;
@@ -103,6 +105,7 @@ const bool = (name: string) =>
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
   METRICS_PORT: whole("METRICS_PORT", 0, 65535).optional(),
+  LOG_FORMAT: z.enum(["text", "json"], { message: "LOG_FORMAT must be text or json" }).default("text"),
   HOST: z.string().min(1).default("127.0.0.1"),
   STORE_URL: z.string().regex(
     /^(memory:|rediss?:\/\/.+|rediss?-cluster:.*)$/,
@@ -262,6 +265,7 @@ export function loadServerConfig(
   return {
     port: e.PORT,
     ...(e.METRICS_PORT !== undefined && { metricsPort: e.METRICS_PORT }),
+    logFormat: e.LOG_FORMAT,
     hostname: e.HOST,
     store: {
       url: e.STORE_URL,

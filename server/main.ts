@@ -12,6 +12,7 @@ import { listenFailure } from "../lib/serve/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { createApp } from "./mod.ts";
 import { createService } from "./service.ts";
+import { formatLog, type Log } from "./log.ts";
 import { metricsFetch } from "./metrics.ts";
 import { loadTokensFile } from "./auth/tokens_file.ts";
 import { parseServerArgs } from "./args.ts";
@@ -37,7 +38,9 @@ try {
 // A relative path is read from where the command was run (npm and deno task run it from the checkout).
 const here = runtime.env().INIT_CWD ?? runtime.cwd();
 const fromHere = (path: string | undefined) => path === undefined ? undefined : resolvePath(here, path);
-const say = (line: string) => console.error(`storectl server: ${line}`);
+// As LOG_FORMAT says: text (this program's own lines after its name, the service's as they are), or JSON lines.
+const say: Log = formatLog(config.logFormat, (line) => console.error(line), "storectl server: ");
+const serviceLog: Log = formatLog(config.logFormat, (line) => console.error(line));
 
 const tokensPath = fromHere(config.auth.tokensFile);
 const tokensFile = tokensPath === undefined ? undefined : await loadTokensFile(tokensPath, {
@@ -71,6 +74,7 @@ const debug = /debug|trace/.test(env.STORE_LOG ?? env.RUST_LOG ?? "") ? say : un
 
 const service = createService(config, {
   store,
+  log: serviceLog,
   tokens: tokensFile?.tokens,
   source: sourceDir
     ? createPipelineSource(runtime.fs, sourceDir, { maxFileBytes: config.pipelines.maxFileBytes })

@@ -8,9 +8,9 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { routePath } from "hono/route";
 import { Counter, Histogram, Registry } from "prom-client";
 import type { TaskObserver } from "../lib/tasks/mod.ts";
+import { routeTemplate } from "./route_template.ts";
 
 /** A rate-limit decision: a 200, a 429, or a 503 because the store did not answer. */
 export type RateLimitOutcome = "allowed" | "refused" | "store_error";
@@ -66,7 +66,7 @@ export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
       try {
         await next();
       } finally {
-        const route = own.get(c.req.path.toLowerCase()) ?? routeOf(routePath(c, -1));
+        const route = routeTemplate(c, own);
         const status = String(c.res?.status ?? 500);
         requests.observe({ method: c.req.method, route, status }, (performance.now() - started) / 1000);
       }
@@ -81,9 +81,6 @@ export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
     },
   };
 }
-
-/** A route template as a label: a middleware's catch-all (no route matched) is `unmatched`. */
-const routeOf = (path: string) => (path === "*" || path === "/*" || path === "" ? "unmatched" : path);
 
 /** The metrics listener's fetch handler: `GET /metrics`, nothing else. */
 export function metricsFetch(metrics: Metrics): (request: Request) => Promise<Response> {

@@ -38,6 +38,7 @@ import { ticketRoutes } from "./auth/ticket_route.ts";
 import type { Service } from "./service.ts";
 import { mcpRoutes } from "./mcp/mod.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { accessLog } from "./log.ts";
 import { a2aRoutes } from "./a2a/mod.ts";
 import type { CardFacts } from "./a2a/card.ts";
 import type { ScopeOf } from "./scope.ts";
@@ -142,8 +143,9 @@ function cardFacts(service: Service): CardFacts {
  */
 function guard(app: OpenAPIHono, service: Service, tellCause: boolean): void {
   const { config, tokens } = service;
-  // Outermost of all: every request is measured, the guards' refusals too.
+  // Outermost of all: every request is measured and logged, the guards' refusals too.
   if (service.metrics) app.use("*", service.metrics.middleware);
+  if (config.logFormat === "json") app.use("*", accessLog(service.log, config.rateLimit.routes));
   // Outermost, so that every answer has them, however it was made.
   app.use("*", securityHeaders());
   // Then, in one middleware (each layer costs a promise per request): the Host names answered

@@ -34,6 +34,7 @@ import type { TokenSet } from "./auth/tokens.ts";
 import { type Dispatcher, startDispatcher } from "../lib/webhooks/mod.ts";
 import { a2aPushBody } from "./a2a/wire.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
+import type { Log } from "./log.ts";
 
 /** What an entry gives the service besides its settings: the effects of where it runs. */
 export interface ServiceParts {
@@ -51,7 +52,8 @@ export interface ServiceParts {
   /** What `answer` and `retrieve` search instead of each scope's index (a fixed one in tests). */
   readonly retriever?: Retriever;
   /** Where log lines go. Default: stderr. */
-  readonly log?: (line: string) => void;
+  /** Where log lines go (`formatLog` makes one); default: stderr as text. */
+  readonly log?: Log;
   /** Where debug lines go (clients that time out or leave mid-body). Default: nowhere. */
   readonly debug?: (line: string) => void;
   /** The clock of log lines that say how long something lasted. Default: `Date.now`. */
@@ -86,7 +88,7 @@ export interface Service {
   readonly outage: StoreOutage;
   /** What it counts, with `METRICS_PORT`. */
   readonly metrics?: Metrics;
-  readonly log: (line: string) => void;
+  readonly log: Log;
   readonly debug?: (line: string) => void;
   /** A tenant's scope, or (no tenant) the store's own, running open; made on first use, kept until `close()`. */
   scope(tenant?: string): Scope;

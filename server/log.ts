@@ -1,0 +1,74 @@
+/**
+ * The service's log lines: text for people (`storectl server: <message>`, as always), or with
+ * `LOG_FORMAT=json` one JSON object per line — `time`, `level`, `message` and the line's fields
+ * (an access line: `method`, `route`, `status`, `duration_ms`, `bytes`, `trace_id`, `tenant`).
+ * Nothing that could be a secret is ever a field: no header, no query string, no body.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { callerOf } from "./auth/principal.ts";
+import { traceId } from "./errors.ts";
+import { routeTemplate } from "./route_template.ts";
+
+export type LogFormat = "text" | "json";
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** A line's fields besides its message; `level` defaults from the message. */
+export type LogFields = { readonly level?: LogLevel } & Record<string, unknown>;
+
+/** Writes one log line. */
+export type Log = (message: string, fields?: LogFields) => void;
+
+/**
+ * A log writing each line through `write`, as text after `prefix` or as JSON.
+ *
+ * @example
+ * ```ts
+ * const lines: string[] = [];
+ * const log = formatLog("json", (line) => lines.push(line), "", () => 0);
+ * log("store unreachable tasks: …");
+ * lines[0]; // '{"time":"1970-01-01T00:00:00.000Z","level":"warn","message":"store unreachable tasks: …"}'
+ * ```
+ */
+export function formatLog(format: LogFormat, write: (line: string) => void, prefix = "", now = Date.now): Log {
+  if (format === "text") return (message) => write(`${prefix}${message}`);
+  return (message, fields = {}) => {
+    const { level = levelOf(message), ...rest } = fields;
+    write(JSON.stringify({ time: new Date(now()).toISOString(), level, message, ...rest }));
+  };
+}
+
+/** The level of a line that does not say: errors and outages by their words, the rest info. */
+function levelOf(message: string): LogLevel {
+  if (message.startsWith("error ")) return "error";
+  if (/^store unreachable|cannot|refused|not reloaded/.test(message)) return "warn";
+  return "info";
+}
+
+/**
+ * One access line per request (`LOG_FORMAT=json`): method, route template (never the raw path or
+ * its query, where a stream ticket may be), status, duration, response bytes when known, the
+ * request's trace id and the caller's tenant.
+ */
+export function accessLog(log: Log, ownRoutes: readonly string[] = []): MiddlewareHandler {
+  const own = new Map(ownRoutes.map((route) => [route.toLowerCase(), route]));
+  return async (c, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const bytes = c.res?.headers.get("content-length");
+      const tenant = callerOf(c)?.tenant;
+      log("request", {
+        method: c.req.method,
+        route: routeTemplate(c, own),
+        status: c.res?.status ?? 500,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        ...(bytes !== null && bytes !== undefined && { bytes: Number(bytes) }),
+        trace_id: traceId(c),
+        ...(tenant !== undefined && { tenant }),
+      });
+    }
+  };
+}
