@@ -8,9 +8,10 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { TaskObserver } from "../lib/tasks/mod.ts";
 import { routeTemplate } from "./route_template.ts";
+import type { StreamObserver } from "./sse.ts";
 
 /** A rate-limit decision: a 200, a 429, or a 503 because the store did not answer. */
 export type RateLimitOutcome = "allowed" | "refused" | "store_error";
@@ -20,6 +21,7 @@ export interface Metrics {
   /** Measures every request (outermost, so that refusals by the guards count too). */
   readonly middleware: MiddlewareHandler;
   readonly tasks: TaskObserver;
+  readonly streams: StreamObserver;
   rateLimit(outcome: RateLimitOutcome): void;
   /** The exposition: `text` in `contentType`. */
   render(): Promise<{ readonly text: string; readonly contentType: string }>;
@@ -60,6 +62,30 @@ export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
     labelNames: ["kind", "outcome"],
     registers: [registry],
   });
+  const running = new Gauge({
+    name: "storectl_tasks_running",
+    help: "Tasks running in this process now, by kind",
+    labelNames: ["kind"],
+    registers: [registry],
+  });
+  const streamsOpen = new Gauge({
+    name: "storectl_streams_open",
+    help: "Event streams open now, by channel (task, session, global, a2a)",
+    labelNames: ["channel"],
+    registers: [registry],
+  });
+  const frames = new Counter({
+    name: "storectl_stream_frames_total",
+    help: "Frames taken for sending on event streams, by channel",
+    labelNames: ["channel"],
+    registers: [registry],
+  });
+  const cutOffs = new Counter({
+    name: "storectl_stream_cutoffs_total",
+    help: "Streams cut off because their client fell behind (it resumes with Last-Event-ID), by channel",
+    labelNames: ["channel"],
+    registers: [registry],
+  });
   return {
     async middleware(c, next) {
       const started = performance.now();
@@ -74,6 +100,13 @@ export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
     tasks: {
       submitted: (kind) => submitted.inc({ kind }),
       finished: (kind, outcome) => finished.inc({ kind, outcome }),
+      running: (kind, change) => running.inc({ kind }, change),
+    },
+    streams: {
+      opened: (channel) => streamsOpen.inc({ channel }),
+      closed: (channel) => streamsOpen.dec({ channel }),
+      frames: (channel, count) => frames.inc({ channel }, count),
+      cutOff: (channel) => cutOffs.inc({ channel }),
     },
     rateLimit: (decision) => rateLimit.inc({ decision }),
     async render() {

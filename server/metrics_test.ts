@@ -63,3 +63,32 @@ Deno.test("no METRICS_PORT, no metrics: nothing is measured", async () => {
   await using served = testApp();
   assertEquals(served.service.metrics, undefined);
 });
+
+Deno.test("metrics: tasks running now, streams open by channel, their frames", async () => {
+  await using served = testApp({ env: { METRICS_PORT: "0" } });
+  const { app, service } = served;
+  const scrape = async () => (await service.metrics!.render()).text;
+  const submit = async (input: Record<string, unknown>) =>
+    (await (await app.request("/tasks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "demo", input }),
+    })).json()).task_id;
+  const long = await submit({ steps: 100, delay_ms: 1_000 });
+  await until(
+    "one demo task running",
+    async () => sample(await scrape(), "storectl_tasks_running", 'kind="demo"') === 1,
+  );
+  await (await app.request(`/tasks/${long}/cancel`, { method: "POST" })).body?.cancel();
+  await until("none running", async () => sample(await scrape(), "storectl_tasks_running", 'kind="demo"') === 0);
+
+  const short = await submit({ steps: 2, delay_ms: 0, tokens: ["a", "b"] });
+  const stream = await app.request(`/tasks/${short}/stream`);
+  assertMatch(await stream.text(), /event: done/);
+  let text = "";
+  await until("the stream is closed and counted", async () => {
+    text = await scrape();
+    return sample(text, "storectl_streams_open", 'channel="task"') === 0;
+  });
+  assert(sample(text, "storectl_stream_frames_total", 'channel="task"')! >= 5, text);
+});

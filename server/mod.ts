@@ -97,10 +97,12 @@ export function createApp(service: Service): OpenAPIHono {
     "/",
     pipelineRoutes({ scopeOf, idempotencyTtlMs: taskApi.idempotencyTtlMs, source: service.source }, invalidFields),
   );
-  app.route("/", streamRoutes(scopeOf, config.streams, invalidFields));
+  // The streams' settings, with what the metrics count of them.
+  const streams = { ...config.streams, observer: service.metrics?.streams };
+  app.route("/", streamRoutes(scopeOf, streams, invalidFields));
   app.route("/", ticketRoutes(tickets, scopeTable, invalidFields));
   if (config.a2a.enabled) {
-    app.route("/", a2aRoutes({ scopeOf, card: cardFacts(service), streams: config.streams, webhooks }, invalidFields));
+    app.route("/", a2aRoutes({ scopeOf, card: cardFacts(service), streams, webhooks }, invalidFields));
   }
   if (config.mcpEnabled) {
     const cascadeCancel = config.tasks.cascadeCancel;

@@ -45,6 +45,17 @@ export interface EventStreamOptions {
   readonly heartbeatMs: number;
   /** The outgoing buffer of each stream, in bytes: a client further behind than this is cut off. */
   readonly bufferBytes: number;
+  /** Told of streams opening and closing, the frames they take and the ones cut off (metrics). */
+  readonly observer?: StreamObserver;
+}
+
+/** What a stream does, by the kind of channel it follows (`task`, `session`, `global`, `a2a`). */
+export interface StreamObserver {
+  opened(channel: string): void;
+  closed(channel: string): void;
+  /** `count` frames taken for sending. */
+  frames(channel: string, count: number): void;
+  cutOff(channel: string): void;
 }
 
 /** Asked on a quiet stream's ping: a reason (its final comment) ends the stream; undefined keeps it. */
@@ -106,8 +117,18 @@ export function createEventStreams(options: EventStreamOptions) {
       run: (sink: EventSink) => Promise<void>,
       headers: Record<string, string> = {},
       check?: StreamCheck,
+      channel = "stream",
     ): Response {
-      const stream = new OutgoingStream(bufferBytes, check);
+      const observer = options.observer;
+      const stream = new OutgoingStream(
+        bufferBytes,
+        check,
+        observer && {
+          frames: (count) => observer.frames(channel, count),
+          cutOff: () => observer.cutOff(channel),
+        },
+      );
+      observer?.opened(channel);
       open.add(stream);
       timer ??= setInterval(tick, heartbeatMs / 3);
       run(stream).then(() => stream.stop("The stream has ended"), (error) => stream.fail(error))
@@ -115,6 +136,7 @@ export function createEventStreams(options: EventStreamOptions) {
         .finally(() => {
           stream.release();
           open.delete(stream);
+          observer?.closed(channel);
           if (open.size > 0) return;
           clearInterval(timer);
           timer = undefined;
@@ -147,9 +169,12 @@ class OutgoingStream implements EventSink {
   #finished = false;
   #drains: (() => void)[] = [];
 
-  constructor(bufferBytes: number, check?: StreamCheck) {
+  readonly #told?: { frames(count: number): void; cutOff(): void };
+
+  constructor(bufferBytes: number, check?: StreamCheck, told?: { frames(count: number): void; cutOff(): void }) {
     this.#bufferBytes = bufferBytes;
     this.check = check;
+    this.#told = told;
     this.body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#controller = controller;
@@ -186,8 +211,10 @@ class OutgoingStream implements EventSink {
       this.#pending = [encoder.encode(`: ${cutOffComment(this.#bufferBytes)}\n\n`)];
       this.#pendingBytes = this.#pending[0].length;
       this.stop("The client fell behind and was cut off");
+      this.#told?.cutOff();
       return Promise.reject(new StreamEnded(this.#ended!));
     }
+    this.#told?.frames(pieces.length);
     for (const piece of pieces) this.#pending.push(piece);
     this.#pendingBytes += size;
     this.#flush();

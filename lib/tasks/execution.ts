@@ -13,6 +13,8 @@ export type Send = (step: TaskStep, signal?: AbortSignal) => Promise<StepOutcome
 /** What a runner tells of the tasks it submits and runs: root and child tasks alike. */
 export interface TaskObserver {
   submitted(kind: string): void;
+  /** A task of `kind` starts (1) or stops (-1) running here, however it ends. */
+  running(kind: string, change: 1 | -1): void;
   /** A task run here ended: `done`, or `failed` (a cancelled one is stopped, not ended here). */
   finished(kind: string, outcome: "done" | "failed"): void;
 }
@@ -94,6 +96,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
     if (deps.isClosed()) return false;
     const controller = new AbortController();
     local.set(taskId, controller);
+    deps.observer?.running(record.kind, 1);
     try {
       const definition = kinds.validate(record.kind, record.input);
       const input = definition.input.parse(record.input ?? {});
@@ -118,6 +121,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
       return true;
     } finally {
       local.delete(taskId);
+      deps.observer?.running(record.kind, -1);
     }
   };
 

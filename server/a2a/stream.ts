@@ -39,18 +39,23 @@ export function sseResponse(
     );
   };
   const taskId = stream.record.task_id;
-  return streams.respond(async (sink) => {
-    if (stream.first) await sink.write(frame(JSON.stringify(stream.first.response), stream.first.eventId));
-    const { after, endKinds } = stream;
-    const plan = {
-      channel: taskChannel(taskId),
-      sendAfter: after,
-      readAfter: after,
-      taskId,
-      endKinds,
-      render,
-      keepUp: true,
-    };
-    await feedStream(events, sink, plan, { lastRead: after });
-  }, { "x-accel-buffering": "no" });
+  return streams.respond(
+    async (sink) => {
+      if (stream.first) await sink.write(frame(JSON.stringify(stream.first.response), stream.first.eventId));
+      const { after, endKinds } = stream;
+      const plan = {
+        channel: taskChannel(taskId),
+        sendAfter: after,
+        readAfter: after,
+        taskId,
+        endKinds,
+        render,
+        keepUp: true,
+      };
+      await feedStream(events, sink, plan, { lastRead: after });
+    },
+    { "x-accel-buffering": "no" },
+    undefined,
+    "a2a",
+  );
 }

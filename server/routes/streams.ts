@@ -181,6 +181,7 @@ export function streamRoutes<E extends Env>(
       (out) => feedStream(store.events, out, plan, state),
       { "x-accel-buffering": "no" },
       () => check(plan, state),
+      plan.taskId !== undefined ? "task" : plan.channel === GLOBAL_CHANNEL ? "global" : "session",
     );
   };
 
