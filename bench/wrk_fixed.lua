@@ -1,5 +1,6 @@
 -- wrk script for the benchmarks whose every request is the same, formatted once in init(): a GET,
--- or with $WRK_BODY a POST of it as JSON; with $WRK_BEARER, an `Authorization: Bearer` header.
+-- or with $WRK_BODY a POST of it as JSON; with $WRK_BEARER, an `Authorization: Bearer` header, or with
+-- $WRK_AUTHORIZATION a whole `Authorization` value (`Basic …`).
 -- The two sides of a ratio that send the same bytes cost the client the same work (auth_bench.ts:
 -- the open server ignores the header). done() prints the BENCH line that bench/load.ts reads.
 local request_text = nil
@@ -8,6 +9,8 @@ function init(args)
   local headers = {}
   local bearer = os.getenv("WRK_BEARER")
   if bearer then headers["Authorization"] = "Bearer " .. bearer end
+  local authorization = os.getenv("WRK_AUTHORIZATION")
+  if authorization then headers["Authorization"] = authorization end
   local body = os.getenv("WRK_BODY")
   if body then
     headers["Content-Type"] = "application/json"
