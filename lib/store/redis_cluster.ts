@@ -3,6 +3,7 @@ import { SLIDING_WINDOW_LUA } from "../ratelimit/mod.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 import type { ScriptHost } from "./script_host.ts";
 import { parseClusterUrl } from "./cluster_url.ts";
+import { decisionFromReply } from "../ratelimit/mod.ts";
 import { connectionFailure, ioredisBase, type RedisStoreOptions, type SlidingWindowCommand } from "./redis.ts";
 import type { Subscriber } from "./tasks/follow.ts";
 import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
@@ -135,10 +136,38 @@ export async function createRedisClusterStore(url: string, options: RedisStoreOp
         }
       },
       ...ioredisBase(client, call, prefix),
+      // A hit is answered once the key's replica holds it (WAIT), or after REPLICA_ACK_MS without one: a master
+      // killed just after an answer cannot take the window's counts with it (replication is asynchronous).
+      async hitSlidingWindow(key, limit, windowMs) {
+        const member = crypto.randomUUID();
+        const pipeline = client.pipeline() as unknown as SlidingWindowPipeline;
+        const results = await call(() =>
+          pipeline.storectlSlidingWindow(prefix + key, limit, windowMs, member).wait(1, REPLICA_ACK_MS).exec()
+        );
+        const [error, reply] = results?.[0] ?? [new Error("no reply"), undefined];
+        // The slot moves or the cluster settles: a pipeline does not follow that, a plain call does (no WAIT, this once).
+        if (error && /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /.test(error.message)) {
+          return decisionFromReply(
+            await call(() => client.storectlSlidingWindow(prefix + key, limit, windowMs, member)),
+          );
+        }
+        if (error) throw error;
+        return decisionFromReply(reply);
+      },
     },
     prefix,
     (at) => scriptedPorts(scripts, at, { cluster: true, follow: { kind: "subscribe", subscriber } }),
   );
+}
+
+/** How long an answer of the rate limit waits for the key's replica to hold the hit (then it answers anyway). */
+const REPLICA_ACK_MS = 100;
+
+/** A pipeline of the sliding-window script and WAIT, as ioredis runs it on the key's node. */
+interface SlidingWindowPipeline {
+  storectlSlidingWindow(key: string, limit: number, windowMs: number, member: string): SlidingWindowPipeline;
+  wait(replicas: number, timeoutMs: number): SlidingWindowPipeline;
+  exec(): Promise<[Error | null, unknown][] | null>;
 }
 
 /**
