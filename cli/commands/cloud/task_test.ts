@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../../testing/assert.ts";
 import { EMULATOR_ENV, inProcessCtl } from "../../../testing/ctl_in_process.ts";
+import { createWaitingArgv } from "../../../testing/ctl_process.ts";
 import { keyValues } from "../../../testing/table_text.ts";
 import { Interrupted } from "../../context.ts";
 
@@ -205,21 +206,7 @@ Deno.test("a --wait records how long its task took; task list --recent shows age
   const now = () => clock += 1_000; // every reading a second later: the wait takes a few seconds
   const sub = (await ctl(["api", "cloud", "get", "/subscriptions", "-q", "subscriptions[0].id"], { env })).stdout
     .trim();
-  const create = (name: string) =>
-    ctl([
-      "cloud",
-      "database",
-      "create",
-      "--subscription",
-      sub,
-      "--name",
-      name,
-      "--dataset-size-gb",
-      "1",
-      "--wait",
-      "--wait-interval",
-      "0.1",
-    ], { env, now });
+  const create = (name: string) => ctl(createWaitingArgv(sub, name, 1, "--wait-interval", "0.1"), { env, now });
   assertEquals((await create("timed-1")).code, 0);
   const history = JSON.parse(await Deno.readTextFile(`${ctl.dir}/.local/state/storectl/task-durations.json`));
   const [type] = Object.keys(history);
