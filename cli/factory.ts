@@ -22,6 +22,7 @@ import { createLogger, type Logger } from "../lib/output/mod.ts";
 import { resolvePath } from "../lib/runtime/mod.ts";
 import type { CliContext } from "./context.ts";
 import { dryRunTransport } from "./dry_run.ts";
+import { requestTrace } from "./trace.ts";
 import type { GlobalOptions } from "./framework/globals.ts";
 
 /** The config file's path and content. */
@@ -59,6 +60,8 @@ export interface Factory {
   readonly used: Partial<Record<Deployment, Credentials>>;
   /** Writes a warning line on stderr. */
   warn(message: string): void;
+  /** The `traceparent` every request of this run sends (`TRACEPARENT`, `--trace`), or none. */
+  traceparent(): string | undefined;
 }
 
 /** Builds the factory for one run. */
@@ -129,7 +132,9 @@ export function createFactory(ctx: CliContext, globals: GlobalOptions): Factory 
     httpSettings: once(() => clientSettings(factory, {})),
     used: {},
     warn: (message) => ctx.stderr.write(`Warning: ${message}\n`),
+    traceparent: () => (trace ??= { traceparent: requestTrace(ctx.env, globals.trace, factory) }).traceparent,
   };
+  let trace: { traceparent?: string } | undefined;
   return factory;
 }
 
@@ -189,6 +194,7 @@ async function clientSettings(f: Factory, tls: { insecure?: boolean; caCert?: st
     timeoutMs: f.globals.timeout * 1000,
     retry: { ...DEFAULT_RETRY_POLICY, retries: f.globals.retries },
     logger: f.logger,
+    traceparent: f.traceparent(),
     onRetry: (event: RetryEvent) => f.ctx.stderr.write(`${retryLine(event)}\n`),
   };
 }

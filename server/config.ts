@@ -15,6 +15,7 @@ import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/
 import { parseAllowedHosts } from "./allowed_hosts.ts";
 import { type A2AConfig, DEFAULT_A2A } from "./a2a/methods.ts";
 import { DEFAULT_DELIVERY, type DeliveryConfig } from "../lib/webhooks/mod.ts";
+import type { TracingConfig } from "./tracing.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -22,6 +23,8 @@ export interface ServerConfig {
   readonly hostname: string;
   /** `METRICS_PORT`: the Prometheus metrics' own listener, on `hostname`; none: no metrics. */
   readonly metricsPort?: number;
+  /** Traces over OTLP/HTTP, when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `…_TRACES_ENDPOINT`) is set; none: no tracing. */
+  readonly tracing?: TracingConfig;
   /** `LOG_FORMAT`: `text` (default) or `json` (one object per line, and an access line per request). */
   readonly logFormat: "text" | "json";
   readonly store: StoreConfig;
@@ -105,6 +108,14 @@ const bool = (name: string) =>
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
   METRICS_PORT: whole("METRICS_PORT", 0, 65535).optional(),
+  // Tracing: the standard OpenTelemetry variables (the exporter also reads OTEL_EXPORTER_OTLP_HEADERS and the like).
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url("OTEL_EXPORTER_OTLP_ENDPOINT must be a URL").optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be a URL").optional(),
+  OTEL_TRACES_EXPORTER: z.enum(["otlp", "none"], { message: "OTEL_TRACES_EXPORTER must be otlp or none" })
+    .default("otlp"),
+  OTEL_SDK_DISABLED: bool("OTEL_SDK_DISABLED").default(false),
+  OTEL_SERVICE_NAME: z.string().min(1).default("storectl"),
+  OTEL_BSP_SCHEDULE_DELAY: whole("OTEL_BSP_SCHEDULE_DELAY", 1, HOUR_MS).default(5_000),
   LOG_FORMAT: z.enum(["text", "json"], { message: "LOG_FORMAT must be text or json" }).default("text"),
   HOST: z.string().min(1).default("127.0.0.1"),
   STORE_URL: z.string().regex(
@@ -265,6 +276,9 @@ export function loadServerConfig(
   return {
     port: e.PORT,
     ...(e.METRICS_PORT !== undefined && { metricsPort: e.METRICS_PORT }),
+    ...((e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && !e.OTEL_SDK_DISABLED &&
+      e.OTEL_TRACES_EXPORTER === "otlp" &&
+      { tracing: { serviceName: e.OTEL_SERVICE_NAME, scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY } }),
     logFormat: e.LOG_FORMAT,
     hostname: e.HOST,
     store: {

@@ -17,6 +17,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ClientDisconnected, RequestBodyTimeout } from "../lib/runtime/mod.ts";
 import { StoreUnavailableError } from "../lib/store/mod.ts";
+import { parseTraceparent } from "../lib/tracing/mod.ts";
 import { TaskInputError, TaskQuotaError } from "../lib/tasks/mod.ts";
 import { PipelineInputError } from "../lib/pipelines/mod.ts";
 
@@ -202,11 +203,11 @@ export function problem(
   return c.body(JSON.stringify(body), status, { "content-type": "application/problem+json", ...extra.headers });
 }
 
-/** The request's trace id, made on first use. */
+/** The request's trace id: its span's, its `traceparent`'s, or one made on first use. */
 export function traceId(c: Context): string {
   let id = c.get("traceId") as string | undefined;
   if (!id) {
-    id = crypto.randomUUID().replaceAll("-", "");
+    id = parseTraceparent(c.req.header("traceparent"))?.traceId ?? crypto.randomUUID().replaceAll("-", "");
     c.set("traceId", id);
   }
   return id;

@@ -1,7 +1,8 @@
 /**
  * The service's log lines: text for people (`storectl server: <message>`, as always), or with
  * `LOG_FORMAT=json` one JSON object per line — `time`, `level`, `message` and the line's fields
- * (an access line: `method`, `route`, `status`, `duration_ms`, `bytes`, `trace_id`, `tenant`).
+ * (an access line: `method`, `route`, `status`, `duration_ms`, `bytes`, `trace_id`, `span_id`, `tenant`); a line
+ * written inside a span (a task's run, a request) carries its `trace_id` and `span_id`.
  * Nothing that could be a secret is ever a field: no header, no query string, no body.
  *
  * @module
@@ -10,6 +11,7 @@ import type { MiddlewareHandler } from "hono";
 import { callerOf } from "./auth/principal.ts";
 import { traceId } from "./errors.ts";
 import { routeTemplate } from "./route_template.ts";
+import { activeSpanIds } from "../lib/tracing/mod.ts";
 
 export type LogFormat = "text" | "json";
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -35,7 +37,7 @@ export function formatLog(format: LogFormat, write: (line: string) => void, pref
   if (format === "text") return (message) => write(`${prefix}${message}`);
   return (message, fields = {}) => {
     const { level = levelOf(message), ...rest } = fields;
-    write(JSON.stringify({ time: new Date(now()).toISOString(), level, message, ...rest }));
+    write(JSON.stringify({ time: new Date(now()).toISOString(), level, message, ...activeSpanIds(), ...rest }));
   };
 }
 
@@ -67,6 +69,7 @@ export function accessLog(log: Log, ownRoutes: readonly string[] = []): Middlewa
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         ...(bytes !== null && bytes !== undefined && { bytes: Number(bytes) }),
         trace_id: traceId(c),
+        ...(c.get("spanId") && { span_id: c.get("spanId") }),
         ...(tenant !== undefined && { tenant }),
       });
     }

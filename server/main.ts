@@ -14,6 +14,7 @@ import { createApp } from "./mod.ts";
 import { createService } from "./service.ts";
 import { formatLog, type Log } from "./log.ts";
 import { metricsFetch } from "./metrics.ts";
+import { startTracing } from "./tracing.ts";
 import { loadTokensFile } from "./auth/tokens_file.ts";
 import { parseServerArgs } from "./args.ts";
 
@@ -65,6 +66,8 @@ if (sourceDir && (await runtime.fs.info(sourceDir).catch(() => undefined))?.kind
   console.error(`PIPELINE_SOURCE_DIR '${sourceDir}' is not a readable folder; create it or point the variable at one`);
   runtime.exit(2);
 }
+// Before the service, whose store calls and runs are spans once the SDK is in.
+const tracing = config.tracing && await startTracing(config.tracing);
 const store = await openStore({ ...config.store, tlsCa }).catch((error: Error) => {
   console.error(`storectl server cannot start: ${error.message}`);
   return runtime.exit(1);
@@ -120,8 +123,9 @@ const access = tokens
   : "[open: no SERVICE_TOKENS_FILE, every route answers anyone who can reach it]";
 const engine = service.scope(tokens?.tenants[0]).search.engine;
 const metricsAt = metricsListener ? `; metrics: ${new URL("/metrics", metricsListener.url)}` : "";
+const tracesAt = tracing ? "; traces: OTLP/HTTP" : "";
 console.log(
-  `storectl server listening on ${listener.url} ${access} (store: ${store.kind}; search index: ${engine}${metricsAt})`,
+  `storectl server listening on ${listener.url} ${access} (store: ${store.kind}; search index: ${engine}${metricsAt}${tracesAt})`,
 );
 // SIGHUP reads the tokens file again (a changed file is noticed within 2 s anyway); it never stops the service.
 tokensFile?.watch(2_000);
@@ -136,5 +140,6 @@ runtime.onTerminate(async () => {
   await listener.close();
   await metricsListener?.close();
   await service.close();
+  await tracing?.shutdown(); // the last spans are sent
   runtime.exit(0);
 }, ["SIGINT", "SIGTERM"]);

@@ -10,6 +10,7 @@
 import type { MiddlewareHandler } from "hono";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { TaskObserver } from "../lib/tasks/mod.ts";
+import type { StoreCallObserver } from "../lib/store/mod.ts";
 import { routeTemplate } from "./route_template.ts";
 import type { StreamObserver } from "./sse.ts";
 
@@ -23,6 +24,8 @@ export interface Metrics {
   readonly tasks: TaskObserver;
   readonly streams: StreamObserver;
   rateLimit(outcome: RateLimitOutcome): void;
+  /** Times store calls by family, and counts the failed. */
+  readonly storeCalls: StoreCallObserver;
   /** The exposition: `text` in `contentType`. */
   render(): Promise<{ readonly text: string; readonly contentType: string }>;
 }
@@ -86,7 +89,27 @@ export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
     labelNames: ["channel"],
     registers: [registry],
   });
+  const storeCalls = new Histogram({
+    name: "storectl_store_call_duration_seconds",
+    help: "Store calls by family (the port and operation: tasks.get, events.append, hitSlidingWindow…)",
+    labelNames: ["family"],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const storeErrors = new Counter({
+    name: "storectl_store_call_errors_total",
+    help: "Store calls that failed (timeouts, lost connections, refusals), by family",
+    labelNames: ["family"],
+    registers: [registry],
+  });
   return {
+    storeCalls(family, startedAt, answer) {
+      const took = () => storeCalls.observe({ family }, (performance.now() - startedAt) / 1000);
+      answer.then(took, () => {
+        took();
+        storeErrors.inc({ family });
+      });
+    },
     async middleware(c, next) {
       const started = performance.now();
       try {

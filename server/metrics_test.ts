@@ -3,6 +3,7 @@ import { testApp } from "../testing/service.ts";
 import { missingTools, requireTool } from "../testing/tools.ts";
 import { until } from "../testing/until.ts";
 import { metricsFetch } from "./metrics.ts";
+import { createMemoryStore } from "../lib/store/mod.ts";
 
 /** The value of `name{labels}` in an exposition, or undefined. */
 function sample(text: string, name: string, labels: string): number | undefined {
@@ -91,4 +92,19 @@ Deno.test("metrics: tasks running now, streams open by channel, their frames", a
     return sample(text, "storectl_streams_open", 'channel="task"') === 0;
   });
   assert(sample(text, "storectl_stream_frames_total", 'channel="task"')! >= 5, text);
+});
+
+Deno.test("metrics: store calls by family with their durations, and the failed ones", async () => {
+  const base = createMemoryStore();
+  let down = false;
+  const store = { ...base, ping: () => down ? Promise.reject(new Error("refused")) : base.ping() };
+  await using served = testApp({ env: { METRICS_PORT: "0" }, store });
+  const { app, service } = served;
+  for (const path of ["/tasks/t-1", "/tasks/t-2"]) await (await app.request(path)).body?.cancel();
+  down = true;
+  assertEquals((await app.request("/readyz")).status, 503);
+  const { text } = await service.metrics!.render();
+  assertEquals(sample(text, "storectl_store_call_duration_seconds_count", 'family="tasks.get"'), 2);
+  assertEquals(sample(text, "storectl_store_call_errors_total", 'family="ping"'), 1);
+  assertEquals(sample(text, "storectl_store_call_errors_total", 'family="tasks.get"'), undefined);
 });

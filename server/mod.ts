@@ -39,6 +39,8 @@ import type { Service } from "./service.ts";
 import { mcpRoutes } from "./mcp/mod.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accessLog } from "./log.ts";
+import { traceRequests } from "./tracing.ts";
+import { isTracing } from "../lib/tracing/mod.ts";
 import { a2aRoutes } from "./a2a/mod.ts";
 import type { CardFacts } from "./a2a/card.ts";
 import type { ScopeOf } from "./scope.ts";
@@ -148,6 +150,8 @@ function guard(app: OpenAPIHono, service: Service, tellCause: boolean): void {
   // Outermost of all: every request is measured and logged, the guards' refusals too.
   if (service.metrics) app.use("*", service.metrics.middleware);
   if (config.logFormat === "json") app.use("*", accessLog(service.log, config.rateLimit.routes));
+  // Inside them, so that the access line has the request's span.
+  if (isTracing()) app.use("*", traceRequests(config.rateLimit.routes));
   // Outermost, so that every answer has them, however it was made.
   app.use("*", securityHeaders());
   // Then, in one middleware (each layer costs a promise per request): the Host names answered

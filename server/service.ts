@@ -26,7 +26,8 @@ import {
   pipelineTasks,
   type SearchIndex,
 } from "../lib/pipelines/mod.ts";
-import { type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
+import { observeStore, type Store, type StoreOutage, storeOutage } from "../lib/store/mod.ts";
+import { isTracing } from "../lib/tracing/mod.ts";
 import { createTaskRunner, demoTask, type TaskDefinition, type TaskRunner } from "../lib/tasks/mod.ts";
 import type { ServerConfig } from "./config.ts";
 import { sharedChannels } from "./routes/streams.ts";
@@ -35,6 +36,7 @@ import { type Dispatcher, startDispatcher } from "../lib/webhooks/mod.ts";
 import { a2aPushBody } from "./a2a/wire.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import type { Log } from "./log.ts";
+import { storeSpans } from "./tracing.ts";
 
 /** What an entry gives the service besides its settings: the effects of where it runs. */
 export interface ServiceParts {
@@ -136,7 +138,9 @@ export function taskDefinitions(deps: {
 
 /** Builds the service from `config` and the entry's `parts`. */
 export function createService(config: ServerConfig, parts: ServiceParts): Service {
-  const { store, tokens, source } = parts;
+  const { tokens, source } = parts;
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics(config.rateLimit.routes);
+  const store = observed(parts.store, metrics);
   const log = parts.log ?? ((line: string) => console.error(line));
   const outage = storeOutage(log, parts.now);
   store.tasks.retain(config.tasks.retentionMs);
@@ -148,7 +152,6 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
     ...taskDefinitions({ store: view, retriever, source, llm: config.llm, fetch: parts.fetch }),
     ...(parts.kinds ?? []),
   ];
-  const metrics = config.metricsPort === undefined ? undefined : createMetrics(config.rateLimit.routes);
   const scopes = new Map<string | undefined, Scope>();
   let closed = false;
   let draining = false;
@@ -214,4 +217,14 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
       await store.close();
     },
   };
+}
+
+/** `store` with its calls timed (metrics) and made spans (tracing), when either is on. */
+function observed(store: Store, metrics?: Metrics): Store {
+  const observers = [metrics?.storeCalls, isTracing() ? storeSpans(store.kind) : undefined]
+    .filter((observer) => observer !== undefined);
+  if (observers.length === 0) return store;
+  return observeStore(store, (family, startedAt, answer) => {
+    for (const observe of observers) observe(family, startedAt, answer);
+  });
 }

@@ -38,6 +38,8 @@ export interface CtlRun {
   readonly stderr: string;
   /** Requests the emulator received, as `METHOD path`. */
   readonly requests: readonly string[];
+  /** Their `traceparent` headers, in the same order (undefined: none sent). */
+  readonly traceparents: readonly (string | undefined)[];
   /** Transport options of each transport created. */
   readonly transports: readonly TransportOptions[];
 }
@@ -82,6 +84,7 @@ export async function inProcessCtl(
     const stdout = capture(o.tty?.stdout, o.columns);
     const stderr = capture(o.tty?.stderr, o.columns);
     const requests: string[] = [];
+    const traceparents: (string | undefined)[] = [];
     const transports: TransportOptions[] = [];
     const answers = [...(o.answers ?? [])];
     const stdinBytes = typeof o.stdin === "string" ? new TextEncoder().encode(o.stdin) : o.stdin ?? new Uint8Array();
@@ -89,6 +92,7 @@ export async function inProcessCtl(
     const handler = (request: Request) => {
       const url = new URL(request.url);
       requests.push(`${request.method} ${url.pathname}${url.search}`);
+      traceparents.push(request.headers.get("traceparent") ?? undefined);
       return url.origin === new URL(CLOUD_URL).origin
         ? emulator.cloud.fetch(request)
         : emulator.enterprise.fetch(request);
@@ -121,7 +125,7 @@ export async function inProcessCtl(
       now: o.now ?? Date.now,
     };
     const code = await run(argv, ctx, root);
-    return { code, stdout: stdout.text(), stderr: stderr.text(), requests, transports };
+    return { code, stdout: stdout.text(), stderr: stderr.text(), requests, traceparents, transports };
   };
   return Object.assign(ctl, {
     emulator,

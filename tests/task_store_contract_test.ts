@@ -35,6 +35,13 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       ["a", "demo", "s1", "in_progress", { message: "task a" }, { steps: 1, tokens: [] }, []],
     );
     assertEquals(await store.tasks.get("b"), undefined);
+    assertEquals(a?.trace, undefined);
+    const trace = {
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+      tracestate: "congo=t61rcWkgMzE",
+    };
+    await store.tasks.create({ ...task("c"), trace });
+    assertEquals((await store.tasks.get("c"))?.trace, trace, "the trace context is kept with the task");
     await store.close();
   });
 

@@ -36,6 +36,7 @@ export const GLOBAL_FLAGS = {
   raw: flag.boolean("print strings unquoted and lists of values one per line"),
   wide: flag.boolean("tables: show every column whole, even wider than the terminal"),
   verbose: flag.count("log to stderr: -v info, -vv debug (env: STORE_LOG, RUST_LOG)", { alias: "v" }),
+  trace: flag.boolean("send a W3C traceparent, a new trace's, with each request (env: TRACEPARENT); -v prints its id"),
   insecure: flag.boolean("accept any TLS certificate (enterprise; env: STORE_ENTERPRISE_INSECURE)"),
   caCert: flag.string("trust this PEM certificate (enterprise; env: STORE_ENTERPRISE_CA_CERT)", {
     placeholder: "file",

@@ -1,4 +1,5 @@
 import { StoreCtlError } from "../errors/mod.ts";
+import { activeTrace, inSpan, SpanKind } from "../tracing/mod.ts";
 import type { SearchHit } from "../pipelines/mod.ts";
 
 /** An OpenAI-compatible chat-completions endpoint (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`). */
@@ -111,12 +112,14 @@ export async function* streamChat(
   try {
     let response: Response;
     try {
-      response = await options.fetch(url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ model: config.model, messages, stream: true }),
-        signal,
-      });
+      const attributes = { "gen_ai.request.model": config.model };
+      response = await inSpan("llm chat", { kind: SpanKind.CLIENT, attributes }, () =>
+        options.fetch(url, {
+          method: "POST",
+          headers: { ...headers, ...activeTrace() },
+          body: JSON.stringify({ model: config.model, messages, stream: true }),
+          signal,
+        }));
     } catch (error) {
       if (options.signal?.aborted) throw error;
       if (idle.signal.aborted) throw quiet();

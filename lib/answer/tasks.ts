@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { inSpan } from "../tracing/mod.ts";
 import { defineTask, TaskCancelledError, type TaskContext, type TaskDefinition } from "../tasks/mod.ts";
 import { type Answer, type AnswerSource, extractiveAnswer, toSource, wordTokens } from "./extractive.ts";
 import { answerPrompt, type LlmConfig, streamChat } from "./llm.ts";
@@ -48,8 +49,12 @@ export function answerTasks(options: AnswerTaskOptions): TaskDefinition[] {
     kind: "retrieve",
     input: RetrieveInput,
     async run(ctx, input) {
-      const hits = (await untilCancelled(ctx, options.retriever.search(input.question, input.k))).slice(0, input.k)
-        .map(copyHit);
+      const found = await inSpan(
+        "search",
+        { attributes: { "storectl.search.k": input.k } },
+        () => untilCancelled(ctx, options.retriever.search(input.question, input.k)),
+      );
+      const hits = found.slice(0, input.k).map(copyHit);
       await ctx.update(`${hits.length} chunk${hits.length === 1 ? "" : "s"} found`);
       return { hits };
     },

@@ -45,6 +45,8 @@ export interface HttpClientOptions {
   readonly baseUrl: string;
   /** Authentication headers added to every request. */
   readonly authHeaders: Readonly<Record<string, string>>;
+  /** A W3C `traceparent` sent with every request, so that the server's spans join the caller's trace. */
+  readonly traceparent?: string;
   /** Who is calling, masked, for error messages: `profile 'prod' (key abcd…wxyz)`. */
   readonly identity: string;
   readonly transport: Transport;
@@ -132,7 +134,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async send(request) {
       const method = request.method.toUpperCase();
       const target = url(request);
-      const headers = { accept: "application/json", ...options.authHeaders, ...request.headers };
+      const headers: Record<string, string> = { accept: "application/json", ...options.authHeaders };
+      if (options.traceparent !== undefined) headers.traceparent = options.traceparent;
+      Object.assign(headers, request.headers);
       checkRequest(method, target, headers, request.body !== undefined);
       const streamed = request.body instanceof ReadableStream;
       for (let retry = 0;; retry++) {

@@ -13,6 +13,7 @@
  */
 export { DEFAULT_STORE_TIMEOUT_MS, type Store, StoreUnavailableError } from "./store.ts";
 export { createMemoryStore } from "./memory.ts";
+export { observeStore, type StoreCallObserver } from "./observed.ts";
 export { checkTenant, TENANT_NAME } from "./tenant.ts";
 export { type StoreOutage, storeOutage } from "./outage.ts";
 export { openStore, type StoreConfig } from "./create.ts";

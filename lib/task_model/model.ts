@@ -19,6 +19,12 @@ export interface TaskUpdate {
   readonly update_type: string;
 }
 
+/** A W3C trace context, as its `traceparent` and `tracestate` headers carry it. */
+export interface TaskTrace {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+}
+
 /** A task as stored. */
 export interface TaskRecord {
   readonly task_id: string;
@@ -35,6 +41,8 @@ export interface TaskRecord {
   readonly answer?: unknown;
   readonly parent_id?: string;
   readonly spawn_key?: string;
+  /** The W3C trace context of what created it: its run and its children are spans of that trace. */
+  readonly trace?: TaskTrace;
   readonly created_at: string;
   readonly updated_at: string;
   /** Creation order, unique per store; list cursors are built from it. */

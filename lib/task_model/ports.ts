@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TaskRecord, TaskStatus, TaskUpdate } from "./model.ts";
+import type { TaskRecord, TaskStatus, TaskTrace, TaskUpdate } from "./model.ts";
 import type { StoredEvent } from "./events.ts";
 
 // The ports speak the model's words (statuses, records, channels): they are given here too.
@@ -30,6 +30,7 @@ export interface NewTask {
   readonly input: unknown;
   readonly parent_id?: string;
   readonly spawn_key?: string;
+  readonly trace?: TaskTrace;
   /**
    * A root given a lane is queued there (attempt 1, see {@link WorkQueue}) in the same atomic
    * step as it is created: no task is stored without the job that runs it.

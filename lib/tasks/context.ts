@@ -5,6 +5,7 @@ import type { TaskKinds } from "./kinds.ts";
 import type { TaskBudget } from "./limits.ts";
 import type { TaskRecord } from "../task_model/model.ts";
 import type { StoreRetry } from "./store_retry.ts";
+import { activeTrace } from "../tracing/mod.ts";
 
 /** What a running task's context works with. */
 export interface ContextDeps {
@@ -68,6 +69,7 @@ export function createTaskContext(
           input: input ?? {},
           parent_id: taskId,
           spawn_key: spawnKey,
+          trace: activeTrace(), // the parent's run: the child's is a span under it
         };
         // Refused when the parent is gone, or when a repeated create finds the child its lost reply made.
         const created = await retry(() => tasks.create(child), controller.signal) ||

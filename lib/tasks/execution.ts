@@ -3,8 +3,9 @@ import { createTaskContext } from "./context.ts";
 import { TaskCancelledError, toResult } from "./define.ts";
 import type { TaskKinds } from "./kinds.ts";
 import { type TaskBudget, type TaskLimits, treeBudget } from "./limits.ts";
-import { FINAL_STATUSES } from "../task_model/model.ts";
+import { FINAL_STATUSES, type TaskRecord } from "../task_model/model.ts";
 import type { StoreRetry } from "./store_retry.ts";
+import { failed, inSpan, type Span, SpanKind } from "../tracing/mod.ts";
 
 /** Sends one step of a run of a task (see {@link createExecution}'s `stepper`). */
 export type Send = (step: TaskStep, signal?: AbortSignal) => Promise<StepOutcome>;
@@ -94,6 +95,18 @@ export function createExecution(deps: ExecutionDeps): Execution {
     if (!record || record.status !== "in_progress") return true;
     // close() has already stopped the tasks it runs: one taken meanwhile is handed back, not started.
     if (deps.isClosed()) return false;
+    // A span of the trace that created the task, whichever process that was.
+    const span = {
+      kind: record.parent_id === undefined ? SpanKind.CONSUMER : SpanKind.INTERNAL,
+      attributes: { "storectl.task.id": taskId, "storectl.task.kind": record.kind },
+      parent: record.trace,
+    };
+    return await inSpan(`task ${record.kind}`, span, (traced) => run(record, budget, send, traced));
+  };
+
+  /** Runs `record`'s task here; `span`, when tracing, says how it ended. */
+  const run = async (record: TaskRecord, budget: TaskBudget, send: Send, span?: Span): Promise<boolean> => {
+    const taskId = record.task_id;
     const controller = new AbortController();
     local.set(taskId, controller);
     deps.observer?.running(record.kind, 1);
@@ -102,7 +115,7 @@ export function createExecution(deps: ExecutionDeps): Execution {
       const input = definition.input.parse(record.input ?? {});
       const context = createTaskContext(record, controller, send, budget, contextDeps);
       const value = await definition.run(context, input);
-      if (controller.signal.aborted) return false;
+      if (controller.signal.aborted) return stopped(span);
       const result = toResult(value);
       await send({
         to: "done",
@@ -111,10 +124,12 @@ export function createExecution(deps: ExecutionDeps): Execution {
         event: { kind: "done", payload: { result } },
       }, controller.signal);
       deps.observer?.finished(record.kind, "done");
+      span?.setAttribute("storectl.task.outcome", "done");
       return true;
     } catch (error) {
-      if (controller.signal.aborted || error instanceof TaskCancelledError) return false;
+      if (controller.signal.aborted || error instanceof TaskCancelledError) return stopped(span);
       const message = error instanceof Error ? error.message : String(error);
+      if (span) failed(span, error);
       await send({ to: "failed", error: message, event: { kind: "failed", payload: { error: message } } })
         .catch((e) => log(`task ${taskId}: cannot record its failure (${message}): ${(e as Error).message}`));
       deps.observer?.finished(record.kind, "failed");
@@ -134,4 +149,10 @@ export function createExecution(deps: ExecutionDeps): Execution {
     execute: (id: string, budget: TaskBudget) => execute(id, budget),
   };
   return { stepper, startRoot, execute };
+}
+
+/** A run that stopped without an end of its own: cancelled, or handed back to be run again. */
+function stopped(span?: Span): false {
+  span?.setAttribute("storectl.task.outcome", "stopped");
+  return false;
 }

@@ -17,6 +17,7 @@ import type { TaskRecord } from "../task_model/model.ts";
 import { createQueueWorker } from "./queue_worker.ts";
 import { storeRetry } from "./store_retry.ts";
 import { sleep } from "../time/mod.ts";
+import { activeTrace } from "../tracing/mod.ts";
 
 /** What `submit()` takes: the body of `POST /tasks`. */
 export interface SubmitRequest {
@@ -232,6 +233,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         metadata: request.metadata ?? { message: `${request.kind} task` },
         input: request.input ?? {},
         lane: laneOf(request.kind),
+        trace: activeTrace(),
       });
       options.observer?.submitted(request.kind);
       // Stored and queued, so it will run: a failed read must not tell the caller otherwise.

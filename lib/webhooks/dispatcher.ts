@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { activeTrace, inSpan, isTracing, SpanKind, SpanStatusCode, type TaskTrace } from "../tracing/mod.ts";
 import { type Store, type StoreOutage, StoreUnavailableError, type Webhook } from "../store/mod.ts";
 import { HOOKS_CHANNEL, type StoredEvent, type TaskRecord } from "../task_model/mod.ts";
 import { sleep } from "../time/mod.ts";
@@ -127,7 +128,19 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     const webhook = await store.webhooks.get(delivery.webhook_id);
     if (!webhook) return; // removed meanwhile, with its deliveries
     const started = Date.now();
-    const tried = await tryOnce(webhook, delivery.id, delivery.body, config);
+    // A span of the task's trace (its record read only when tracing), and the trace sent on to the receiver.
+    const trace = isTracing() ? (await store.tasks.get(delivery.task_id))?.trace : undefined;
+    const span = {
+      kind: SpanKind.CLIENT,
+      parent: trace,
+      attributes: { "storectl.task.id": delivery.task_id, "storectl.webhook.id": webhook.id },
+    };
+    const tried = await inSpan("webhook POST", span, async (traced) => {
+      const tried = await tryOnce(webhook, delivery.id, delivery.body, config, activeTrace());
+      if (tried.status) traced?.setAttribute("http.response.status_code", tried.status);
+      if (!tried.ok) traced?.setStatus({ code: SpanStatusCode.ERROR, message: tried.error ?? `HTTP ${tried.status}` });
+      return tried;
+    });
     const at = new Date(started).toISOString();
     const first = delivery.attempts[0] ? Date.parse(delivery.attempts[0].at) : started;
     const retryAt = Date.now() + retryDelayMs(delivery.attempts.length + 1);
@@ -183,6 +196,7 @@ async function tryOnce(
   id: string,
   body: string,
   config: DeliveryConfig,
+  trace?: TaskTrace,
 ): Promise<{ ok: boolean; status?: number; error?: string; final?: boolean }> {
   const checked = checkUrl(webhook.url, config.policy);
   if (!checked.ok) return { ok: false, error: checked.reason, final: true }; // the rules changed since it was made
@@ -191,6 +205,7 @@ async function tryOnce(
   const headers = {
     ...await webhookHeaders(webhook.secret, id, Math.floor(Date.now() / 1000), body),
     ...a2aHeaders(webhook),
+    ...trace,
   };
   const { ok, status, error } = await attemptDelivery({
     url: checked.url,

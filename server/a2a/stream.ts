@@ -51,6 +51,7 @@ export function sseResponse(
         endKinds,
         render,
         keepUp: true,
+        trace: stream.record.trace,
       };
       await feedStream(events, sink, plan, { lastRead: after });
     },

@@ -8,6 +8,7 @@
 import { type EventLog, StoreUnavailableError, type TaskStore } from "../../lib/store/mod.ts";
 import { FINAL_EVENT_KINDS, type StoredEvent } from "../../lib/tasks/mod.ts";
 import { type EventSink, StreamEnded } from "../sse.ts";
+import { inSpan, isTracing, SpanKind, type TaskTrace } from "../../lib/tracing/mod.ts";
 
 /** History is read and sent this many events at a time, each page once the client took the last. */
 export const HISTORY_PAGE = 1_000;
@@ -37,6 +38,8 @@ export interface StreamPlan {
    * takes them, instead of being cut off (for clients that do not reconnect with `Last-Event-ID`).
    */
   readonly keepUp?: boolean;
+  /** The followed task's trace: with tracing on, the stream is a span of it. */
+  readonly trace?: TaskTrace;
 }
 
 /** The highest id a stream has read from its channel, shared by its producer and its check. */
@@ -75,6 +78,22 @@ export async function feedStream(
   plan: StreamPlan,
   state: StreamState,
 ): Promise<void> {
+  if (!plan.trace || !isTracing()) return await feed(events, out, plan, state, { frames: 0 });
+  const span = { kind: SpanKind.PRODUCER, parent: plan.trace, attributes: { "storectl.task.id": plan.taskId } };
+  await inSpan(`stream ${plan.channel}`, span, async (traced) => {
+    const sent = { frames: 0 };
+    await feed(events, out, plan, state, sent);
+    traced?.setAttribute("storectl.stream.frames", sent.frames);
+  });
+}
+
+async function feed(
+  events: EventLog,
+  out: EventSink,
+  plan: StreamPlan,
+  state: StreamState,
+  sent: { frames: number },
+): Promise<void> {
   const render = plan.render ?? frame;
   const endKinds = plan.endKinds ?? FINAL_EVENT_KINDS;
   const take = (batch: readonly StoredEvent[]) => {
@@ -83,7 +102,10 @@ export async function feedStream(
       state.lastRead = event.id;
       if (event.id > plan.sendAfter && (!plan.filter || plan.filter.has(event.kind))) {
         const bytes = render(event);
-        if (bytes) out.push(bytes);
+        if (bytes) {
+          out.push(bytes);
+          sent.frames++;
+        }
       }
       const final = plan.taskId !== undefined && endKinds.has(event.kind) && event.data.task_id === plan.taskId;
       if (final || (plan.until !== undefined && event.id >= plan.until)) return { frames: out, ended: true };

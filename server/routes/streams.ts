@@ -218,10 +218,12 @@ export function streamRoutes<E extends Env>(
       if (FINAL_STATUSES.has(record.status as TaskStatus)) {
         const until = await store.events.last(channel); // its final event is at or below this
         if (sendAfter >= until) return c.body(null, 204); // 204 tells an EventSource not to reconnect
-        return stream(store, { channel, sendAfter, readAfter: sendAfter, filter, taskId: task_id, until });
+        const trace = record.trace;
+        return stream(store, { channel, sendAfter, readAfter: sendAfter, filter, taskId: task_id, until, trace });
       }
       // Resumed past the channel's end (a client ahead of the store): read from the end, send after its id.
-      return stream(store, { channel, sendAfter, readAfter: Math.min(sendAfter, last), filter, taskId: task_id });
+      const readAfter = Math.min(sendAfter, last);
+      return stream(store, { channel, sendAfter, readAfter, filter, taskId: task_id, trace: record.trace });
     },
   );
 

@@ -71,6 +71,8 @@ export function createScriptedTaskStore(
         seq,
         sessionAway ? "1" : "",
         task.lane === undefined ? "" : queueName(task.lane),
+        task.trace?.traceparent ?? "",
+        task.trace?.tracestate ?? "",
       ]);
       if (Number(reply) !== 1) return false;
       partitions.remember(task.task_id, b);
@@ -194,6 +196,9 @@ function toRecord(flat: string[], updates: TaskUpdate[]): TaskRecord {
     ...(h.prompt !== undefined && { prompt: h.prompt }),
     ...(h.answer !== undefined && { answer: JSON.parse(h.answer) }),
     ...(h.parent_id !== undefined && { parent_id: h.parent_id, spawn_key: h.spawn_key }),
+    ...(h.traceparent !== undefined && {
+      trace: { traceparent: h.traceparent, ...(h.tracestate !== undefined && { tracestate: h.tracestate }) },
+    }),
     created_at: h.created_at,
     updated_at: h.updated_at,
     seq: Number(h.seq),

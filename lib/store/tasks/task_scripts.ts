@@ -166,7 +166,7 @@ end
  * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, kind, session_id, metadata JSON, input JSON,
  * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter), '1' when the task's
  * session lives in another partition than its tree (its session events are relayed) or '', the work queue to
- * queue it in (as `PUSH_LUA` does) or ''. Returns 1, or 0 when the id exists or the parent does not.
+ * queue it in (as `PUSH_LUA` does) or '', its traceparent or '', its tracestate or ''. Returns 1, or 0 when the id exists or the parent does not.
  */
 export const CREATE_LUA = PRELUDE + `
 sweep()
@@ -183,6 +183,8 @@ if parent ~= '' then
   redis.call('RPUSH', P .. 'task:' .. parent .. ':children', id)
 end
 if ARGV[14] == '1' then redis.call('HSET', k, 'session_away', '1') end
+if ARGV[16] ~= '' then redis.call('HSET', k, 'traceparent', ARGV[16]) end
+if ARGV[17] ~= '' then redis.call('HSET', k, 'tracestate', ARGV[17]) end
 if ARGV[15] ~= '' then
   redis.pcall('XGROUP', 'CREATE', P .. ARGV[15], 'runners', '0', 'MKSTREAM')
   redis.call('XADD', P .. ARGV[15], '*', 'task', id, 'attempt', '1')
