@@ -23,6 +23,8 @@ export interface ServerConfig {
   readonly hostname: string;
   /** `METRICS_PORT`: the Prometheus metrics' own listener, on `hostname`; none: no metrics. */
   readonly metricsPort?: number;
+  /** `METRICS_TENANT_LABEL` (with `METRICS_TENANT_CAP` tenants at most): metrics labelled by tenant. */
+  readonly metricsTenantCap?: number;
   /** Traces over OTLP/HTTP, when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `…_TRACES_ENDPOINT`) is set; none: no tracing. */
   readonly tracing?: TracingConfig;
   /** `LOG_FORMAT`: `text` (default) or `json` (one object per line, and an access line per request). */
@@ -108,6 +110,8 @@ const bool = (name: string) =>
 const Env = z.object({
   PORT: whole("PORT", 0, 65535).default(8080),
   METRICS_PORT: whole("METRICS_PORT", 0, 65535).optional(),
+  METRICS_TENANT_LABEL: bool("METRICS_TENANT_LABEL").default(false),
+  METRICS_TENANT_CAP: whole("METRICS_TENANT_CAP", 1, 100_000).default(100),
   // Tracing: the standard OpenTelemetry variables (the exporter also reads OTEL_EXPORTER_OTLP_HEADERS and the like).
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url("OTEL_EXPORTER_OTLP_ENDPOINT must be a URL").optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be a URL").optional(),
@@ -276,6 +280,7 @@ export function loadServerConfig(
   return {
     port: e.PORT,
     ...(e.METRICS_PORT !== undefined && { metricsPort: e.METRICS_PORT }),
+    ...(e.METRICS_TENANT_LABEL && { metricsTenantCap: e.METRICS_TENANT_CAP }),
     ...((e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && !e.OTEL_SDK_DISABLED &&
       e.OTEL_TRACES_EXPORTER === "otlp" &&
       { tracing: { serviceName: e.OTEL_SERVICE_NAME, scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY } }),

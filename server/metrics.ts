@@ -1,18 +1,21 @@
 /**
  * The service's metrics in the Prometheus text format (`prom-client`), served on a listener of
- * their own (`METRICS_PORT`): HTTP requests by method, route template and status with their
- * durations, rate-limit decisions, tasks submitted and ended by kind. Labels are bounded: a route
- * is its template (`/tasks/:task_id`), never a raw path; a path no route has is `unmatched`.
- * docs/operations.md, "Metrics", lists them.
+ * their own (`METRICS_PORT`): requests, rate-limit decisions, tasks, the work queue, streams,
+ * store calls and webhook deliveries. Labels are bounded: a route is its template
+ * (`/tasks/:task_id`), never a raw path (a path no route has is `unmatched`); the tenant is a
+ * label only with `METRICS_TENANT_LABEL`, and past `METRICS_TENANT_CAP` tenants the rest are
+ * `_other`. docs/operations.md, "Metrics", lists them.
  *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { TaskObserver } from "../lib/tasks/mod.ts";
-import type { StoreCallObserver } from "../lib/store/mod.ts";
+import type { LaneBacklog, StoreCallObserver } from "../lib/store/mod.ts";
+import type { DeliveryOutcome } from "../lib/webhooks/mod.ts";
 import { routeTemplate } from "./route_template.ts";
 import type { StreamObserver } from "./sse.ts";
+import { callerOf } from "./auth/principal.ts";
 
 /** A rate-limit decision: a 200, a 429, or a 503 because the store did not answer. */
 export type RateLimitOutcome = "allowed" | "refused" | "store_error";
@@ -21,88 +24,192 @@ export type RateLimitOutcome = "allowed" | "refused" | "store_error";
 export interface Metrics {
   /** Measures every request (outermost, so that refusals by the guards count too). */
   readonly middleware: MiddlewareHandler;
-  readonly tasks: TaskObserver;
+  /** What the runner of `tenant`'s scope tells (none: running open). */
+  tasksOf(tenant?: string): TaskObserver;
   readonly streams: StreamObserver;
   rateLimit(outcome: RateLimitOutcome): void;
   /** Times store calls by family, and counts the failed. */
   readonly storeCalls: StoreCallObserver;
+  /** Counts webhook deliveries' attempts by how they ended. */
+  webhookAttempt(outcome: DeliveryOutcome): void;
   /** The exposition: `text` in `contentType`. */
   render(): Promise<{ readonly text: string; readonly contentType: string }>;
+}
+
+/** What the metrics read from the service when scraped, and how they label tenants. */
+export interface MetricsOptions {
+  /** Paths answered by middleware rather than a route (the rate-limited ones), labelled as themselves. */
+  readonly ownRoutes?: readonly string[];
+  /** Each scope's queue backlog, by tenant (none: running open), read at each scrape. */
+  readonly backlog?: () => Promise<{ tenant?: string; lanes: LaneBacklog[] }[]>;
+  /** `METRICS_TENANT_LABEL`: label requests, tasks and the queue by tenant, up to this many tenants. */
+  readonly tenantCap?: number;
+  readonly now?: () => number;
 }
 
 /** Seconds: from a cached answer to a long stream's first byte. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/**
- * A fresh registry with the service's metrics. `ownRoutes`: paths answered by middleware rather
- * than a route (the rate-limited ones), labelled as themselves.
- */
-export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
-  const own = new Map(ownRoutes.map((route) => [route.toLowerCase(), route]));
+/** The tenant label of tenants past the cap. */
+export const OTHER_TENANTS = "_other";
+
+/** A fresh registry with the service's metrics. */
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const own = new Map((options.ownRoutes ?? []).map((route) => [route.toLowerCase(), route]));
+  const now = options.now ?? Date.now;
   const registry = new Registry();
-  const requests = new Histogram({
-    name: "storectl_http_request_duration_seconds",
-    help: "HTTP requests by method, route template and status: time to the response's headers",
-    labelNames: ["method", "route", "status"],
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const rateLimit = new Counter({
-    name: "storectl_rate_limit_decisions_total",
-    help: "Decisions of the rate-limited route: allowed (200), refused (429), store_error (503)",
-    labelNames: ["decision"],
-    registers: [registry],
-  });
-  const submitted = new Counter({
-    name: "storectl_tasks_submitted_total",
-    help: "Tasks submitted to this process, by kind",
-    labelNames: ["kind"],
-    registers: [registry],
-  });
-  const finished = new Counter({
-    name: "storectl_tasks_finished_total",
-    help: "Tasks that ended in this process, by kind and outcome (done, failed)",
-    labelNames: ["kind", "outcome"],
-    registers: [registry],
-  });
-  const running = new Gauge({
-    name: "storectl_tasks_running",
-    help: "Tasks running in this process now, by kind",
-    labelNames: ["kind"],
-    registers: [registry],
-  });
-  const streamsOpen = new Gauge({
-    name: "storectl_streams_open",
-    help: "Event streams open now, by channel (task, session, global, a2a)",
-    labelNames: ["channel"],
-    registers: [registry],
-  });
-  const frames = new Counter({
-    name: "storectl_stream_frames_total",
-    help: "Frames taken for sending on event streams, by channel",
-    labelNames: ["channel"],
-    registers: [registry],
-  });
-  const cutOffs = new Counter({
-    name: "storectl_stream_cutoffs_total",
-    help: "Streams cut off because their client fell behind (it resumes with Last-Event-ID), by channel",
-    labelNames: ["channel"],
-    registers: [registry],
-  });
-  const storeCalls = new Histogram({
-    name: "storectl_store_call_duration_seconds",
-    help: "Store calls by family (the port and operation: tasks.get, events.append, hitSlidingWindow…)",
-    labelNames: ["family"],
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const storeErrors = new Counter({
-    name: "storectl_store_call_errors_total",
-    help: "Store calls that failed (timeouts, lost connections, refusals), by family",
-    labelNames: ["family"],
-    registers: [registry],
-  });
+  const byTenant = options.tenantCap !== undefined;
+  const tenantLabel = tenantLabels(options.tenantCap ?? 0);
+  const withTenant = (names: string[]) => byTenant ? [...names, "tenant"] : names;
+  const make = <T>(Kind: new (config: never) => T, name: string, help: string, labelNames: string[], extra = {}) =>
+    new Kind({ name, help, labelNames, registers: [registry], ...extra } as never);
+
+  const requests = make(
+    Histogram,
+    "storectl_http_request_duration_seconds",
+    "HTTP requests by method, route template and status: time to the response's headers",
+    withTenant(["method", "route", "status"]),
+    { buckets: DURATION_BUCKETS },
+  );
+  const rateLimit = make(
+    Counter,
+    "storectl_rate_limit_decisions_total",
+    "Decisions of the rate-limited route: allowed (200), refused (429), store_error (503)",
+    ["decision"],
+  );
+  const submitted = make(
+    Counter,
+    "storectl_tasks_submitted_total",
+    "Tasks submitted to this process, by kind",
+    withTenant(["kind"]),
+  );
+  const finished = make(
+    Counter,
+    "storectl_tasks_finished_total",
+    "Tasks that ended in this process, by kind and outcome (done, failed)",
+    withTenant(["kind", "outcome"]),
+  );
+  const running = make(Gauge, "storectl_tasks_running", "Tasks running in this process now, by kind", ["kind"]);
+  const takeovers = make(
+    Counter,
+    "storectl_task_lease_takeovers_total",
+    "Queued tasks taken over from a runner whose lease ran out or that handed them back, by lane",
+    ["lane"],
+  );
+  const retries = make(
+    Counter,
+    "storectl_store_retries_total",
+    "Store calls of the task runners made again after failing for a reason that may pass",
+    [],
+  );
+  const waiting = make(
+    Gauge,
+    "storectl_task_queue_waiting",
+    "Root tasks queued that no runner has taken yet, by lane (read from the store at each scrape)",
+    withTenant(["lane"]),
+  );
+  const oldest = make(
+    Gauge,
+    "storectl_task_queue_oldest_age_seconds",
+    "How long the oldest task no runner has taken has waited, by lane (0: none waits)",
+    withTenant(["lane"]),
+  );
+  const streamsOpen = make(
+    Gauge,
+    "storectl_streams_open",
+    "Event streams open now, by channel (task, session, global, a2a)",
+    ["channel"],
+  );
+  const frames = make(
+    Counter,
+    "storectl_stream_frames_total",
+    "Frames taken for sending on event streams, by channel",
+    ["channel"],
+  );
+  const cutOffs = make(
+    Counter,
+    "storectl_stream_cutoffs_total",
+    "Streams cut off because their client fell behind (it resumes with Last-Event-ID), by channel",
+    ["channel"],
+  );
+  const resumes = make(
+    Counter,
+    "storectl_stream_resumes_total",
+    "Streams opened with a Last-Event-ID: clients resuming, by channel",
+    ["channel"],
+  );
+  const storeCalls = make(
+    Histogram,
+    "storectl_store_call_duration_seconds",
+    "Store calls by family (the port and operation: tasks.get, events.append, hitSlidingWindow…)",
+    ["family"],
+    { buckets: DURATION_BUCKETS },
+  );
+  const storeErrors = make(
+    Counter,
+    "storectl_store_call_errors_total",
+    "Store calls that failed (timeouts, lost connections, refusals), by family",
+    ["family"],
+  );
+  const deliveries = make(
+    Counter,
+    "storectl_webhook_attempts_total",
+    "Webhook delivery attempts by outcome: delivered, retrying (to be tried again), failed (given up)",
+    ["outcome"],
+  );
+
+  // The queue gauges are read from the store when scraped: any process sees the whole queue.
+  const readBacklog = async () => {
+    const rows = new Map<string, { labels: Record<string, string>; waiting: number; age: number }>();
+    const at = now();
+    for (const { tenant, lanes } of await options.backlog?.() ?? []) {
+      for (const { lane, waiting: count, oldestAt } of lanes) {
+        const labels: Record<string, string> = byTenant ? { lane, tenant: tenantLabel(tenant) } : { lane };
+        const key = JSON.stringify(labels);
+        const row = rows.get(key) ?? { labels, waiting: 0, age: 0 };
+        row.waiting += count;
+        if (oldestAt !== undefined) row.age = Math.max(row.age, (at - oldestAt) / 1000);
+        rows.set(key, row);
+      }
+    }
+    waiting.reset();
+    oldest.reset();
+    for (const row of rows.values()) {
+      waiting.set(row.labels, row.waiting);
+      oldest.set(row.labels, row.age);
+    }
+  };
+
+  const tenantOf = (c: Context) => tenantLabel(callerOf(c)?.tenant);
   return {
+    async middleware(c, next) {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        const labels = { method: c.req.method, route: routeTemplate(c, own), status: String(c.res?.status ?? 500) };
+        const seconds = (performance.now() - started) / 1000;
+        requests.observe(byTenant ? { ...labels, tenant: tenantOf(c) } : labels, seconds);
+      }
+    },
+    tasksOf(tenant) {
+      const t = byTenant ? { tenant: tenantLabel(tenant) } : {};
+      return {
+        submitted: (kind) => submitted.inc({ kind, ...t }),
+        finished: (kind, outcome) => finished.inc({ kind, outcome, ...t }),
+        running: (kind, change) => running.inc({ kind }, change),
+        takenOver: (lane) => takeovers.inc({ lane }),
+        storeRetried: () => retries.inc(),
+      };
+    },
+    streams: {
+      opened: (channel) => streamsOpen.inc({ channel }),
+      closed: (channel) => streamsOpen.dec({ channel }),
+      frames: (channel, count) => frames.inc({ channel }, count),
+      cutOff: (channel) => cutOffs.inc({ channel }),
+      resumed: (channel) => resumes.inc({ channel }),
+    },
+    rateLimit: (decision) => rateLimit.inc({ decision }),
     storeCalls(family, startedAt, answer) {
       const took = () => storeCalls.observe({ family }, (performance.now() - startedAt) / 1000);
       answer.then(took, () => {
@@ -110,31 +217,23 @@ export function createMetrics(ownRoutes: readonly string[] = []): Metrics {
         storeErrors.inc({ family });
       });
     },
-    async middleware(c, next) {
-      const started = performance.now();
-      try {
-        await next();
-      } finally {
-        const route = routeTemplate(c, own);
-        const status = String(c.res?.status ?? 500);
-        requests.observe({ method: c.req.method, route, status }, (performance.now() - started) / 1000);
-      }
-    },
-    tasks: {
-      submitted: (kind) => submitted.inc({ kind }),
-      finished: (kind, outcome) => finished.inc({ kind, outcome }),
-      running: (kind, change) => running.inc({ kind }, change),
-    },
-    streams: {
-      opened: (channel) => streamsOpen.inc({ channel }),
-      closed: (channel) => streamsOpen.dec({ channel }),
-      frames: (channel, count) => frames.inc({ channel }, count),
-      cutOff: (channel) => cutOffs.inc({ channel }),
-    },
-    rateLimit: (decision) => rateLimit.inc({ decision }),
+    webhookAttempt: (outcome) => deliveries.inc({ outcome }),
     async render() {
+      await readBacklog();
       return { text: await registry.metrics(), contentType: registry.contentType };
     },
+  };
+}
+
+/** A tenant's label: itself for the first `cap` tenants seen, then {@link OTHER_TENANTS}; none: "". */
+function tenantLabels(cap: number): (tenant?: string) => string {
+  const seen = new Set<string>();
+  return (tenant) => {
+    if (tenant === undefined) return "";
+    if (seen.has(tenant)) return tenant;
+    if (seen.size >= cap) return OTHER_TENANTS;
+    seen.add(tenant);
+    return tenant;
   };
 }
 

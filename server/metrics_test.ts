@@ -4,6 +4,9 @@ import { missingTools, requireTool } from "../testing/tools.ts";
 import { until } from "../testing/until.ts";
 import { metricsFetch } from "./metrics.ts";
 import { createMemoryStore } from "../lib/store/mod.ts";
+import { testTokens } from "../testing/auth_tokens.ts";
+import { startReceiver } from "../testing/webhook_receiver.ts";
+import { createTokenSet, parseTokens } from "./mod.ts";
 
 /** The value of `name{labels}` in an exposition, or undefined. */
 function sample(text: string, name: string, labels: string): number | undefined {
@@ -107,4 +110,83 @@ Deno.test("metrics: store calls by family with their durations, and the failed o
   assertEquals(sample(text, "storectl_store_call_duration_seconds_count", 'family="tasks.get"'), 2);
   assertEquals(sample(text, "storectl_store_call_errors_total", 'family="ping"'), 1);
   assertEquals(sample(text, "storectl_store_call_errors_total", 'family="tasks.get"'), undefined);
+});
+
+Deno.test("metrics: the queue's waiting tasks and the oldest one's age by lane, read from the store when scraped", async () => {
+  await using served = testApp({ env: { METRICS_PORT: "0", TASK_CONCURRENCY: "1" } });
+  const { app, service } = served;
+  const submit = async (input: Record<string, unknown>) =>
+    await (await app.request("/tasks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "demo", input }),
+    })).json();
+  const holder = await submit({ steps: 0, ask: "hold the only slot" });
+  await until(
+    "the holder runs",
+    async () => (await (await app.request(`/tasks/${holder.task_id}`)).json()).status === "input_required",
+  );
+  for (let i = 0; i < 2; i++) await submit({ steps: 0 });
+  const { text } = await service.metrics!.render();
+  assertEquals(sample(text, "storectl_task_queue_waiting", 'lane="tasks"'), 2);
+  assertEquals(sample(text, "storectl_task_queue_waiting", 'lane="pipelines"'), 0);
+  assert(sample(text, "storectl_task_queue_oldest_age_seconds", 'lane="tasks"')! >= 0);
+  assertEquals(sample(text, "storectl_task_queue_oldest_age_seconds", 'lane="pipelines"'), 0);
+});
+
+Deno.test("METRICS_TENANT_LABEL: requests and tasks by tenant, the tenants past METRICS_TENANT_CAP as _other", async () => {
+  const tokens = testTokens();
+  await using served = testApp({
+    env: { METRICS_PORT: "0", METRICS_TENANT_LABEL: "true", METRICS_TENANT_CAP: "1" },
+    tokens: createTokenSet(parseTokens(tokens.file, "test")),
+  });
+  const { app, service } = served;
+  for (const token of [tokens.admin, tokens.stranger, tokens.admin]) {
+    await (await app.request("/tasks/t-1", { headers: { authorization: `Bearer ${token}` } })).body?.cancel();
+  }
+  const { text } = await service.metrics!.render();
+  const count = "storectl_http_request_duration_seconds_count";
+  assertEquals(sample(text, count, 'route="/tasks/:task_id",status="404",tenant="acme"'), 2);
+  assertEquals(sample(text, count, 'route="/tasks/:task_id",status="404",tenant="_other"'), 1);
+  assert(!text.includes("globex"), "a tenant past the cap is never a label");
+});
+
+Deno.test("metrics: streams resumed with Last-Event-ID, by channel", async () => {
+  await using served = testApp({ env: { METRICS_PORT: "0" } });
+  const { app, service } = served;
+  const made = await (await app.request("/tasks", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
+  })).json();
+  await until("done", async () => (await (await app.request(`/tasks/${made.task_id}`)).json()).status === "done");
+  await (await app.request(`/tasks/${made.task_id}/stream`)).text();
+  await (await app.request(`/tasks/${made.task_id}/stream`, { headers: { "last-event-id": "1" } })).text();
+  const { text } = await service.metrics!.render();
+  assertEquals(sample(text, "storectl_stream_resumes_total", 'channel="task"'), 1);
+});
+
+Deno.test("metrics: webhook attempts by outcome", async () => {
+  await using receiver = startReceiver();
+  await using served = testApp({
+    env: { METRICS_PORT: "0", WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_HOSTS: "127.0.0.1" },
+  });
+  const { app, service } = served;
+  const json = { "content-type": "application/json" };
+  const hook = await app.request("/webhooks", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ url: `${receiver.url}/hook` }),
+  });
+  assertEquals(hook.status, 201);
+  await (await app.request("/tasks", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ kind: "demo", input: { steps: 0 } }),
+  })).body?.cancel();
+  await until("delivered and counted", async () => {
+    const { text } = await service.metrics!.render();
+    return sample(text, "storectl_webhook_attempts_total", 'outcome="delivered"') === 1;
+  });
+  assertEquals(receiver.received.length, 1);
 });

@@ -139,7 +139,13 @@ export function taskDefinitions(deps: {
 /** Builds the service from `config` and the entry's `parts`. */
 export function createService(config: ServerConfig, parts: ServiceParts): Service {
   const { tokens, source } = parts;
-  const metrics = config.metricsPort === undefined ? undefined : createMetrics(config.rateLimit.routes);
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics({
+    ownRoutes: config.rateLimit.routes,
+    tenantCap: config.metricsTenantCap,
+    // Each scope's queue, read when scraped (scopes are made below; the first scrape comes later).
+    backlog: () =>
+      Promise.all([...scopes].map(async ([tenant, { runner }]) => ({ tenant, lanes: await runner.backlog() }))),
+  });
   const store = observed(parts.store, metrics);
   const log = parts.log ?? ((line: string) => console.error(line));
   const outage = storeOutage(log, parts.now);
@@ -172,10 +178,17 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
       limits: config.tasks.limits,
       outage,
       log,
-      observer: metrics?.tasks,
+      observer: metrics?.tasksOf(tenant),
     });
     const dispatcher = webhooks
-      ? startDispatcher({ store: view, config: config.webhooks.delivery, a2aBody: a2aPushBody, log, outage })
+      ? startDispatcher({
+        store: view,
+        config: config.webhooks.delivery,
+        a2aBody: a2aPushBody,
+        log,
+        outage,
+        attempted: metrics?.webhookAttempt,
+      })
       : undefined;
     const made = { store: view, runner, search, dispatcher };
     scopes.set(tenant, made);

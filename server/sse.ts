@@ -56,6 +56,8 @@ export interface StreamObserver {
   /** `count` frames taken for sending. */
   frames(channel: string, count: number): void;
   cutOff(channel: string): void;
+  /** A client resumed: it came with a `Last-Event-ID`. */
+  resumed(channel: string): void;
 }
 
 /** Asked on a quiet stream's ping: a reason (its final comment) ends the stream; undefined keeps it. */

@@ -440,6 +440,26 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     },
   );
 
+  await t.step("queue: the backlog counts each lane's jobs not taken yet, and when the oldest was queued", async () => {
+    const store = await fresh();
+    const empty = [{ lane: "tasks", waiting: 0 }, { lane: "pipelines", waiting: 0 }];
+    assertEquals(await store.queue.backlog(["tasks", "pipelines"]), empty, "lanes never used");
+    const before = Date.now();
+    for (const id of ["t1", "t2", "t3"]) await store.queue.push(id);
+    await store.queue.push("p1", 1, "pipelines");
+    const after = Date.now();
+    const taken = await store.queue.take("a", 60_000);
+    const [tasks, pipelines] = await store.queue.backlog(["tasks", "pipelines"]);
+    assertEquals([tasks.lane, tasks.waiting, pipelines.lane, pipelines.waiting], ["tasks", 2, "pipelines", 1]);
+    for (const at of [tasks.oldestAt, pipelines.oldestAt]) {
+      assert(at !== undefined && at >= before - 5 && at <= after + 5, `queued within the test: ${at}`);
+    }
+    await store.queue.ack(taken!.id);
+    for (let left = 2; left > 0; left--) await store.queue.ack((await store.queue.take("a", 60_000))!.id);
+    assertEquals((await store.queue.backlog(["tasks"]))[0], { lane: "tasks", waiting: 0 }, "all taken");
+    await store.close();
+  });
+
   await t.step(
     "queue: jobs in order (per partition), one consumer each; ack removes; an expired lease is reclaimed",
     async () => {

@@ -41,6 +41,7 @@ export {
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   type Job,
+  type LaneBacklog,
   type ListedTask,
   type NewTask,
   sessionChannel,

@@ -248,6 +248,16 @@ export interface WorkQueue {
   requeue(jobId: string, taskId: string, attempt: number): Promise<void>;
   /** Makes the job reclaimable now. */
   release(consumer: string, jobId: string): Promise<void>;
+  /** What waits in each of `lanes`: the jobs no runner has taken yet, and when the oldest was queued. */
+  backlog(lanes: readonly string[]): Promise<LaneBacklog[]>;
+}
+
+/** A lane's jobs that no runner has taken yet (see {@link WorkQueue.backlog}). */
+export interface LaneBacklog {
+  readonly lane: string;
+  readonly waiting: number;
+  /** When the oldest of them was queued, in ms since the epoch; none when none wait. */
+  readonly oldestAt?: number;
 }
 
 /** The task ports of one store, and what they hold open. */

@@ -18,6 +18,10 @@ export interface TaskObserver {
   running(kind: string, change: 1 | -1): void;
   /** A task run here ended: `done`, or `failed` (a cancelled one is stopped, not ended here). */
   finished(kind: string, outcome: "done" | "failed"): void;
+  /** A job of `lane` was taken over from a runner whose lease ran out (or that handed it back). */
+  takenOver(lane: string): void;
+  /** A store call that failed for a reason that may pass is made again. */
+  storeRetried(): void;
 }
 
 export interface ExecutionDeps {

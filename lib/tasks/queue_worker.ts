@@ -1,5 +1,5 @@
 import type { Job, StoreOutage, TaskStore, WorkQueue } from "../store/mod.ts";
-import type { Execution } from "./execution.ts";
+import type { Execution, TaskObserver } from "./execution.ts";
 import { FINAL_STATUSES } from "../task_model/model.ts";
 import type { StoreRetry } from "./store_retry.ts";
 import { sleep } from "../time/mod.ts";
@@ -19,6 +19,8 @@ export interface QueueWorkerDeps {
   /** Each lane's limit (see `planLanes`). */
   readonly limits: ReadonlyMap<string, number>;
   readonly execution: Execution;
+  /** Told of each job taken over. */
+  readonly observer?: Pick<TaskObserver, "takenOver">;
   /** Tells runners elsewhere that `taskId` is queued again (the control channel's `queued`); never fails. */
   announce(taskId: string): Promise<void>;
   /** True once the runner closes: no more jobs are taken, and unfinished ones are handed back. */
@@ -114,6 +116,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   const runJob = async (job: Job): Promise<boolean> => {
     try {
       if (job.reclaimed) {
+        deps.observer?.takenOver(job.lane);
         await reclaim(job);
         return true;
       }

@@ -1,5 +1,6 @@
 import {
   type EventLog,
+  type LaneBacklog,
   type StepOutcome,
   type StoreOutage,
   storeOutage,
@@ -94,6 +95,8 @@ export interface TaskRunner {
   input(taskId: string, answer: unknown): Promise<StepOutcome>;
   /** Cancels, then removes the task, its descendants and their events; false when unknown. */
   remove(taskId: string): Promise<boolean>;
+  /** What waits in each lane of its kinds: root tasks no runner has taken yet (metrics). */
+  backlog(): Promise<LaneBacklog[]>;
   /**
    * Stops taking work, hands the root tasks it runs back to the queue (another runner restarts
    * them at once), and ends its followers.
@@ -130,7 +133,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       `a concurrency limit names '${kind}', which is not a task kind; ignored (kinds: ${kinds.names.join(", ")})`,
     );
   }
-  const retry = storeRetry({ budgetMs: leaseMs / 2 }, outage);
+  const retry = storeRetry({ budgetMs: leaseMs / 2 }, outage, { retried: options.observer?.storeRetried });
   const consumer = `runner-${newId()}`;
   const local = new Map<string, AbortController>();
   const inputWaiters = new Map<string, () => void>();
@@ -166,6 +169,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     execution,
     announce,
     isClosed: () => closed,
+    observer: options.observer,
   });
   const takeWork = worker.takeWork;
 
@@ -264,6 +268,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       await tasks.remove(taskId);
       return true;
     },
+    backlog: () => queue.backlog([...limits.keys()]),
     async close() {
       if (closed) return;
       closed = true;

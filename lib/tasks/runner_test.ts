@@ -5,6 +5,9 @@ import { missingTools } from "../../testing/tools.ts";
 import { createMemoryStore, openStore, type Store, type StoredEvent } from "../store/mod.ts";
 import { createTaskRunner, defineTask, demoTask, TaskInputError, type TaskRunner } from "./mod.ts";
 
+/** An observer that ignores everything, for tests that listen to one part of it. */
+const QUIET_OBSERVER = { submitted() {}, running() {}, finished() {}, takenOver() {}, storeRetried() {} };
+
 const FINAL = new Set(["done", "failed", "cancelled"]);
 
 /** The task's events until its final one (or `until` returns true). */
@@ -248,7 +251,9 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
     await eventsOf(store, task.task_id, (e) => e.kind === "subtask_spawned");
     const [oldChild] = await store.tasks.children(task.task_id);
     await a.close();
-    const b = createTaskRunner({ store, definitions: [demoTask], log: () => {}, pollMs: 50 });
+    const takenOver: string[] = [];
+    const observer = { ...QUIET_OBSERVER, takenOver: (lane: string) => takenOver.push(lane) };
+    const b = createTaskRunner({ store, definitions: [demoTask], log: () => {}, pollMs: 50, observer });
     try {
       const started = Date.now();
       // Until the second attempt has spawned its own child (after the retry event).
@@ -259,6 +264,7 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
         (e) => (retried ||= e.data.update_type === "retry") && e.kind === "subtask_spawned",
       );
       assert(Date.now() - started < 2_000, "taken over long before the 30 s lease ran out");
+      assertEquals(takenOver, ["tasks"], "the observer is told of the takeover, with its lane");
       const retry = events.find((e) => e.data.update_type === "retry");
       assertEquals(retry?.data.message, "restarted (attempt 2): the runner that had it stopped");
       await b.cancel(task.task_id, true);

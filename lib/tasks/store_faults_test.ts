@@ -63,7 +63,9 @@ async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: Redi
   // The default store deadline (1 s) and lease (30 s): the fault outlasts the deadline, not a third of the lease.
   const store = await openStore({ url: redis.url, prefix: `faults-${crypto.randomUUID()}:` });
   const lines: string[] = [];
-  const runner = createTaskRunner({ store, definitions: [chatty], log: (line) => lines.push(line) });
+  let retried = 0;
+  const observer = { submitted() {}, running() {}, finished() {}, takenOver() {}, storeRetried: () => retried++ };
+  const runner = createTaskRunner({ store, definitions: [chatty], log: (line) => lines.push(line), observer });
   try {
     const task = await runner.submit({ kind: "chatty", input: { steps: STEPS } });
     await eventsOf(store, task.task_id, (e) => e.data.message === "step 5");
@@ -82,6 +84,7 @@ async function rideOut(fault: (redis: RedisServer) => Promise<void>, redis: Redi
     assertEquals(events.map((e) => e.id), expected.map((_, i) => i + 1));
     const record = await store.tasks.get(task.task_id);
     assertEquals(record?.status, "done");
+    assert(retried > 0, "the observer is told of the calls made again");
     assertEquals(
       record?.updates.map((u) => u.message),
       expected.slice(0, -1).filter(([k]) => k === "update").map(([, d]) => d.message),

@@ -62,7 +62,7 @@ export type StoreRetry = <T>(call: () => Promise<T>, signal?: AbortSignal) => Pr
 export function storeRetry(
   policy: StoreRetryPolicy,
   outage: StoreOutage,
-  effects: { now?: () => number; random?: () => number } = {},
+  effects: { now?: () => number; random?: () => number; retried?: () => void } = {},
 ): StoreRetry {
   const now = effects.now ?? Date.now;
   const random = effects.random ?? Math.random;
@@ -80,6 +80,7 @@ export function storeRetry(
         if (signal?.aborted || now() - started + delay > policy.budgetMs) throw error;
         await sleep(delay, signal).catch(() => {});
         if (signal?.aborted) throw error;
+        effects.retried?.();
       }
     }
   };

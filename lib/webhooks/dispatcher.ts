@@ -51,7 +51,12 @@ export interface DispatcherOptions {
   readonly pollMs?: number;
   /** Attempts at once. Default 16. */
   readonly concurrency?: number;
+  /** Told how each attempt ended (metrics). */
+  readonly attempted?: (outcome: DeliveryOutcome) => void;
 }
+
+/** How an attempt ended for its delivery: delivered, to be tried again, or given up. */
+export type DeliveryOutcome = "delivered" | "retrying" | "failed";
 
 /** A running dispatcher. */
 export interface Dispatcher {
@@ -157,6 +162,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       ...(status && { status }),
       ...(error && { error }),
     }, outcome);
+    options.attempted?.("delivered" in outcome ? "delivered" : "failed" in outcome ? "failed" : "retrying");
   };
 
   const deliver = async () => {

@@ -27,6 +27,7 @@ export { type BackoffOptions, giveUpAt, RETRY_WINDOW_MS, retryDelayMs, shouldRet
 export {
   DEFAULT_DELIVERY,
   type DeliveryConfig,
+  type DeliveryOutcome,
   type Dispatcher,
   type DispatcherOptions,
   startDispatcher,

@@ -12,7 +12,7 @@ import {
 } from "../../lib/tasks/mod.ts";
 import { needs } from "../auth/scopes.ts";
 import { NotFound } from "../errors.ts";
-import { createEventStreams } from "../sse.ts";
+import { createEventStreams, type EventStreamOptions } from "../sse.ts";
 import { feedStream, streamChecks, type StreamPlan, type StreamState } from "./stream_feed.ts";
 
 /** A channel scope that can be streamed. */
@@ -154,7 +154,7 @@ const GLOBAL_STREAM = createRoute({
  */
 export function streamRoutes<E extends Env>(
   scopeOf: ScopeOf,
-  config: StreamConfig,
+  config: StreamConfig & Pick<EventStreamOptions, "observer">,
   defaultHook: Hook<unknown, E, string, unknown>,
 ): OpenAPIHono<E> {
   const app = new OpenAPIHono<E>({ defaultHook });
@@ -196,6 +196,7 @@ export function streamRoutes<E extends Env>(
     lastEventId: string | undefined,
     replay: boolean | undefined,
   ) => {
+    if (lastEventId !== undefined) config.observer?.resumed(channel === GLOBAL_CHANNEL ? "global" : "session");
     const last = await events.last(channel); // before answering: a store that does not answer is a 503
     const after = lastEventId !== undefined ? Number(lastEventId) : replay === false ? last : 0;
     return after > last ? 0 : after;
@@ -208,6 +209,7 @@ export function streamRoutes<E extends Env>(
       const { task_id } = c.req.valid("param");
       const { replay, events: filter } = c.req.valid("query");
       const lastEventId = c.req.valid("header")["last-event-id"];
+      if (lastEventId !== undefined) config.observer?.resumed("task");
       const channel = taskChannel(task_id);
       const { store } = scopeOf(c);
       // The channel's end before the task's state: a task not final yet ends with an event after it.

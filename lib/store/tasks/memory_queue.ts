@@ -66,5 +66,12 @@ export function createMemoryQueue(now: () => number): WorkQueue {
       if (entry) entry.idleSince = -Infinity;
       return Promise.resolve();
     },
+    backlog(lanes) {
+      return Promise.resolve(lanes.map((lane) => {
+        // An entry nobody took is idle since it was queued; oldest first.
+        const waiting = entries.filter((e) => e.lane === lane && e.owner === undefined);
+        return { lane, waiting: waiting.length, ...(waiting.length > 0 && { oldestAt: waiting[0].idleSince }) };
+      }));
+    },
   };
 }

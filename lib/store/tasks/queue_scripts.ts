@@ -76,3 +76,30 @@ redis.call('XACK', q, 'runners', ARGV[3])
 if redis.call('XDEL', q, ARGV[3]) == 0 then return false end
 return redis.call('XADD', q, '*', 'task', ARGV[4], 'attempt', ARGV[5])
 `;
+
+/**
+ * What waits in each queue: the entries no runner has taken (the stream's length less those
+ * leased), and the id of the oldest of them (the first after the group's last delivered one), or
+ * ''. ARGV: prefix, then the queues. Returns {waiting, oldest id or ''} per queue, flat.
+ */
+export const BACKLOG_LUA = `
+local out = {}
+for i = 2, #ARGV do
+  local q = ARGV[1] .. ARGV[i]
+  local waiting, oldest = 0, ''
+  if redis.call('EXISTS', q) == 1 then
+    local last, leased = '0-0', 0
+    for _, g in ipairs(redis.call('XINFO', 'GROUPS', q)) do
+      local f = {}
+      for k = 1, #g, 2 do f[g[k]] = g[k + 1] end
+      if f['name'] == 'runners' then last, leased = f['last-delivered-id'], f['pending'] end
+    end
+    waiting = redis.call('XLEN', q) - leased
+    local next = redis.call('XRANGE', q, '(' .. last, '+', 'COUNT', 1)[1]
+    if next then oldest = next[1] end
+  end
+  table.insert(out, waiting)
+  table.insert(out, oldest)
+end
+return out
+`;

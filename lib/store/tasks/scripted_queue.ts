@@ -1,5 +1,5 @@
 import { DEFAULT_LANE, type WorkQueue } from "../../task_model/ports.ts";
-import { ACK_LUA, PUSH_LUA, RELEASE_LUA, RENEW_LUA, REQUEUE_LUA, TAKE_LUA } from "./queue_scripts.ts";
+import { ACK_LUA, BACKLOG_LUA, PUSH_LUA, RELEASE_LUA, RENEW_LUA, REQUEUE_LUA, TAKE_LUA } from "./queue_scripts.ts";
 import { queueName } from "./layout.ts";
 import type { Partitions } from "./partitions.ts";
 
@@ -80,6 +80,25 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
     async release(consumer, jobId) {
       const { lane, b, id } = job(jobId);
       await partitions.in(b, RELEASE_LUA, [queueName(lane), consumer, id]);
+    },
+    async backlog(lanes) {
+      const replies = await Promise.all(
+        Array.from(
+          { length: count },
+          (_, b) => partitions.in(b, BACKLOG_LUA, lanes.map(queueName)) as Promise<unknown[]>,
+        ),
+      );
+      return lanes.map((lane, i) => {
+        let waiting = 0;
+        let oldestAt: number | undefined;
+        for (const reply of replies) {
+          waiting += Number(reply[2 * i]);
+          const id = String(reply[2 * i + 1]);
+          const at = id === "" ? undefined : Number(id.slice(0, id.indexOf("-"))); // a stream id: <ms>-<seq>
+          if (at !== undefined && (oldestAt === undefined || at < oldestAt)) oldestAt = at;
+        }
+        return { lane, waiting, ...(oldestAt !== undefined && { oldestAt }) };
+      });
     },
   };
   return queue;
