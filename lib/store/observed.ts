@@ -38,25 +38,25 @@ export function observeStore(store: Store, observe: StoreCallObserver): Store {
   return wrap(store);
 }
 
-/** `target` with each method's promised answers told to `observe` under `prefix` + its name. */
+/**
+ * `target`'s methods (its own and its prototypes'), each wrapped to tell `observe` of its promised
+ * answers under `prefix` + its name, in a plain object made once (a Proxy would cost every call).
+ */
 function observed<T extends object>(target: T, prefix: string, observe: StoreCallObserver): T {
-  const methods = new Map<PropertyKey, unknown>();
-  return new Proxy(target, {
-    get(object, name, receiver) {
-      const value = Reflect.get(object, name, receiver);
-      if (typeof value !== "function" || typeof name !== "string") return value;
-      let method = methods.get(name);
-      if (!method) {
-        const family = prefix + name;
-        method = (...args: unknown[]) => {
-          const startedAt = performance.now();
-          const answer = value.apply(object, args);
-          if (answer instanceof Promise) observe(family, startedAt, answer);
-          return answer;
-        };
-        methods.set(name, method);
-      }
-      return method;
-    },
-  });
+  // What is not a method (`kind`) is read from the target, the prototype.
+  const wrapped: Record<string, unknown> = Object.create(target);
+  for (let o: object | null = target; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      const value = (target as Record<string, unknown>)[name];
+      if (name === "constructor" || Object.hasOwn(wrapped, name) || typeof value !== "function") continue;
+      const family = prefix + name;
+      wrapped[name] = (...args: unknown[]) => {
+        const startedAt = performance.now();
+        const answer = value.apply(target, args);
+        if (answer instanceof Promise) observe(family, startedAt, answer);
+        return answer;
+      };
+    }
+  }
+  return wrapped as T;
 }
