@@ -80,7 +80,7 @@ Deno.test("while draining, every way to start work or a stream is a 503 with Ret
     }
   }
   assertEquals((await t.app.request(`/tasks/${held.task_id}`)).status, 200, "a read still answers");
-  const answered = await t.app.request(`/tasks/${held.task_id}/input`, json({ answer: "yes" }));
+  const answered = await t.app.request(`/tasks/${held.task_id}/input`, json({ input: "yes" }));
   assertEquals(answered.status, 200, "work already here can still be answered (another process runs it)");
   assertEquals((await t.app.request("/readyz")).status, 503);
 });

@@ -9,6 +9,7 @@ import { STREAM_FAULT_SCENARIOS } from "./stream_fault_scenarios.ts";
 import { A2A_SCENARIOS } from "./a2a_scenarios.ts";
 import { WEBHOOK_SCENARIOS } from "./webhook_scenarios.ts";
 import { MCP_SCENARIOS } from "./mcp_scenarios.ts";
+import { DRAIN_SCENARIOS } from "./drain_scenarios.ts";
 
 export const SERVICE_SCENARIOS: readonly TaskScenario[] = [
   ...TASK_SCENARIOS,
@@ -16,4 +17,5 @@ export const SERVICE_SCENARIOS: readonly TaskScenario[] = [
   ...A2A_SCENARIOS,
   ...WEBHOOK_SCENARIOS,
   ...MCP_SCENARIOS,
+  ...DRAIN_SCENARIOS,
 ];
