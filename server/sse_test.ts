@@ -160,7 +160,10 @@ Deno.test("createEventStreams(): a drain ends each open stream with a retry hint
   drain.abort();
   const texts = await Promise.all(open.map((response) => response.text()));
   for (const [i, text] of texts.entries()) {
-    assertMatch(text, new RegExp(`^id: ${i + 1}\ndata: \\{\\}\n\nretry: 2500\n: [^\n]*reconnect with Last-Event-ID[^\n]*\n\n$`));
+    assertMatch(
+      text,
+      new RegExp(`^id: ${i + 1}\ndata: \\{\\}\n\nretry: 2500\n: [^\n]*reconnect with Last-Event-ID[^\n]*\n\n$`),
+    );
   }
   assert(producers.every((sink) => sink.signal.aborted), "each producer's signal aborts");
   let refused: unknown;
@@ -170,5 +173,9 @@ Deno.test("createEventStreams(): a drain ends each open stream with a retry hint
     refused = error;
   }
   assert(refused instanceof Draining, `a stream asked for while draining is refused: ${refused}`);
-  assertEquals([refused.status, refused.headers["retry-after"]], [503, "3"], "Retry-After in whole seconds, rounded up");
+  assertEquals(
+    [refused.status, refused.headers["retry-after"]],
+    [503, "3"],
+    "Retry-After in whole seconds, rounded up",
+  );
 });

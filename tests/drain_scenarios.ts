@@ -75,15 +75,15 @@ export const DRAIN_SCENARIOS: readonly TaskScenario[] = [{
       ids.push((await res.json()).task_id);
     }
     let open = 0;
-    let resumeOn: ServerProcess | undefined; // B, once it runs
+    const resumeOn: { b?: ServerProcess } = {}; // B, once it runs
     const subscribers = ids.flatMap((id) =>
-      Array.from({ length: SUBSCRIBERS }, () => subscribe(a, id, () => open++, () => resumeOn!))
+      Array.from({ length: SUBSCRIBERS }, () => subscribe(a, id, () => open++, () => resumeOn.b!))
     );
     // Awaited below; an assertion failing before then must not leave them unhandled.
     for (const subscriber of subscribers) subscriber.catch(() => {});
     await until("200 streams open on A", () => open === TASKS * SUBSCRIBERS, 10_000);
     await using b = await startServer(command, shared);
-    resumeOn = b;
+    resumeOn.b = b;
 
     const stopping = performance.now();
     const exited = a.stop();
