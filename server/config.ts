@@ -36,6 +36,8 @@ export interface ServerConfig {
   readonly bodyLimitBytes: number;
   /** Connection ceiling, client timeouts and shutdown deadline of the listener. */
   readonly limits: ServeLimits;
+  /** The drain on SIGTERM (docs/operations.md, "Shutdown"). */
+  readonly drain: DrainConfig;
   readonly tasks: TaskServerConfig;
   readonly streams: StreamConfig;
   /** The model that writes `answer` tasks' answers (`LLM_BASE_URL`, `LLM_MODEL`, `LLM_API_KEY`); none: extractive. */
@@ -54,6 +56,18 @@ export interface ServerConfig {
   readonly mcpEnabled: boolean;
   /** `WEBHOOKS_ENABLED`, and how deliveries are made (`WEBHOOK_*`). */
   readonly webhooks: { readonly enabled: boolean; readonly delivery: DeliveryConfig };
+}
+
+/** What the process does between SIGTERM and closing its port. */
+export interface DrainConfig {
+  /**
+   * `DRAIN_GRACE_MS`: how long it keeps accepting connections after SIGTERM (answering reads,
+   * refusing new work with 503) so that a load balancer sees `/readyz` fail first; part of
+   * `SHUTDOWN_TIMEOUT_MS`.
+   */
+  readonly graceMs: number;
+  /** `DRAIN_RETRY_MS`: the `retry:` hint of the streams it ends, and (in whole seconds) the 503s' `Retry-After`. */
+  readonly retryMs: number;
 }
 
 /** Who may call the service, and from which browser origins. */
@@ -147,6 +161,8 @@ const Env = z.object({
   KEEP_ALIVE_TIMEOUT_MS: whole("KEEP_ALIVE_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.keepAliveTimeoutMs),
   BODY_TIMEOUT_MS: whole("BODY_TIMEOUT_MS", 1, HOUR_MS).default(DEFAULT_SERVE_LIMITS.bodyTimeoutMs),
   SHUTDOWN_TIMEOUT_MS: whole("SHUTDOWN_TIMEOUT_MS", 0, HOUR_MS).default(DEFAULT_SERVE_LIMITS.shutdownTimeoutMs),
+  DRAIN_GRACE_MS: whole("DRAIN_GRACE_MS", 0, HOUR_MS).default(0),
+  DRAIN_RETRY_MS: whole("DRAIN_RETRY_MS", 100, 60_000).default(1_000),
   STORE_TIMEOUT_MS: whole("STORE_TIMEOUT_MS", 1, 60_000).default(DEFAULT_STORE_TIMEOUT_MS),
   // Tasks
   CASCADE_CANCEL: bool("CASCADE_CANCEL").default(true),
@@ -251,6 +267,9 @@ const Env = z.object({
       "it could read and change every task. Set SERVICE_TOKENS_FILE (tokens), or ALLOW_ANONYMOUS=true to run open " +
       "on purpose",
   });
+}).refine((e) => e.DRAIN_GRACE_MS === 0 || e.DRAIN_GRACE_MS < e.SHUTDOWN_TIMEOUT_MS, {
+  message: "DRAIN_GRACE_MS must be less than SHUTDOWN_TIMEOUT_MS (the grace is part of the shutdown's time): " +
+    "lower it, or raise SHUTDOWN_TIMEOUT_MS",
 }).refine((e) => e.LLM_BASE_URL || (!e.LLM_MODEL && !e.LLM_API_KEY), {
   message: "LLM_MODEL and LLM_API_KEY take effect only with LLM_BASE_URL: set it, or unset them for extractive answers",
 });
@@ -304,6 +323,7 @@ export function loadServerConfig(
       bodyTimeoutMs: e.BODY_TIMEOUT_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     },
+    drain: { graceMs: e.DRAIN_GRACE_MS, retryMs: e.DRAIN_RETRY_MS },
     tasks: {
       cascadeCancel: e.CASCADE_CANCEL,
       concurrency: e.TASK_CONCURRENCY,

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "../testing/assert.ts";
+import { assertEquals, assertMatch, assertThrows } from "../testing/assert.ts";
 import { loadServerConfig } from "./config.ts";
 import { DEFAULT_TASK_LIMITS } from "../lib/tasks/mod.ts";
 
@@ -113,6 +113,19 @@ Deno.test("loadServerConfig() rejects connection and timeout settings out of ran
     assertMatch(message, /BODY_TIMEOUT_MS must be a whole number/);
     assertMatch(message, /SHUTDOWN_TIMEOUT_MS must be from 0 to 3600000/);
   }
+});
+
+Deno.test("loadServerConfig() reads the drain: no grace and a 1 s retry hint by default; a grace as long as the shutdown is refused", () => {
+  assertEquals(loadServerConfig({}).drain, { graceMs: 0, retryMs: 1_000 });
+  assertEquals(loadServerConfig({ DRAIN_GRACE_MS: "2000", DRAIN_RETRY_MS: "2500" }).drain, {
+    graceMs: 2_000,
+    retryMs: 2_500,
+  });
+  assertThrows(
+    () => loadServerConfig({ DRAIN_GRACE_MS: "5000", SHUTDOWN_TIMEOUT_MS: "5000" }),
+    /DRAIN_GRACE_MS must be less than SHUTDOWN_TIMEOUT_MS .*raise SHUTDOWN_TIMEOUT_MS/,
+  );
+  assertThrows(() => loadServerConfig({ DRAIN_RETRY_MS: "0" }), /DRAIN_RETRY_MS must be from 100 to 60000/);
 });
 
 Deno.test("loadServerConfig() reads and checks the task settings", () => {

@@ -113,6 +113,25 @@ export class InvalidInput extends ProblemException {
   }
 }
 
+/**
+ * 503 while the process drains (SIGTERM): it takes no new work or streams, and `Retry-After`
+ * (`DRAIN_RETRY_MS` in whole seconds, rounded up) says when to ask again, by then of another process.
+ */
+export class Draining extends ProblemException {
+  readonly retryAfterSeconds: number;
+  constructor(what: string, retryMs: number) {
+    const seconds = Math.max(1, Math.ceil(retryMs / 1000));
+    super(
+      503,
+      `This server is shutting down and takes no new ${what}; retry in ${seconds} s ` +
+        "(the load balancer sends the retry to another server)",
+      { headers: { "retry-after": String(seconds) } },
+    );
+    this.name = "Draining";
+    this.retryAfterSeconds = seconds;
+  }
+}
+
 /** How `onError` answers an error: the problem, and whether it is the client's doing (no error log line). */
 export interface ProblemOf extends ProblemExtra {
   readonly status: ContentfulStatusCode;

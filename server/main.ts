@@ -9,6 +9,7 @@ import { loadRuntime, resolvePath, type Runtime, type ServeLog } from "../lib/ru
 import { openStore } from "../lib/store/mod.ts";
 import { createPipelineSource, remoteEngine, SEARCH_WORKER } from "../lib/pipelines/mod.ts";
 import { listenFailure } from "../lib/serve/mod.ts";
+import { sleep } from "../lib/time/mod.ts";
 import { loadServerConfig, type ServerConfig } from "./config.ts";
 import { createApp } from "./mod.ts";
 import { createService } from "./service.ts";
@@ -91,7 +92,10 @@ const service = createService(config, {
 service.start();
 const app = createApp(service);
 const log: ServeLog = (level, line) => level === "debug" ? debug?.(line) : say(line);
-const { hostname, port, limits } = config;
+const { hostname, port } = config;
+// Requests in flight get what is left of SHUTDOWN_TIMEOUT_MS once the grace is over, less a moment to close the rest.
+const inFlightMs = config.limits.shutdownTimeoutMs - config.drain.graceMs;
+const limits = { ...config.limits, shutdownTimeoutMs: inFlightMs - Math.min(100, Math.floor(inFlightMs / 10)) };
 // The app takes small bodies from `prereadBody` (server/json_body.ts): no guarded copy of each request.
 const listener = await runtime.serve({ hostname, port, fetch: app.fetch, limits, log, prereadSmallBodies: true }).catch(
   (error) => {
@@ -133,13 +137,23 @@ runtime.onHangup(() => {
   if (tokensFile) void tokensFile.reload("SIGHUP");
   else say("SIGHUP: nothing to reload (no SERVICE_TOKENS_FILE); SIGTERM stops the server");
 });
-// Stops accepting, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS, then closes the rest.
+// The drain (docs/operations.md, "Shutdown"), all within SHUTDOWN_TIMEOUT_MS: at once /readyz fails, new work and
+// streams are refused (503), open streams end with a retry hint and running tasks are handed back; after
+// DRAIN_GRACE_MS the port closes and requests in flight may finish; then the rest closes.
 runtime.onTerminate(async () => {
-  service.drain(); // /readyz says so at once, to whatever still asks
+  const { shutdownTimeoutMs } = config.limits;
+  const deadline = setTimeout(() => {
+    say(`shutdown took longer than SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs} ms); exiting without finishing it`);
+    runtime.exit(1);
+  }, shutdownTimeoutMs);
+  const handedBack = service.drain();
   tokensFile?.close();
+  await sleep(config.drain.graceMs);
   await listener.close();
   await metricsListener?.close();
+  await handedBack;
   await service.close();
   await tracing?.shutdown(); // the last spans are sent
+  clearTimeout(deadline);
   runtime.exit(0);
 }, ["SIGINT", "SIGTERM"]);

@@ -9,7 +9,7 @@
  * @module
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import type { TaskObserver } from "../lib/tasks/mod.ts";
 import type { LaneBacklog, StoreCallObserver } from "../lib/store/mod.ts";
 import type { DeliveryOutcome } from "../lib/webhooks/mod.ts";

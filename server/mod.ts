@@ -99,8 +99,9 @@ export function createApp(service: Service): OpenAPIHono {
     "/",
     pipelineRoutes({ scopeOf, idempotencyTtlMs: taskApi.idempotencyTtlMs, source: service.source }, invalidFields),
   );
-  // The streams' settings, with what the metrics count of them.
-  const streams = { ...config.streams, observer: service.metrics?.streams };
+  // The streams' settings, with what the metrics count of them and the drain that ends them.
+  const drain = { signal: service.draining, retryMs: config.drain.retryMs };
+  const streams = { ...config.streams, observer: service.metrics?.streams, drain };
   app.route("/", streamRoutes(scopeOf, streams, invalidFields));
   app.route("/", ticketRoutes(tickets, scopeTable, invalidFields));
   if (config.a2a.enabled) {
@@ -108,7 +109,7 @@ export function createApp(service: Service): OpenAPIHono {
   }
   if (config.mcpEnabled) {
     const cascadeCancel = config.tasks.cascadeCancel;
-    app.route("/", mcpRoutes({ scopeOf, kinds: service.kinds, cascadeCancel }, invalidFields));
+    app.route("/", mcpRoutes({ scopeOf, kinds: service.kinds, cascadeCancel, drain }, invalidFields));
   }
   serveOpenApi(app, { title: "storectl service", version: VERSION }, config.rateLimit.routes, service.kinds);
   app.route("/", docsRoutes("/openapi.json"));

@@ -37,6 +37,7 @@ import { a2aPushBody } from "./a2a/wire.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import type { Log } from "./log.ts";
 import { storeSpans } from "./tracing.ts";
+import { Draining } from "./errors.ts";
 
 /** What an entry gives the service besides its settings: the effects of where it runs. */
 export interface ServiceParts {
@@ -100,8 +101,15 @@ export interface Service {
    * own. A reload of the tokens calls it with the new set's tenants before they are in use.
    */
   start(tenants?: Iterable<string>): void;
-  /** From now on `/readyz` says not ready (SIGTERM): a load balancer sends no new requests here. */
-  drain(): void;
+  /**
+   * The drain (SIGTERM), at once: `/readyz` says not ready (a load balancer sends no new requests
+   * here), `draining` aborts (the open streams end with a retry hint, new ones are refused), each
+   * runner's submissions are refused ({@link Draining}) and its running tasks handed back, which
+   * another process's runners take at once. Resolves once they are handed back.
+   */
+  drain(): Promise<void>;
+  /** Aborts when the drain starts. */
+  readonly draining: AbortSignal;
   /** Whether this process should get requests: the store answers, its runners run, it is not draining. */
   readiness(): Promise<Readiness>;
   /** Stops the runners (their running tasks handed back) and the indexes, then closes the store. */
@@ -160,7 +168,8 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
   ];
   const scopes = new Map<string | undefined, Scope>();
   let closed = false;
-  let draining = false;
+  const draining = new AbortController();
+  const retryMs = config.drain.retryMs;
   const scope = (tenant?: string): Scope => {
     const known = scopes.get(tenant);
     if (known) return known;
@@ -168,7 +177,7 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
     const view = tenant === undefined ? store : store.forTenant(tenant);
     const search = createSearchIndex(view, { engine: config.pipelines.engine, worker: parts.searchWorker });
     search.start();
-    const runner = createTaskRunner({
+    const own = createTaskRunner({
       store: view,
       definitions: kindsOver(view, parts.retriever ?? search),
       concurrency: config.tasks.concurrency,
@@ -180,6 +189,13 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
       log,
       observer: metrics?.tasksOf(tenant),
     });
+    // While draining, no new work: a scope made now (a tenant's first request) starts closed.
+    if (draining.signal.aborted) void own.close();
+    const runner: TaskRunner = {
+      ...own,
+      submit: (request) =>
+        draining.signal.aborted ? Promise.reject(new Draining("tasks", retryMs)) : own.submit(request),
+    };
     const dispatcher = webhooks
       ? startDispatcher({
         store: view,
@@ -209,15 +225,17 @@ export function createService(config: ServerConfig, parts: ServiceParts): Servic
     start(tenants = tokens?.tenants) {
       for (const tenant of tenants ?? [undefined]) scope(tenant);
     },
-    drain() {
-      draining = true;
+    draining: draining.signal,
+    async drain() {
+      draining.abort();
+      await Promise.all([...scopes.values()].map(({ runner }) => runner.close()));
     },
     async readiness() {
       const cause = await store.ping().then(() => undefined, (error: Error) => error.message);
       const checks = {
         store: { ok: cause === undefined, kind: store.kind, ...(cause !== undefined && { cause }) },
         runner: { ok: !closed, scopes: scopes.size },
-        draining: { ok: !draining },
+        draining: { ok: !draining.signal.aborted },
       };
       return { ready: Object.values(checks).every((check) => check.ok), checks };
     },

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { Draining } from "./errors.ts";
+
 const encoder = new TextEncoder();
 
 /** Thrown by {@link EventSink.write} once the stream has ended (client gone, cut off, or ended by the server). */
@@ -47,6 +49,19 @@ export interface EventStreamOptions {
   readonly bufferBytes: number;
   /** Told of streams opening and closing, the frames they take and the ones cut off (metrics). */
   readonly observer?: StreamObserver;
+  /**
+   * The process's drain (SIGTERM): when `signal` aborts, each open stream ends after what it was
+   * sent with `retry: <retryMs>` and a comment telling its client to resume with `Last-Event-ID`
+   * (behind a load balancer, on another process), and a stream asked for from then on is refused
+   * ({@link Draining}: 503 with `Retry-After`).
+   */
+  readonly drain?: { readonly signal: AbortSignal; readonly retryMs: number };
+}
+
+/** The last frame of a stream ended by the drain: reconnect in `retryMs`, where the client left off. */
+export function drainFrame(retryMs: number): string {
+  return `retry: ${retryMs}\n: this server is shutting down; reconnect with Last-Event-ID ` +
+    "(the id of the last event received) to resume on another\n\n";
 }
 
 /** What a stream does, by the kind of channel it follows (`task`, `session`, `global`, `a2a`). */
@@ -91,9 +106,12 @@ export function cutOffComment(bufferBytes: number): string {
  * ```
  */
 export function createEventStreams(options: EventStreamOptions) {
-  const { heartbeatMs, bufferBytes } = options;
+  const { heartbeatMs, bufferBytes, drain } = options;
   const open = new Set<OutgoingStream>();
   let timer: ReturnType<typeof setInterval> | undefined;
+  drain?.signal.addEventListener("abort", () => {
+    for (const stream of open) stream.finish(drainFrame(drain.retryMs));
+  }, { once: true });
 
   const tick = () => {
     const quiet = Date.now() - (heartbeatMs * 2) / 3;
@@ -121,6 +139,7 @@ export function createEventStreams(options: EventStreamOptions) {
       check?: StreamCheck,
       channel = "stream",
     ): Response {
+      if (drain?.signal.aborted) throw new Draining("streams", drain.retryMs);
       const observer = options.observer;
       const stream = new OutgoingStream(
         bufferBytes,
@@ -229,8 +248,13 @@ class OutgoingStream implements EventSink {
   }
 
   end(comment: string): void {
+    this.finish(`: ${comment}\n\n`);
+  }
+
+  /** Ends the stream after what was written, with `frame` last. */
+  finish(frame: string): void {
     if (this.#ended !== undefined) return;
-    const bytes = encoder.encode(`: ${comment}\n\n`);
+    const bytes = encoder.encode(frame);
     this.#pending.push(bytes);
     this.#pendingBytes += bytes.length;
     this.stop("The server ended the stream");

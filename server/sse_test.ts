@@ -1,4 +1,6 @@
-import { assert, assertEquals, assertRejects } from "../testing/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../testing/assert.ts";
+import { until } from "../testing/until.ts";
+import { Draining } from "./errors.ts";
 import { createEventStreams, cutOffComment, type EventSink, StreamEnded } from "./sse.ts";
 import { sleep } from "../lib/time/mod.ts";
 
@@ -137,4 +139,43 @@ Deno.test("createEventStreams() hands encoded frames to the connection as they a
   }
   sink.end("bye");
   await reader.cancel();
+});
+
+Deno.test("createEventStreams(): a drain ends each open stream with a retry hint after what was written; a new stream is a 503", async () => {
+  const drain = new AbortController();
+  const streams = createEventStreams({
+    heartbeatMs: 60_000,
+    bufferBytes: 1_000_000,
+    drain: { signal: drain.signal, retryMs: 2_500 },
+  });
+  const producers: EventSink[] = [];
+  const open = [1, 2].map((n) =>
+    streams.respond(async (sink) => {
+      producers.push(sink);
+      await sink.write(`id: ${n}\ndata: {}\n\n`);
+      await new Promise((resolve) => sink.signal.addEventListener("abort", resolve)); // follows until the stream ends
+    })
+  );
+  await until("both producers run", () => producers.length === 2);
+  drain.abort();
+  const texts = await Promise.all(open.map((response) => response.text()));
+  for (const [i, text] of texts.entries()) {
+    assertMatch(
+      text,
+      new RegExp(`^id: ${i + 1}\ndata: \\{\\}\n\nretry: 2500\n: [^\n]*reconnect with Last-Event-ID[^\n]*\n\n$`),
+    );
+  }
+  assert(producers.every((sink) => sink.signal.aborted), "each producer's signal aborts");
+  let refused: unknown;
+  try {
+    streams.respond(() => Promise.resolve());
+  } catch (error) {
+    refused = error;
+  }
+  assert(refused instanceof Draining, `a stream asked for while draining is refused: ${refused}`);
+  assertEquals(
+    [refused.status, refused.headers["retry-after"]],
+    [503, "3"],
+    "Retry-After in whole seconds, rounded up",
+  );
 });

@@ -10,6 +10,7 @@ import { A2A_SCENARIOS } from "./a2a_scenarios.ts";
 import { WEBHOOK_SCENARIOS } from "./webhook_scenarios.ts";
 import { MCP_SCENARIOS } from "./mcp_scenarios.ts";
 import { TRACING_SCENARIOS } from "./tracing_scenarios.ts";
+import { DRAIN_SCENARIOS } from "./drain_scenarios.ts";
 
 export const SERVICE_SCENARIOS: readonly TaskScenario[] = [
   ...TASK_SCENARIOS,
@@ -18,4 +19,5 @@ export const SERVICE_SCENARIOS: readonly TaskScenario[] = [
   ...WEBHOOK_SCENARIOS,
   ...MCP_SCENARIOS,
   ...TRACING_SCENARIOS,
+  ...DRAIN_SCENARIOS,
 ];

@@ -5,9 +5,12 @@
  *
  * Conditions of the transport itself stay HTTP answers on both bindings, as on the rest of the
  * service: 401 and 403 (tokens), 413, 415, 429 (quotas, with `Retry-After`) and 503 (store).
+ * A process that drains (SIGTERM) answers 503 with `Retry-After` too, its body in the binding's
+ * error form ({@link drainingRpcError}, {@link drainingRestError}).
  *
  * @module
  */
+import type { Draining } from "../errors.ts";
 
 /** The A2A error kinds this service raises, with their JSON-RPC code and HTTP+JSON status. */
 const KINDS = {
@@ -70,4 +73,22 @@ export function checkVersion(header: string | undefined): void {
     "VERSION_NOT_SUPPORTED",
     `A2A-Version ${asked} is not supported; this agent speaks A2A ${A2A_VERSION}`,
   );
+}
+
+/** JSON-RPC's implementation-defined server error: A2A has no code for a server that takes no new calls. */
+export const SERVER_UNAVAILABLE = -32000;
+
+const retryInfo = (error: Draining) => ({
+  "@type": "type.googleapis.com/google.rpc.RetryInfo",
+  retryDelay: `${error.retryAfterSeconds}s`,
+});
+
+/** The JSON-RPC error object of a call refused while draining (sent with 503 and `Retry-After`). */
+export function drainingRpcError(error: Draining): { code: number; message: string; data: unknown[] } {
+  return { code: SERVER_UNAVAILABLE, message: error.message, data: [retryInfo(error)] };
+}
+
+/** The `google.rpc.Status` body of a call refused while draining (sent with 503 and `Retry-After`). */
+export function drainingRestError(error: Draining): { error: Record<string, unknown> } {
+  return { error: { code: 503, status: "UNAVAILABLE", message: error.message, details: [retryInfo(error)] } };
 }

@@ -8,9 +8,9 @@
 import type { Context } from "hono";
 import { prereadBody } from "../../lib/runtime/mod.ts";
 import { requireScope } from "../auth/principal.ts";
-import { UnsupportedMediaType } from "../errors.ts";
+import { Draining, UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
-import { A2AError, checkVersion, JSON_RPC, jsonRpcError } from "./errors.ts";
+import { A2AError, checkVersion, drainingRpcError, JSON_RPC, jsonRpcError } from "./errors.ts";
 import type { CallContext } from "./call.ts";
 import { methods, type TaskStream } from "./methods.ts";
 import { lastEventIdOf, sseResponse } from "./stream.ts";
@@ -103,6 +103,9 @@ export function jsonRpcHandler(
     } catch (error) {
       ctx?.end();
       if (error instanceof A2AError) return reply(c, replyId, { error: jsonRpcError(error) });
+      if (error instanceof Draining) {
+        return c.json({ jsonrpc: "2.0", id: replyId, error: drainingRpcError(error) }, 503, error.headers);
+      }
       throw error;
     }
   };

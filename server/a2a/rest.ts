@@ -9,9 +9,9 @@
 import type { Context } from "hono";
 import { requireScope } from "../auth/principal.ts";
 import type { Scope } from "../auth/scopes.ts";
-import { UnsupportedMediaType } from "../errors.ts";
+import { Draining, UnsupportedMediaType } from "../errors.ts";
 import type { createEventStreams } from "../sse.ts";
-import { A2AError, checkVersion, restError } from "./errors.ts";
+import { A2AError, checkVersion, drainingRestError, restError } from "./errors.ts";
 import type { CallContext } from "./call.ts";
 import type { TaskStream } from "./methods.ts";
 import { lastEventIdOf, sseResponse } from "./stream.ts";
@@ -59,6 +59,7 @@ export function restHandlers(
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => json);
     } catch (error) {
       ctx?.end();
+      if (error instanceof Draining) return c.json(drainingRestError(error), 503, error.headers);
       if (!(error instanceof A2AError)) throw error;
       const { http, body } = restError(error);
       return c.json(body, http);

@@ -15,6 +15,7 @@ import type { CallToolRequest } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../../lib/version/mod.ts";
 import type { TaskDefinition } from "../../lib/tasks/mod.ts";
 import { callerOf } from "../auth/principal.ts";
+import { Draining } from "../errors.ts";
 import { grants, needsAnyOf, SCOPES } from "../auth/scopes.ts";
 import type { ScopeOf } from "../scope.ts";
 import type { Scope } from "../service.ts";
@@ -26,6 +27,8 @@ export interface McpDeps {
   readonly scopeOf: ScopeOf;
   readonly kinds: readonly TaskDefinition[];
   readonly cascadeCancel: boolean;
+  /** The process's drain: from its start a call of a tool that submits is a 503 with `Retry-After`. */
+  readonly drain?: { readonly signal: AbortSignal; readonly retryMs: number };
 }
 
 export const MCP_PATH = "/mcp";
@@ -53,6 +56,12 @@ export function mcpRoutes<E extends Env>(
       const error = { code: -32700, message: "Parse error: the body is not JSON; send one JSON-RPC message" };
       return c.json({ jsonrpc: "2.0", id: null, error }, 400);
     }
+    const refused = deps.drain?.signal.aborted ? submitting(tools, body) : undefined;
+    if (refused) {
+      const { message, headers } = new Draining("tasks", deps.drain!.retryMs);
+      // JSON-RPC's implementation-defined server error: MCP has no code for a server that takes no new calls.
+      return c.json({ jsonrpc: "2.0", id: refused.id, error: { code: -32000, message } }, 503, headers);
+    }
     const { WebStandardStreamableHTTPServerTransport } = await import(
       "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
     );
@@ -62,6 +71,13 @@ export function mcpRoutes<E extends Env>(
     return await transport.handleRequest(c.req.raw, { parsedBody: body });
   });
   return app;
+}
+
+/** The message, when it is a call of a tool that submits a task. */
+function submitting(tools: ReturnType<typeof serviceTools>, body: unknown): { id: unknown } | undefined {
+  const { method, params, id } = (body ?? {}) as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+  if (method !== "tools/call") return undefined;
+  return tools.some((tool) => tool.submits && tool.name === params?.name) ? { id: id ?? null } : undefined;
 }
 
 /** A server for one request: the caller's tools over the caller's scope. */
