@@ -1,21 +1,30 @@
 /**
- * What the metrics cost: server CPU per request with `METRICS_PORT` set ÷ without, on
- * `GET /tasks/{id}` and on the rate-limited route, on Deno and on the Node bundle, each pair of
- * servers loaded in turn (A, B, B, A, …); target ≤ 1.05×. Then the registry's size after 100,000
- * requests over 50 route templates (scraped, in bytes).
+ * What watching the service costs: server CPU per request with metrics on (`METRICS_PORT`) ÷
+ * off (target ≤ 1.05×), and with tracing exporting every span to an OTLP/HTTP receiver ÷ off
+ * (target ≤ 1.2×), on `GET /tasks/{id}` and on the rate-limited route, on Deno and on the Node
+ * bundle, each pair of servers loaded in turn (A, B, B, A, …). Then the metrics registry after
+ * 100,000 requests over 50 route templates and 1,000 tenants.
  *
  * Run: `deno run -A bench/metrics_bench.ts` (needs wrk). `BENCH_SECONDS` (default 3) per run,
- * `BENCH_PAIRS` (default 5).
+ * `BENCH_PAIRS` (default 5), `BENCH_ONLY=metrics|tracing|registry` for one part.
  *
  * @module
  */
 import { DENO_SERVER, type ServerProcess, startServer } from "../testing/server_process.ts";
 import { until } from "../testing/until.ts";
+import { startOtlpReceiver } from "../testing/otlp_receiver.ts";
 import { bundleAll } from "../tools/bundle.ts";
+import { createService } from "../server/service.ts";
+import { loadServerConfig } from "../server/config.ts";
+import { createApp } from "../server/mod.ts";
+import { createMemoryStore } from "../lib/store/mod.ts";
+import { createTokenSet, parseTokens } from "../server/auth/tokens.ts";
+import { digestHex } from "../lib/text/mod.ts";
 import { type Load, load, median, ratio, rounds } from "./load.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? 3);
 const PAIRS = Number(Deno.env.get("BENCH_PAIRS") ?? 5);
+const ONLY = Deno.env.get("BENCH_ONLY");
 const FIXED = new URL("./wrk_fixed.lua", import.meta.url).pathname;
 const say = (line: string) => console.log(line);
 
@@ -33,11 +42,12 @@ async function finishedTask(server: ServerProcess): Promise<string> {
   return task_id;
 }
 
-async function compare(runtime: string, command: string[]) {
+/** Loads a server with `on` ÷ one without, pair by pair, on both routes; says the ratios against `target`. */
+async function compare(runtime: string, command: string[], what: string, on: Record<string, string>, target: number) {
   const env = { RATE_LIMIT_MAX: "1000000" }; // the most it takes: the route answers 200 throughout a run
-  await using off = await startServer(command, env);
-  await using on = await startServer(command, { ...env, METRICS_PORT: "0" });
-  const ids = { off: await finishedTask(off), on: await finishedTask(on) };
+  await using without = await startServer(command, env);
+  await using withIt = await startServer(command, { ...env, ...on });
+  const ids = { with: await finishedTask(withIt), without: await finishedTask(without) };
   const basic = `Basic ${btoa("bench:x")}`;
   for (const [label, path] of [["GET /tasks/{id}", "task"], ["rate-limited route", "limited"]] as const) {
     const run = (server: ServerProcess, id: string) => () =>
@@ -50,42 +60,75 @@ async function compare(runtime: string, command: string[]) {
         script: FIXED,
         env: path === "task" ? {} : { WRK_AUTHORIZATION: basic },
       });
-    const [withMetrics, without] = await rounds([run(on, ids.on), run(off, ids.off)], PAIRS);
-    const r = ratio({ candidate: withMetrics, baseline: without }, (l: Load) => l.cpuUs, "min");
+    const [candidate, baseline] = await rounds([run(withIt, ids.with), run(without, ids.without)], PAIRS);
+    const r = ratio({ candidate, baseline }, (l: Load) => l.cpuUs, "min");
     const med = (loads: readonly Load[]) => median(loads.map((l) => l.cpuUs)).toFixed(1);
     say(
-      `${runtime}, ${label}: server CPU ${med(withMetrics)} µs/request with metrics, ${med(without)} without: ` +
-        `${r.median.toFixed(3)}× (best ${r.best.toFixed(3)}×), target ≤ 1.05×: ${r.median <= 1.05 ? "PASS" : "FAIL"} ` +
-        `(wrk ${median(withMetrics.map((l) => l.clientCpuUs)).toFixed(1)} µs/request)`,
+      `${runtime}, ${label}: server CPU ${med(candidate)} µs/request with ${what}, ${med(baseline)} without: ` +
+        `${r.median.toFixed(3)}× (best ${r.best.toFixed(3)}×), target ≤ ${target}×: ${
+          r.median <= target ? "PASS" : "FAIL"
+        } (wrk ${median(candidate.map((l) => l.clientCpuUs)).toFixed(1)} µs/request)`,
     );
   }
 }
 
-await compare("Deno", DENO_SERVER);
-const dir = await Deno.makeTempDir({ prefix: "metrics-bench-" });
-try {
-  await bundleAll(dir);
-  await compare("Node bundle", ["node", `${dir}/server.mjs`]);
-} finally {
-  await Deno.remove(dir, { recursive: true });
+async function overheads(runtime: string, command: string[]) {
+  if (!ONLY || ONLY === "metrics") await compare(runtime, command, "metrics", { METRICS_PORT: "0" }, 1.05);
+  if (!ONLY || ONLY === "tracing") {
+    // Every span exported (a batch every 100 ms) to a receiver that counts them: the server's share is all measured.
+    await using receiver = startOtlpReceiver({ keep: false });
+    const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "100" };
+    await compare(runtime, command, "tracing", tracing, 1.2);
+    say(`${runtime}: the receiver got ${receiver.count()} spans, ${receiver.dropped()} batches refused`);
+  }
 }
 
-// The registry after 100,000 requests over 50 route templates (50 distinct 404 task ids share one template).
-{
-  await using server = await startServer(DENO_SERVER, { METRICS_PORT: "0" });
-  const metricsUrl = server.banner.match(/metrics: (\S+?)\)?$/)![1];
-  const paths = ["/tasks/x", "/tasks/x/children", "/tasks/x/tree", "/nowhere", "/pipelines/status", "/health"];
-  let sent = 0;
-  while (sent < 100_000) {
+if (ONLY !== "registry") {
+  await overheads("Deno", DENO_SERVER);
+  const dir = await Deno.makeTempDir({ prefix: "metrics-bench-" });
+  try {
+    await bundleAll(dir);
+    await overheads("Node bundle", ["node", `${dir}/server.mjs`]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// The registry after 100,000 requests over 50 route templates and 1,000 tenants (tenant label on, cap 1,000),
+// in process: the app without sockets, every request a bearer token's.
+if (!ONLY || ONLY === "registry") {
+  const tokens = Array.from({ length: 1_000 }, (_, i) => ({ token: `bench-token-${i}`, tenant: `tenant-${i}` }));
+  const file = JSON.stringify(
     await Promise.all(
-      Array.from(
-        { length: 100 },
-        (_, i) => fetch(`${server.url}${paths[(sent + i) % paths.length]}`).then((r) => r.body?.cancel()),
-      ),
-    );
-    sent += 100;
+      tokens.map(async ({ token, tenant }) => ({
+        name: tenant,
+        tenant,
+        scopes: ["tasks:read"],
+        sha256: await digestHex("SHA-256", token),
+      })),
+    ),
+  );
+  const config = loadServerConfig({ METRICS_PORT: "0", METRICS_TENANT_LABEL: "true", METRICS_TENANT_CAP: "1000" });
+  const service = createService(config, {
+    store: createMemoryStore(),
+    tokens: createTokenSet(parseTokens(file, "bench")),
+    log: () => {},
+  });
+  const app = createApp(service);
+  const templates = app.routes.map((r) => r.path).filter((p) => p !== "/*" && p !== "*");
+  const paths = [...new Set(templates)].slice(0, 50).map((p) => p.replaceAll(/:[a-z_]+/g, "x"));
+  const heapBefore = Deno.memoryUsage().heapUsed;
+  for (let i = 0; i < 100_000; i++) {
+    const { token } = tokens[i % tokens.length];
+    const res = await app.request(paths[i % paths.length], { headers: { authorization: `Bearer ${token}` } });
+    await res.body?.cancel();
   }
-  const text = await (await fetch(metricsUrl)).text();
+  const { text } = await service.metrics!.render();
   const series = text.split("\n").filter((l) => l && !l.startsWith("#")).length;
-  say(`after ${sent} requests over ${paths.length} paths: the exposition is ${text.length} bytes, ${series} series`);
+  const heapMb = (Deno.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  say(
+    `after 100,000 requests over ${paths.length} paths and ${tokens.length} tenants: the exposition is ` +
+      `${(text.length / 1024).toFixed(0)} kB, ${series} lines; heap +${heapMb.toFixed(1)} MB`,
+  );
+  await service.close();
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { AnswerObserver } from "./security_headers.ts";
 import { callerOf } from "./auth/principal.ts";
 import { traceId } from "./errors.ts";
 import { routeTemplate } from "./route_template.ts";
@@ -53,25 +53,19 @@ function levelOf(message: string): LogLevel {
  * its query, where a stream ticket may be), status, duration, response bytes when known, the
  * request's trace id and the caller's tenant.
  */
-export function accessLog(log: Log, ownRoutes: readonly string[] = []): MiddlewareHandler {
-  const own = new Map(ownRoutes.map((route) => [route.toLowerCase(), route]));
-  return async (c, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const bytes = c.res?.headers.get("content-length");
-      const tenant = callerOf(c)?.tenant;
-      log("request", {
-        method: c.req.method,
-        route: routeTemplate(c, own),
-        status: c.res?.status ?? 500,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        ...(bytes !== null && bytes !== undefined && { bytes: Number(bytes) }),
-        trace_id: traceId(c),
-        ...(c.get("spanId") && { span_id: c.get("spanId") }),
-        ...(tenant !== undefined && { tenant }),
-      });
-    }
+export function accessLog(log: Log): AnswerObserver {
+  return (c, started) => {
+    const bytes = c.res.headers.get("content-length");
+    const tenant = callerOf(c)?.tenant;
+    log("request", {
+      method: c.req.method,
+      route: routeTemplate(c),
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      ...(bytes !== null && { bytes: Number(bytes) }),
+      trace_id: traceId(c),
+      ...(c.get("spanId") && { span_id: c.get("spanId") }),
+      ...(tenant !== undefined && { tenant }),
+    });
   };
 }

@@ -8,13 +8,14 @@
  *
  * @module
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { Counter, Gauge, Registry } from "prom-client";
 import type { TaskObserver } from "../lib/tasks/mod.ts";
 import type { LaneBacklog, StoreCallObserver } from "../lib/store/mod.ts";
 import type { DeliveryOutcome } from "../lib/webhooks/mod.ts";
 import { routeTemplate } from "./route_template.ts";
 import type { StreamObserver } from "./sse.ts";
+import type { AnswerObserver } from "./security_headers.ts";
 import { callerOf } from "./auth/principal.ts";
 import { FastHistogram } from "./fast_histogram.ts";
 
@@ -23,8 +24,8 @@ export type RateLimitOutcome = "allowed" | "refused" | "store_error";
 
 /** What the service counts, and the exposition of it. */
 export interface Metrics {
-  /** Measures every request (outermost, so that refusals by the guards count too). */
-  readonly middleware: MiddlewareHandler;
+  /** Measures each request once answered (told by the outermost middleware: refusals by the guards count too). */
+  readonly answered: AnswerObserver;
   /** What the runner of `tenant`'s scope tells (none: running open). */
   tasksOf(tenant?: string): TaskObserver;
   readonly streams: StreamObserver;
@@ -39,8 +40,6 @@ export interface Metrics {
 
 /** What the metrics read from the service when scraped, and how they label tenants. */
 export interface MetricsOptions {
-  /** Paths answered by middleware rather than a route (the rate-limited ones), labelled as themselves. */
-  readonly ownRoutes?: readonly string[];
   /** Each scope's queue backlog, by tenant (none: running open), read at each scrape. */
   readonly backlog?: () => Promise<{ tenant?: string; lanes: LaneBacklog[] }[]>;
   /** `METRICS_TENANT_LABEL`: label requests, tasks and the queue by tenant, up to this many tenants. */
@@ -56,7 +55,6 @@ export const OTHER_TENANTS = "_other";
 
 /** A fresh registry with the service's metrics. */
 export function createMetrics(options: MetricsOptions = {}): Metrics {
-  const own = new Map((options.ownRoutes ?? []).map((route) => [route.toLowerCase(), route]));
   const now = options.now ?? Date.now;
   const registry = new Registry();
   const byTenant = options.tenantCap !== undefined;
@@ -72,11 +70,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     DURATION_BUCKETS,
     registry,
   );
-  const rateLimit = make(
+  // Counted per request too: plain numbers, handed to the counter when scraped.
+  const decisions: Record<RateLimitOutcome, number> = { allowed: 0, refused: 0, store_error: 0 };
+  make(
     Counter,
     "storectl_rate_limit_decisions_total",
     "Decisions of the rate-limited route: allowed (200), refused (429), store_error (503)",
     ["decision"],
+    {
+      collect(this: Counter) {
+        this.reset();
+        for (const [decision, count] of Object.entries(decisions)) if (count > 0) this.inc({ decision }, count);
+      },
+    },
   );
   const submitted = make(
     Counter,
@@ -182,19 +188,14 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
 
   const tenantOf = (c: Context) => tenantLabel(callerOf(c)?.tenant);
   return {
-    async middleware(c, next) {
-      const started = performance.now();
-      try {
-        await next();
-      } finally {
-        const method = c.req.method;
-        const route = routeTemplate(c, own);
-        const status = c.res?.status ?? 500;
-        const tenant = byTenant ? tenantOf(c) : undefined;
-        const labels = () => ({ method, route, status: String(status), ...(tenant !== undefined && { tenant }) });
-        const key = tenant === undefined ? `${method} ${status} ${route}` : `${method} ${status} ${route} ${tenant}`;
-        requests.observe(key, labels, (performance.now() - started) / 1000);
-      }
+    answered(c, started) {
+      const method = c.req.method;
+      const route = routeTemplate(c);
+      const status = c.res.status;
+      const tenant = byTenant ? tenantOf(c) : undefined;
+      const labels = () => ({ method, route, status: String(status), ...(tenant !== undefined && { tenant }) });
+      const key = tenant === undefined ? `${method} ${status} ${route}` : `${method} ${status} ${route} ${tenant}`;
+      requests.observe(key, labels, (performance.now() - started) / 1000);
     },
     tasksOf(tenant) {
       const t = byTenant ? { tenant: tenantLabel(tenant) } : {};
@@ -213,13 +214,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       cutOff: (channel) => cutOffs.inc({ channel }),
       resumed: (channel) => resumes.inc({ channel }),
     },
-    rateLimit: (decision) => rateLimit.inc({ decision }),
+    rateLimit: (decision) => decisions[decision]++,
     storeCalls(family, startedAt, answer) {
-      const took = () => storeCalls.observe(family, () => ({ family }), (performance.now() - startedAt) / 1000);
-      answer.then(took, () => {
-        took();
-        storeErrors.inc({ family });
-      });
+      answer.then(
+        () => storeCalls.observe(family, () => ({ family }), (performance.now() - startedAt) / 1000),
+        () => {
+          storeCalls.observe(family, () => ({ family }), (performance.now() - startedAt) / 1000);
+          storeErrors.inc({ family });
+        },
+      );
     },
     webhookAttempt: (outcome) => deliveries.inc({ outcome }),
     async render() {

@@ -148,13 +148,12 @@ function cardFacts(service: Service): CardFacts {
  */
 function guard(app: OpenAPIHono, service: Service, tellCause: boolean): void {
   const { config, tokens } = service;
-  // Outermost of all: every request is measured and logged, the guards' refusals too.
-  if (service.metrics) app.use("*", service.metrics.middleware);
-  if (config.logFormat === "json") app.use("*", accessLog(service.log, config.rateLimit.routes));
-  // Inside them, so that the access line has the request's span.
-  if (isTracing()) app.use("*", traceRequests(config.rateLimit.routes));
-  // Outermost, so that every answer has them, however it was made.
-  app.use("*", securityHeaders());
+  // Outermost, so that every answer has them and is measured and logged, however it was made (the guards' refusals too).
+  const observers = [service.metrics?.answered, config.logFormat === "json" ? accessLog(service.log) : undefined]
+    .filter((observe) => observe !== undefined);
+  app.use("*", securityHeaders(observers));
+  // Inside it, so that the access line has the request's span.
+  if (isTracing()) app.use("*", traceRequests());
   // Then, in one middleware (each layer costs a promise per request): the Host names answered
   // (running open: against DNS rebinding), no writes from other origins (a trusted origin's
   // preflight is a read, and passes on to CORS).

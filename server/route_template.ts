@@ -3,12 +3,17 @@ import { routePath } from "hono/route";
 
 /**
  * The route a request matched, as its template (`/tasks/:task_id`): a bounded label for metrics
- * and logs, never the raw path. Paths answered by middleware (`own`, lower case → as written)
- * are themselves; a path no route has is `unmatched`.
+ * and logs, never the raw path. A path answered by middleware (the rate-limited routes) is what
+ * that middleware set; a path no route has is `unmatched`.
  */
-export function routeTemplate(c: Context, own: ReadonlyMap<string, string>): string {
-  const fixed = own.get(c.req.path.toLowerCase());
-  if (fixed) return fixed;
+export function routeTemplate(c: Context): string {
+  const set = c.get("routeTemplate") as string | undefined;
+  if (set) return set;
   const path = routePath(c, -1);
   return path === "*" || path === "/*" || path === "" ? "unmatched" : path;
+}
+
+/** Names the route of a request that middleware answers (a rate-limited route). */
+export function setRouteTemplate(c: Context, template: string): void {
+  c.set("routeTemplate", template);
 }

@@ -3,6 +3,8 @@
  * `Referer` sent on, no framing (the console holds a token and has Delete and Clear buttons), and
  * a Content-Security-Policy. The API's answers are data, never a page, so their policy lets them
  * load nothing; the console and `/docs` set their own, which this middleware leaves in place.
+ * Outermost, it is also where each answer, however it was made, is told to the service's
+ * observers (metrics, the access log): one layer for all of them, as each costs a promise.
  *
  * @example
  * ```ts
@@ -14,7 +16,7 @@
  *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 
 /** A Content-Security-Policy from its directives. */
 export const policy = (directives: Readonly<Record<string, readonly string[]>>): string =>
@@ -61,11 +63,17 @@ const FIXED = Object.entries(SECURITY_HEADERS).filter(([name]) => name !== "cont
  * on the answer once it is made: preparing them on the context would make every answer copy a
  * `Headers` object, which costs more.
  */
-export function securityHeaders(): MiddlewareHandler {
+/** Told of each answer once it is made: `started` is `performance.now()` when the request came. */
+export type AnswerObserver = (c: Context, started: number) => void;
+
+/** Sets the headers on every answer, then tells each of `observers` of it. */
+export function securityHeaders(observers: readonly AnswerObserver[] = []): MiddlewareHandler {
   return async (c, next) => {
+    const started = performance.now();
     await next();
     const headers = c.res.headers;
     for (const [name, value] of FIXED) headers.set(name, value);
     if (!headers.has("content-security-policy")) headers.set("content-security-policy", API_CSP);
+    for (const observe of observers) observe(c, started);
   };
 }

@@ -148,7 +148,6 @@ export function taskDefinitions(deps: {
 export function createService(config: ServerConfig, parts: ServiceParts): Service {
   const { tokens, source } = parts;
   const metrics = config.metricsPort === undefined ? undefined : createMetrics({
-    ownRoutes: config.rateLimit.routes,
     tenantCap: config.metricsTenantCap,
     // Each scope's queue, read when scraped (scopes are made below; the first scrape comes later).
     backlog: () =>
@@ -255,6 +254,7 @@ function observed(store: Store, metrics?: Metrics): Store {
   const observers = [metrics?.storeCalls, isTracing() ? storeSpans(store.kind) : undefined]
     .filter((observer) => observer !== undefined);
   if (observers.length === 0) return store;
+  if (observers.length === 1) return observeStore(store, observers[0]);
   return observeStore(store, (family, startedAt, answer) => {
     for (const observe of observers) observe(family, startedAt, answer);
   });

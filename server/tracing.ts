@@ -75,8 +75,7 @@ export async function startTracing(config: TracingConfig, exporter?: unknown): P
  * routed), and the request's trace id that of the trace (`c.get("traceId")`, which errors and the
  * access log show). With tracing off, a valid `traceparent`'s trace id is the request's all the same.
  */
-export function traceRequests(ownRoutes: readonly string[] = []): MiddlewareHandler {
-  const own = new Map(ownRoutes.map((route) => [route.toLowerCase(), route]));
+export function traceRequests(): MiddlewareHandler {
   return async (c, next) => {
     const traceparent = c.req.header("traceparent");
     if (!isTracing()) {
@@ -95,7 +94,7 @@ export function traceRequests(ownRoutes: readonly string[] = []): MiddlewareHand
     try {
       await context.with(trace.setSpan(context.active(), span), next);
     } finally {
-      const route = routeTemplate(c, own);
+      const route = routeTemplate(c);
       const status = c.res?.status ?? 500;
       span.updateName(`${c.req.method} ${route}`);
       span.setAttributes({ "http.route": route, "http.response.status_code": status });

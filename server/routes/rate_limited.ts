@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { type Store, type StoreOutage, StoreUnavailableError } from "../../lib/store/mod.ts";
 import { problem, traceId } from "../errors.ts";
+import { setRouteTemplate } from "../route_template.ts";
 
 /** Limits of the rate-limited routes; the defaults are the specification's. */
 export interface RateLimitConfig {
@@ -99,6 +100,7 @@ export function rateLimitedRoutes(
   return async (c, next) => {
     const route = canonical.get(c.req.path.toLowerCase());
     if (!route) return await next();
+    setRouteTemplate(c, route); // answered here, not by a route: metrics and logs name it so
     const method = c.req.method;
     if (method === "HEAD") return c.body(null, 200, { "RateLimit-Policy": policy });
     if (method !== "GET" && method !== "POST") {
