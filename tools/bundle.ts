@@ -120,7 +120,8 @@ export function rewriteImports(script: string): string {
   });
 }
 
-const vendorName = (name: string) => name.replace(/[@/]/g, "_");
+/** A vendored library's file name: `_hono_node-server` for `@hono/node-server`. */
+export const vendorName = (name: string) => name.replace(/[@/]/g, "_");
 
 async function writeLauncher(path: string, code: string): Promise<void> {
   await Deno.writeTextFile(path, `#!/usr/bin/env node\n${code}`, { mode: 0o755 });

@@ -6,23 +6,31 @@
  * installs it, and without it `npx` fetches that version from npm): this standalone binary
  * builds offline, unlike `deno task compile`'s.
  *
- * - `ctl` is bundled into one CommonJS script with every library inside: the entry of such a
- *   binary can `require()` built-in modules only and cannot `import()`. The script's
- *   `import("x")` calls become `__import("x")`, answered by the entry (`tools/sea_main.cjs`).
- *   The keyring's native addon stays out: the entry loads it from a `node_modules` beside the
- *   binary when there is one, and otherwise says so when a `keyring:` value is used.
- * - Code cache: the script is an asset that the entry compiles with V8's code cache of a
- *   training run (an API call with a query, against a stand-in server) made by the binary itself
- *   at build time, then built in; a build whose cache V8 would reject fails. That cache holds the
- *   functions the run compiled, which Node's own `useCodeCache` (on, for the entry) does not: it
- *   caches what compiling the top level compiles. Start-up: `bench/binary_bench.ts`.
+ * - `ctl` is bundled into one CommonJS script, the same as the Node bundle's `lib/ctl.cjs`: the
+ *   large libraries it imports on demand (`CTL_VENDOR` in `tools/bundle.ts`: undici, YAML,
+ *   tables, TOML, the MCP SDK…) stay out of it, one script per package, each an asset that the
+ *   entry (`tools/sea_main.cjs`) compiles the first time it is imported. With them inside, every
+ *   start read and compiled 2.1 MB instead of 0.6 MB and took longer than the bundle's.
+ * - Such a binary's entry can `require()` built-in modules only and cannot `import()`: the
+ *   scripts' `import("x")` calls become `__import("x")`, answered by the entry. The keyring's
+ *   native addon stays out: the entry loads it from a `node_modules` beside the binary when there
+ *   is one, and otherwise says so when a `keyring:` value is used.
+ * - The scripts are stored already wrapped in the function the entry calls. `ctl`'s is ASCII (the
+ *   bundler escapes the rest; the build checks), which the entry reads as latin1 straight from
+ *   the binary's memory: no UTF-8 decoding, copy or concatenation of 0.6 MB before compiling. The
+ *   libraries' scripts have UTF-8 in their comments and are decoded as such.
+ * - Code cache: the script is compiled with V8's code cache of a training run (an API call with
+ *   a query, against a stand-in server) made by the binary itself at build time, then built in; a
+ *   build whose cache V8 would reject fails. That cache holds the functions the run compiled,
+ *   which Node's own `useCodeCache` (on, for the entry) does not: it caches what compiling the top
+ *   level compiles. Start-up: `bench/binary_bench.ts`.
  * - Linux only: macOS needs its signature removed and made again around the injection, Windows
  *   a PE resource; neither can be tried here. The binary is the host's `node` (Node 20.16 or
  *   later: `process.getBuiltinModule`), stripped of its symbols where `strip` exists.
  *
  * @module
  */
-import { denoBundle, EXTERNAL } from "./bundle.ts";
+import { CTL_VENDOR, denoBundle, EXTERNAL, vendorName } from "./bundle.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -35,14 +43,40 @@ const ARCH: Record<string, string> = { x86_64: "x64", aarch64: "arm64" };
 export const SEA_NAME = `ctl-node-${Deno.build.os}-${ARCH[Deno.build.arch] ?? Deno.build.arch}`;
 
 /**
- * Turns the script's `import("x")` into `__import("x")`; throws on a specifier that is neither a
- * built-in module nor an external addon (everything else must be inside the script).
+ * Turns a script's `import("x")` into `__import("x")`; throws on a specifier that is neither a
+ * built-in module, an on-demand library (`CTL_VENDOR`) nor an external addon (everything else
+ * must be inside the script).
  */
 export function rewriteForSea(script: string): string {
   return script.replace(/\bimport\("([^"]+)"\)/g, (_, specifier: string) => {
-    if (specifier.startsWith("node:") || EXTERNAL.includes(specifier)) return `__import("${specifier}")`;
+    if (specifier.startsWith("node:") || CTL_VENDOR.includes(specifier) || EXTERNAL.includes(specifier)) {
+      return `__import("${specifier}")`;
+    }
     throw new Error(`the single executable's script imports "${specifier}" on demand: it should be bundled in`);
   });
+}
+
+/** A script as the binary stores it: rewritten for the entry and wrapped in the function it calls. */
+export function seaScript(script: string): string {
+  return `(function (exports, require, module, __filename, __dirname, __import) {${rewriteForSea(script)}\n})`;
+}
+
+/**
+ * The on-demand libraries' scripts, one per package (the MCP SDK's four entries share their
+ * modules): each script's asset name and the specifiers it answers.
+ */
+export function vendorScripts(): Map<string, string[]> {
+  const scripts = new Map<string, string[]>();
+  for (const specifier of CTL_VENDOR) {
+    const name = `vendor/${vendorName(packageOf(specifier))}.cjs`;
+    scripts.set(name, [...scripts.get(name) ?? [], specifier]);
+  }
+  return scripts;
+}
+
+/** The npm package of `specifier`: `@modelcontextprotocol/sdk` for `@modelcontextprotocol/sdk/types.js`. */
+export function packageOf(specifier: string): string {
+  return specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
 }
 
 /** Options of `buildSea`. */
@@ -75,10 +109,31 @@ export async function buildSea(outDir: string, options: SeaOptions = {}): Promis
   const manifest = JSON.parse(await Deno.readTextFile(`${root}package.json`));
   const work = await Deno.makeTempDir({ prefix: "storectl-sea-" });
   try {
-    await denoBundle(["--format", "cjs", "--output", `${work}/bundle.cjs`, `${root}cli/main.ts`]);
-    await Deno.writeTextFile(`${work}/ctl.cjs`, rewriteForSea(await Deno.readTextFile(`${work}/bundle.cjs`)));
+    await denoBundle([
+      "--format",
+      "cjs",
+      ...CTL_VENDOR.flatMap((name) => ["--external", name]),
+      "--output",
+      `${work}/bundle.cjs`,
+      `${root}cli/main.ts`,
+    ]);
+    const script = await Deno.readTextFile(`${work}/bundle.cjs`);
+    if (/[^\x00-\x7f]/.test(script)) throw new Error("ctl.cjs has non-ASCII characters: the entry reads it as latin1");
+    await Deno.writeTextFile(`${work}/ctl.cjs`, seaScript(script));
+    const assets: Record<string, string> = { "ctl.cjs": "ctl.cjs", "sea.json": "sea.json" };
+    const vendor: Record<string, string> = {};
+    await Deno.mkdir(`${work}/vendor`);
+    await Promise.all([...vendorScripts()].map(async ([name, specifiers]) => {
+      // Each specifier's module is initialised when it is first imported, not when the script runs.
+      const loads = specifiers.map((s) => `  ${JSON.stringify(s)}: () => import(${JSON.stringify(s)}),\n`);
+      await Deno.writeTextFile(`${work}/${name}.ts`, `export const load = {\n${loads.join("")}};\n`);
+      await denoBundle(["--format", "cjs", "--output", `${work}/${name}.bundle`, `${work}/${name}.ts`]);
+      await Deno.writeTextFile(`${work}/${name}`, seaScript(await Deno.readTextFile(`${work}/${name}.bundle`)));
+      assets[name] = name;
+      for (const specifier of specifiers) vendor[specifier] = name;
+    }));
     const addons = EXTERNAL.map((name) => [name, `${name}@${manifest.optionalDependencies?.[name] ?? "latest"}`]);
-    await Deno.writeTextFile(`${work}/addons.json`, JSON.stringify(Object.fromEntries(addons)));
+    await Deno.writeTextFile(`${work}/sea.json`, JSON.stringify({ addons: Object.fromEntries(addons), vendor }));
     await Deno.copyFile(`${root}tools/sea_main.cjs`, `${work}/sea_main.cjs`);
     // The code caches are V8's for this node: the same binary makes and runs them.
     await Deno.copyFile(await Deno.realPath(node), `${work}/node`);
@@ -87,7 +142,6 @@ export async function buildSea(outDir: string, options: SeaOptions = {}): Promis
     const postject = await postjectCommand(
       manifest.devDependencies?.postject ?? manifest.optionalDependencies?.postject,
     );
-    const assets: Record<string, string> = { "ctl.cjs": "ctl.cjs", "addons.json": "addons.json" };
     const inject = async (binary: string) => {
       await Deno.writeTextFile(
         `${work}/sea-config.json`,
