@@ -118,7 +118,9 @@ export async function buildSea(outDir: string, options: SeaOptions = {}): Promis
       `${root}cli/main.ts`,
     ]);
     const script = await Deno.readTextFile(`${work}/bundle.cjs`);
-    if (/[^\x00-\x7f]/.test(script)) throw new Error("ctl.cjs has non-ASCII characters: the entry reads it as latin1");
+    if (/[\u0080-\uffff]/.test(script)) {
+      throw new Error("ctl.cjs has non-ASCII characters: the entry reads it as latin1");
+    }
     await Deno.writeTextFile(`${work}/ctl.cjs`, seaScript(script));
     const assets: Record<string, string> = { "ctl.cjs": "ctl.cjs", "sea.json": "sea.json" };
     const vendor: Record<string, string> = {};
