@@ -5,7 +5,7 @@
  * bundle, each pair of servers loaded in turn (A, B, B, A, …). Then the metrics registry after
  * 100,000 requests over 50 route templates and 1,000 tenants.
  *
- * Run: `deno run -A bench/metrics_bench.ts` (needs wrk). `BENCH_SECONDS` (default 3) per run,
+ * Run: `deno run -A --v8-flags=--expose-gc bench/metrics_bench.ts` (needs wrk). `BENCH_SECONDS` (default 3) per run,
  * `BENCH_PAIRS` (default 5), `BENCH_ONLY=metrics|tracing|registry` for one part.
  *
  * @module
@@ -108,27 +108,37 @@ if (!ONLY || ONLY === "registry") {
       })),
     ),
   );
-  const config = loadServerConfig({ METRICS_PORT: "0", METRICS_TENANT_LABEL: "true", METRICS_TENANT_CAP: "1000" });
-  const service = createService(config, {
-    store: createMemoryStore(),
-    tokens: createTokenSet(parseTokens(file, "bench")),
-    log: () => {},
-  });
-  const app = createApp(service);
-  const templates = app.routes.map((r) => r.path).filter((p) => p !== "/*" && p !== "*");
-  const paths = [...new Set(templates)].slice(0, 50).map((p) => p.replaceAll(/:[a-z_]+/g, "x"));
-  const heapBefore = Deno.memoryUsage().heapUsed;
-  for (let i = 0; i < 100_000; i++) {
-    const { token } = tokens[i % tokens.length];
-    const res = await app.request(paths[i % paths.length], { headers: { authorization: `Bearer ${token}` } });
-    await res.body?.cancel();
-  }
-  const { text } = await service.metrics!.render();
-  const series = text.split("\n").filter((l) => l && !l.startsWith("#")).length;
-  const heapMb = (Deno.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {}); // with --v8-flags=--expose-gc
+  // The same requests to a service without metrics, then with: the heap's difference is the registry's.
+  const heapAfter = async (env: Record<string, string>) => {
+    const service = createService(loadServerConfig(env), {
+      store: createMemoryStore(),
+      tokens: createTokenSet(parseTokens(file, "bench")),
+      log: () => {},
+    });
+    const app = createApp(service);
+    const templates = app.routes.map((r) => r.path).filter((p) => p !== "/*" && p !== "*");
+    const paths = [...new Set(templates)].slice(0, 50).map((p) => p.replaceAll(/:[a-z_]+/g, "x"));
+    gc();
+    const before = Deno.memoryUsage().heapUsed;
+    for (let i = 0; i < 100_000; i++) {
+      const { token } = tokens[i % tokens.length];
+      const res = await app.request(paths[i % paths.length], { headers: { authorization: `Bearer ${token}` } });
+      await res.body?.cancel();
+    }
+    gc();
+    const grown = Deno.memoryUsage().heapUsed - before;
+    const text = service.metrics ? (await service.metrics.render()).text : "";
+    await service.close();
+    return { grown, text, paths: paths.length };
+  };
+  const without = await heapAfter({});
+  const withMetrics = await heapAfter({ METRICS_PORT: "0", METRICS_TENANT_LABEL: "true", METRICS_TENANT_CAP: "1000" });
+  const series = withMetrics.text.split("\n").filter((l) => l && !l.startsWith("#")).length;
   say(
-    `after 100,000 requests over ${paths.length} paths and ${tokens.length} tenants: the exposition is ` +
-      `${(text.length / 1024).toFixed(0)} kB, ${series} lines; heap +${heapMb.toFixed(1)} MB`,
+    `after 100,000 requests over ${withMetrics.paths} route templates and ${tokens.length} tenants (tenant label on): ` +
+      `the exposition is ${(withMetrics.text.length / 1024).toFixed(0)} kB, ${series} lines; heap growth with ` +
+      `metrics − without: ${((withMetrics.grown - without.grown) / 2 ** 20).toFixed(1)} MB (the tenants' own scopes ` +
+      `grow it by ${(without.grown / 2 ** 20).toFixed(0)} MB either way)`,
   );
-  await service.close();
 }

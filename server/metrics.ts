@@ -70,6 +70,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     DURATION_BUCKETS,
     registry,
   );
+  // By tenant a counter, not the histogram: its series are the tenants times two or three status classes.
+  const tenantRequests = make(
+    Counter,
+    "storectl_tenant_requests_total",
+    "HTTP requests by tenant and status class (2xx, 4xx, 5xx), with METRICS_TENANT_LABEL",
+    ["tenant", "code"],
+  );
   // Counted per request too: plain numbers, handed to the counter when scraped.
   const decisions: Record<RateLimitOutcome, number> = { allowed: 0, refused: 0, store_error: 0 };
   make(
@@ -192,10 +199,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       const method = c.req.method;
       const route = routeTemplate(c);
       const status = c.res.status;
-      const tenant = byTenant ? tenantOf(c) : undefined;
-      const labels = () => ({ method, route, status: String(status), ...(tenant !== undefined && { tenant }) });
-      const key = tenant === undefined ? `${method} ${status} ${route}` : `${method} ${status} ${route} ${tenant}`;
-      requests.observe(key, labels, (performance.now() - started) / 1000);
+      const labels = () => ({ method, route, status: String(status) });
+      requests.observe(`${method} ${status} ${route}`, labels, (performance.now() - started) / 1000);
+      if (byTenant) tenantRequests.inc({ tenant: tenantOf(c), code: `${Math.floor(status / 100)}xx` });
     },
     tasksOf(tenant) {
       const t = byTenant ? { tenant: tenantLabel(tenant) } : {};

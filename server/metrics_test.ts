@@ -145,9 +145,8 @@ Deno.test("METRICS_TENANT_LABEL: requests and tasks by tenant, the tenants past 
     await (await app.request("/tasks/t-1", { headers: { authorization: `Bearer ${token}` } })).body?.cancel();
   }
   const { text } = await service.metrics!.render();
-  const count = "storectl_http_request_duration_seconds_count";
-  assertEquals(sample(text, count, 'route="/tasks/:task_id",status="404",tenant="acme"'), 2);
-  assertEquals(sample(text, count, 'route="/tasks/:task_id",status="404",tenant="_other"'), 1);
+  assertEquals(sample(text, "storectl_tenant_requests_total", 'tenant="acme",code="4xx"'), 2);
+  assertEquals(sample(text, "storectl_tenant_requests_total", 'tenant="_other",code="4xx"'), 1);
   assert(!text.includes("globex"), "a tenant past the cap is never a label");
 });
 
