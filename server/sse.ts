@@ -128,6 +128,10 @@ export function createEventStreams(options: EventStreamOptions) {
   };
 
   return {
+    /** A client came back with a `Last-Event-ID` on a stream of `channel`'s kind (metrics). */
+    resumed(channel: string): void {
+      options.observer?.resumed(channel);
+    },
     /**
      * A 200 event-stream response fed by `run`; the body ends when `run` settles (after what it
      * wrote has been taken) and `run`'s `sink.signal` aborts when the stream ends. An error

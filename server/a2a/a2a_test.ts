@@ -325,8 +325,8 @@ Deno.test("a request that is not JSON-RPC gets JSON-RPC's error, never a 500", a
   await text.body?.cancel();
 });
 
-Deno.test("a reconnect with Last-Event-ID gets the events after it, on both bindings", async () => {
-  await using server = serve();
+Deno.test("a reconnect with Last-Event-ID gets the events after it, on both bindings (and is counted)", async () => {
+  await using server = serve({ env: { METRICS_PORT: "0" } });
   const client = await a2aClient(server.url, "JSONRPC");
   const started = await client.sendMessage({
     message: message({ data: { steps: 1, delay_ms: 0, tokens: ["a", "b", "c", "d"], ask: "more?" } }, {
@@ -351,6 +351,8 @@ Deno.test("a reconnect with Last-Event-ID gets the events after it, on both bind
   const expected = [3, 4, 5, 6, 7, 8];
   assertEquals(await ids(viaRpc), expected);
   assertEquals(await ids(viaRest), expected);
+  const { text } = await server.service.metrics!.render();
+  assertMatch(text, /^storectl_stream_resumes_total\{channel="a2a"\} 2$/m);
 });
 
 Deno.test("A2A keeps the service's access control: tokens, scopes and tenants", async () => {

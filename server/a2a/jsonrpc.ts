@@ -13,7 +13,7 @@ import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, drainingRpcError, JSON_RPC, jsonRpcError } from "./errors.ts";
 import type { CallContext } from "./call.ts";
 import { methods, type TaskStream } from "./methods.ts";
-import { lastEventIdOf, sseResponse } from "./stream.ts";
+import { resumedAfter, sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
 type Id = string | number | null;
@@ -92,11 +92,7 @@ export function jsonRpcHandler(
         ctx.end();
         return reply(c, replyId, { result });
       }
-      const stream = await entry.streaming!(
-        params,
-        ctx,
-        lastEventIdOf(c.req.header("last-event-id")),
-      );
+      const stream = await entry.streaming!(params, ctx, resumedAfter(c, streams));
       ctx.end(); // the stream follows on its own signal
       const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(replyId)},"result":`;
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => `${envelope}${json}}`);

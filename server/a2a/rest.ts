@@ -14,7 +14,7 @@ import type { createEventStreams } from "../sse.ts";
 import { A2AError, checkVersion, drainingRestError, restError } from "./errors.ts";
 import type { CallContext } from "./call.ts";
 import type { TaskStream } from "./methods.ts";
-import { lastEventIdOf, sseResponse } from "./stream.ts";
+import { resumedAfter, sseResponse } from "./stream.ts";
 import type { Json } from "./wire.ts";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
@@ -50,11 +50,7 @@ export function restHandlers(
         ctx.end();
         return result === null ? c.body(null, 204) : c.json(result, 200);
       }
-      const stream = await call.streaming(
-        params,
-        ctx,
-        lastEventIdOf(c.req.header("last-event-id")),
-      );
+      const stream = await call.streaming(params, ctx, resumedAfter(c, streams));
       ctx.end(); // the stream follows on its own signal
       return sseResponse(streams, ctx.scope.store.events, stream, (json) => json);
     } catch (error) {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Context } from "hono";
 import type { EventLog } from "../../lib/store/mod.ts";
 import { type StoredEvent, taskChannel } from "../../lib/tasks/mod.ts";
 import { feedStream } from "../routes/stream_feed.ts";
@@ -16,9 +17,13 @@ import { streamTexts } from "./wire.ts";
 
 const encoder = new TextEncoder();
 
-/** The event a reconnecting client saw last (`Last-Event-ID`), when it sent one. */
-export const lastEventIdOf = (header: string | undefined): number | undefined =>
-  header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined;
+/** The event a reconnecting client saw last (`Last-Event-ID`), when it sent one; its coming back is counted. */
+export function resumedAfter(c: Context, streams: ReturnType<typeof createEventStreams>): number | undefined {
+  const header = c.req.header("last-event-id");
+  if (header === undefined || !/^\d+$/.test(header)) return undefined;
+  streams.resumed("a2a");
+  return Number(header);
+}
 
 /** An SSE response of `stream`, each stream response's JSON text written as `data` by `framing`. */
 export function sseResponse(

@@ -196,7 +196,7 @@ export function streamRoutes<E extends Env>(
     lastEventId: string | undefined,
     replay: boolean | undefined,
   ) => {
-    if (lastEventId !== undefined) config.observer?.resumed(channel === GLOBAL_CHANNEL ? "global" : "session");
+    if (lastEventId !== undefined) eventStreams.resumed(channel === GLOBAL_CHANNEL ? "global" : "session");
     const last = await events.last(channel); // before answering: a store that does not answer is a 503
     const after = lastEventId !== undefined ? Number(lastEventId) : replay === false ? last : 0;
     return after > last ? 0 : after;
@@ -209,7 +209,7 @@ export function streamRoutes<E extends Env>(
       const { task_id } = c.req.valid("param");
       const { replay, events: filter } = c.req.valid("query");
       const lastEventId = c.req.valid("header")["last-event-id"];
-      if (lastEventId !== undefined) config.observer?.resumed("task");
+      if (lastEventId !== undefined) eventStreams.resumed("task");
       const channel = taskChannel(task_id);
       const { store } = scopeOf(c);
       // The channel's end before the task's state: a task not final yet ends with an event after it.
