@@ -15,7 +15,7 @@ import { type ChannelScope, DEFAULT_STREAMS, type StreamConfig } from "./routes/
 import { parseAllowedHosts } from "./allowed_hosts.ts";
 import { type A2AConfig, DEFAULT_A2A } from "./a2a/methods.ts";
 import { DEFAULT_DELIVERY, type DeliveryConfig } from "../lib/webhooks/mod.ts";
-import type { TracingConfig } from "./tracing.ts";
+import { SAMPLERS, type TracingConfig } from "./tracing.ts";
 
 /** Everything the service reads from its environment. */
 export interface ServerConfig {
@@ -134,6 +134,13 @@ const Env = z.object({
   OTEL_SDK_DISABLED: bool("OTEL_SDK_DISABLED").default(false),
   OTEL_SERVICE_NAME: z.string().min(1).default("storectl"),
   OTEL_BSP_SCHEDULE_DELAY: whole("OTEL_BSP_SCHEDULE_DELAY", 1, HOUR_MS).default(5_000),
+  OTEL_TRACES_SAMPLER: z.enum(SAMPLERS, { message: `OTEL_TRACES_SAMPLER must be one of ${SAMPLERS.join(", ")}` })
+    .default("parentbased_always_on"),
+  OTEL_TRACES_SAMPLER_ARG: z.string().regex(
+    /^(0(\.\d+)?|1(\.0+)?)$/,
+    "OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1",
+  )
+    .transform(Number).optional(),
   LOG_FORMAT: z.enum(["text", "json"], { message: "LOG_FORMAT must be text or json" }).default("text"),
   HOST: z.string().min(1).default("127.0.0.1"),
   STORE_URL: z.string().regex(
@@ -302,7 +309,14 @@ export function loadServerConfig(
     ...(e.METRICS_TENANT_LABEL && { metricsTenantCap: e.METRICS_TENANT_CAP }),
     ...((e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && !e.OTEL_SDK_DISABLED &&
       e.OTEL_TRACES_EXPORTER === "otlp" &&
-      { tracing: { serviceName: e.OTEL_SERVICE_NAME, scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY } }),
+      {
+        tracing: {
+          serviceName: e.OTEL_SERVICE_NAME,
+          scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+          sampler: e.OTEL_TRACES_SAMPLER,
+          ratio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
+        },
+      }),
     logFormat: e.LOG_FORMAT,
     hostname: e.HOST,
     store: {

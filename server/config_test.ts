@@ -284,3 +284,26 @@ Deno.test("loadServerConfig() reads the pipeline settings and refuses an unknown
     assertMatch((error as Error).message, /SEARCH_ENGINE must be compact or minisearch/);
   }
 });
+
+Deno.test("loadServerConfig() traces only with an OTLP endpoint, and reads the standard OTEL_* settings", () => {
+  assertEquals(loadServerConfig({}).tracing, undefined);
+  const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" };
+  assertEquals(loadServerConfig(endpoint).tracing, {
+    serviceName: "storectl",
+    scheduleDelayMs: 5_000,
+    sampler: "parentbased_always_on",
+    ratio: 1,
+  });
+  assertEquals(loadServerConfig({ ...endpoint, OTEL_SDK_DISABLED: "true" }).tracing, undefined);
+  assertEquals(loadServerConfig({ ...endpoint, OTEL_TRACES_EXPORTER: "none" }).tracing, undefined);
+  const sampled = { ...endpoint, OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" };
+  assertEquals(loadServerConfig(sampled).tracing?.ratio, 0.25);
+  assertThrows(
+    () => loadServerConfig({ ...endpoint, OTEL_TRACES_SAMPLER: "jaeger_remote", OTEL_TRACES_SAMPLER_ARG: "2" }),
+    /OTEL_TRACES_SAMPLER must be one of always_on[\s\S]*OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1/,
+  );
+  assertThrows(
+    () => loadServerConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }),
+    /OTEL_EXPORTER_OTLP_ENDPOINT must be a URL/,
+  );
+});

@@ -7,11 +7,22 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { VERSION } from "../lib/version/mod.ts";
 import type { StoreCallObserver } from "../lib/store/mod.ts";
 import { failed, inRecordingSpan, isTracing, parseTraceparent, setTracing, startSpan } from "../lib/tracing/mod.ts";
 import { routeTemplate } from "./route_template.ts";
+
+/** The `OTEL_TRACES_SAMPLER` values the service takes (the specification's, less the Jaeger ones). */
+export const SAMPLERS = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+] as const;
 
 /** What the service reads of the standard `OTEL_*` variables; the exporter reads the rest (headers, timeouts). */
 export interface TracingConfig {
@@ -19,10 +30,14 @@ export interface TracingConfig {
   readonly serviceName: string;
   /** `OTEL_BSP_SCHEDULE_DELAY`: how long finished spans wait to be sent together, in milliseconds. */
   readonly scheduleDelayMs: number;
+  /** `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`), and `OTEL_TRACES_SAMPLER_ARG` for the ratio ones. */
+  readonly sampler?: typeof SAMPLERS[number];
+  readonly ratio?: number;
 }
 
-/** The installed SDK; `shutdown()` sends what is left and takes it down. */
+/** The installed SDK: `flush()` sends the finished spans now; `shutdown()` sends what is left and takes it down. */
 export interface Tracing {
+  flush(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -31,9 +46,9 @@ export interface Tracing {
  * exporter reads `OTEL_EXPORTER_OTLP_*`), the async-context manager, and the W3C propagator.
  * `exporter` replaces the OTLP one (tests).
  */
-export async function startTracing(config: TracingConfig, exporter?: unknown): Promise<Tracing> {
+export async function startTracing(config: TracingConfig, exporter?: SpanExporter): Promise<Tracing> {
   const [
-    { TracerProvider, BatchSpanProcessor },
+    sdk,
     { OTLPTraceExporter },
     { AsyncLocalStorageContextManager },
     core,
@@ -50,16 +65,17 @@ export async function startTracing(config: TracingConfig, exporter?: unknown): P
     "service.version": VERSION,
     "service.instance.id": crypto.randomUUID(),
   }));
-  const processor = new BatchSpanProcessor({
-    exporter: (exporter ?? new OTLPTraceExporter()) as InstanceType<typeof OTLPTraceExporter>,
+  const processor = new sdk.BatchSpanProcessor({
+    exporter: exporter ?? new OTLPTraceExporter(),
     scheduledDelayMillis: config.scheduleDelayMs,
   });
-  const provider = new TracerProvider({ resource, spanProcessors: [processor] });
+  const provider = new sdk.TracerProvider({ resource, spanProcessors: [processor], sampler: samplerOf(sdk, config) });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   setTracing(true);
   return {
+    flush: () => provider.forceFlush(),
     async shutdown() {
       setTracing(false);
       await provider.shutdown();
@@ -68,6 +84,17 @@ export async function startTracing(config: TracingConfig, exporter?: unknown): P
       context.disable();
     },
   };
+}
+
+/** The sampler `config` names: a ratio or all or none, on its own or following the parent's decision. */
+function samplerOf(sdk: typeof import("@opentelemetry/sdk-trace"), config: TracingConfig) {
+  const name = config.sampler ?? "parentbased_always_on";
+  const root = name.endsWith("traceidratio")
+    ? new sdk.TraceIdRatioBasedSampler(config.ratio ?? 1)
+    : name.endsWith("always_off")
+    ? new sdk.AlwaysOffSampler()
+    : new sdk.AlwaysOnSampler();
+  return name.startsWith("parentbased_") ? new sdk.ParentBasedSampler({ root }) : root;
 }
 
 /**

@@ -56,3 +56,23 @@ Deno.test("tracing on: a request is a server span under its traceparent; the tas
     await tracing.shutdown();
   }
 });
+
+Deno.test("OTEL_TRACES_SAMPLER: always_off records no span; parentbased_traceidratio follows a sampled caller", async () => {
+  for (const [sampler, ratio, expected] of [["always_off", 1, 0], ["parentbased_traceidratio", 0, 1]] as const) {
+    const exporter = new InMemorySpanExporter();
+    const tracing = await startTracing({ ...CONFIG, sampler, ratio }, exporter);
+    try {
+      await using served = testApp();
+      const res = await served.app.request("/tasks/t-none", { headers: { traceparent: newTraceparent() } });
+      await res.body?.cancel();
+      await tracing.flush();
+      assertEquals(
+        exporter.getFinishedSpans().filter((s) => s.name === "GET /tasks/:task_id").length,
+        expected,
+        sampler,
+      );
+    } finally {
+      await tracing.shutdown();
+    }
+  }
+});
