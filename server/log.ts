@@ -1,12 +1,14 @@
 /**
  * The service's log lines: text for people (`storectl server: <message>`, as always), or with
  * `LOG_FORMAT=json` one JSON object per line — `time`, `level`, `message` and the line's fields
- * (an access line: `method`, `route`, `status`, `duration_ms`, `bytes`, `trace_id`, `span_id`, `tenant`); a line
- * written inside a span (a task's run, a request) carries its `trace_id` and `span_id`.
- * Nothing that could be a secret is ever a field: no header, no query string, no body.
+ * (an access line: `method`, `route`, `status`, `duration_ms`, `bytes`, `request_id`, `trace_id`,
+ * `span_id`, `tenant`); a line written inside a span (a task's run, a request) carries its
+ * `trace_id` and `span_id`. Nothing that could be a secret is ever a field: no header but a
+ * plain `X-Request-Id`, no query string, no body.
  *
  * @module
  */
+import type { Context } from "hono";
 import type { AnswerObserver } from "./security_headers.ts";
 import { callerOf } from "./auth/principal.ts";
 import { traceId } from "./errors.ts";
@@ -63,9 +65,19 @@ export function accessLog(log: Log): AnswerObserver {
       status: c.res.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       ...(bytes !== null && { bytes: Number(bytes) }),
+      request_id: requestId(c),
       trace_id: traceId(c),
       ...(c.get("spanId") && { span_id: c.get("spanId") }),
       ...(tenant !== undefined && { tenant }),
     });
   };
+}
+
+/** A request id as a caller may set one: letters, digits, `.`, `_`, `-`, at most 128 (nothing a log could misread). */
+const PLAIN_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The request's id in logs: its `X-Request-Id` when that is a plain id (a proxy's, a caller's), else its trace id. */
+function requestId(c: Context): string {
+  const given = c.req.header("x-request-id");
+  return given !== undefined && PLAIN_ID.test(given) ? given : traceId(c);
 }

@@ -66,3 +66,15 @@ Deno.test("LOG_FORMAT=json: an access line per request, JSON only, and no token,
     assert(!all.includes(secret), `a secret in the log: ${secret}`);
   }
 });
+
+Deno.test("LOG_FORMAT=json: the access line's request_id is the caller's X-Request-Id when it is a plain one, else the trace id", async () => {
+  const lines: string[] = [];
+  await using served = testApp({ env: { LOG_FORMAT: "json" }, log: formatLog("json", (line) => lines.push(line)) });
+  for (const id of ["req-42.a_B", "has spaces; and {braces}", "x".repeat(200)]) {
+    await (await served.app.request("/tasks/t-none", { headers: { "x-request-id": id } })).body?.cancel();
+  }
+  await (await served.app.request("/tasks/t-none")).body?.cancel();
+  const access = lines.map((line) => JSON.parse(line)).filter((e) => e.message === "request");
+  assertEquals(access[0].request_id, "req-42.a_B");
+  for (const entry of access.slice(1)) assertEquals(entry.request_id, entry.trace_id, "not a plain id: the trace id");
+});
