@@ -13,7 +13,8 @@
  * interleave on a shared machine. A frame is on time when it arrives within 50 ms of its emit.
  *
  * `deno run -A bench/stream_channels_bench.ts [--channels 1000] [--subscribers 10000] [--rate 1000]
- * [--seconds 30] [--backends redis,memory] [--rounds 1] [--server <stream_server.ts of another checkout>]`.
+ * [--seconds 30] [--backends redis,memory] [--rounds 1] [--server <stream_server.ts of another checkout>]
+ * [--profile <folder for the Deno servers' CPU profiles>]`.
  * Needs `ulimit -n` above the subscribers (both processes hold one descriptor per subscriber).
  *
  * @module
@@ -33,6 +34,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "30" },
     backends: { type: "string", default: "redis,memory" },
     rounds: { type: "string", default: "1" },
+    /** A folder for a V8 CPU profile (and its markdown summary) of each Deno server run. */
+    profile: { type: "string" },
     server: { type: "string", default: STREAM_SERVER },
   },
 });
@@ -178,9 +181,11 @@ if (backends.some((b) => b.startsWith("node-"))) {
   nodeDir = await Deno.makeTempDir({ prefix: "stream-channels-bench-" });
   await bundle(["bench/stream_server.ts", "bench/stream_floor_server.ts"], nodeDir);
 }
+const onDeno = (path: string): Entry =>
+  values.profile ? [Deno.execPath(), "run", "-A", `--cpu-prof-dir=${values.profile}`, "--cpu-prof-md", path] : path;
 const entries: Record<string, Entry> = {
-  "": values.server,
-  floor: FLOOR,
+  "": onDeno(values.server),
+  floor: onDeno(FLOOR),
   ...(nodeDir &&
     { "node-": ["node", `${nodeDir}/stream_server.js`], "node-floor": ["node", `${nodeDir}/stream_floor_server.js`] }),
 };
