@@ -4,10 +4,17 @@
  * `--rate` token events a second to the channels in turn for `--seconds`. Reports the Redis
  * connections the server holds (`INFO clients`, peak), the server's RSS (idle, with the
  * subscribers, peak), delivery latency p50/p99 over every frame, and CPU of the server, this
- * load generator and redis-server.
+ * load generator and redis-server, and the server's CPU per frame.
+ *
+ * Backends: `redis`, `memory` (the service on Deno), `floor` (`stream_floor_server.ts`: a bare
+ * `Deno.serve` writing the same frames, encoded once, to the same sockets), and `node-redis`,
+ * `node-memory`, `node-floor` (the same on Node, built into a temporary folder first). Each round
+ * runs the backends in the order given; `--rounds` repeats them, so candidates and the floor
+ * interleave on a shared machine. A frame is on time when it arrives within 50 ms of its emit.
  *
  * `deno run -A bench/stream_channels_bench.ts [--channels 1000] [--subscribers 10000] [--rate 1000]
- * [--seconds 30] [--backends redis,memory] [--server <stream_server.ts of another checkout>]`.
+ * [--seconds 30] [--backends redis,memory] [--rounds 1] [--server <stream_server.ts of another checkout>]
+ * [--profile <folder for the Deno servers' CPU profiles>]`.
  * Needs `ulimit -n` above the subscribers (both processes hold one descriptor per subscriber).
  *
  * @module
@@ -15,7 +22,8 @@
 import { parseArgs } from "node:util";
 import { startRedis } from "../testing/redis_server.ts";
 import { cpuSeconds } from "./process_cpu.ts";
-import { Histogram, post, redisClients, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";
+import { type Entry, Histogram, post, redisClients, rssKb, startBenchServer, STREAM_SERVER } from "./stream_common.ts";
+import { bundle } from "../tools/bundle.ts";
 import { sleep } from "../lib/time/mod.ts";
 
 const { values } = parseArgs({
@@ -25,6 +33,9 @@ const { values } = parseArgs({
     rate: { type: "string", default: "1000" },
     seconds: { type: "string", default: "30" },
     backends: { type: "string", default: "redis,memory" },
+    rounds: { type: "string", default: "1" },
+    /** A folder for a V8 CPU profile (and its markdown summary) of each Deno server run. */
+    profile: { type: "string" },
     server: { type: "string", default: STREAM_SERVER },
   },
 });
@@ -82,9 +93,14 @@ async function subscribe(
   }
 }
 
-async function run(backend: string, env: Record<string, string>, redis?: { port: number; pid: number }) {
+async function run(
+  backend: string,
+  env: Record<string, string>,
+  entry: Entry,
+  redis?: { port: number; pid: number },
+) {
   refusals = 0;
-  const server = await startBenchServer(env, values.server);
+  const server = await startBenchServer(env, entry);
   const clientsNow = () => redis ? redisClients(redis.port) : Promise.resolve(0);
   try {
     const spray = await post(`${server.url}/tasks`, {
@@ -138,6 +154,7 @@ async function run(backend: string, env: Record<string, string>, redis?: { port:
       redis: redis ? await cpuSeconds(redis.pid) - cpu0.redis : 0,
     };
     const delivered = counts.reduce((a, b) => a + b, 0);
+    const onTime = histogram.countBelow(50);
     const expected = Array.from({ length: SUBSCRIBERS }, (_, i) => perChannel(i % CHANNELS)).reduce((a, b) => a + b, 0);
     console.log(
       `${backend}: ${CHANNELS} channels, ${SUBSCRIBERS} subscribers, ${COUNT} events at ${RATE}/s: ` +
@@ -148,18 +165,45 @@ async function run(backend: string, env: Record<string, string>, redis?: { port:
         `subscribers connected in ${connectMs.toFixed(0)} ms (${refusals} refused and tried again); CPU: server ${
           cpu.server.toFixed(1)
         } s, ` +
-        `load generator ${cpu.client.toFixed(1)} s` + (redis ? `, redis-server ${cpu.redis.toFixed(1)} s` : ""),
+        `load generator ${cpu.client.toFixed(1)} s` + (redis ? `, redis-server ${cpu.redis.toFixed(1)} s` : "") +
+        `; ${(cpu.server * 1e6 / delivered).toFixed(2)} µs server CPU per frame; ` +
+        `${(delivered / seconds).toFixed(0)} frames/s, ${(onTime / seconds).toFixed(0)} of them on time (≤ 50 ms)`,
     );
   } finally {
     await server.stop();
   }
 }
 
-for (const backend of values.backends.split(",")) {
-  if (backend === "memory") {
-    await run("memory", { STORE_URL: "memory:" });
-    continue;
+const FLOOR = new URL("./stream_floor_server.ts", import.meta.url).pathname;
+const backends = values.backends.split(",");
+let nodeDir: string | undefined;
+if (backends.some((b) => b.startsWith("node-"))) {
+  nodeDir = await Deno.makeTempDir({ prefix: "stream-channels-bench-" });
+  await bundle(["bench/stream_server.ts", "bench/stream_floor_server.ts"], nodeDir);
+}
+const onDeno = (path: string): Entry =>
+  values.profile ? [Deno.execPath(), "run", "-A", `--cpu-prof-dir=${values.profile}`, "--cpu-prof-md", path] : path;
+const entries: Record<string, Entry> = {
+  "": onDeno(values.server),
+  floor: onDeno(FLOOR),
+  ...(nodeDir &&
+    { "node-": ["node", `${nodeDir}/stream_server.js`], "node-floor": ["node", `${nodeDir}/stream_floor_server.js`] }),
+};
+try {
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    for (const backend of backends) {
+      const node = backend.startsWith("node-");
+      const store = node ? backend.slice(5) : backend;
+      if (store === "floor") {
+        await run(backend, {}, entries[backend]);
+      } else if (store === "memory") {
+        await run(backend, { STORE_URL: "memory:" }, entries[node ? "node-" : ""]);
+      } else {
+        await using redis = await startRedis();
+        await run(backend, { STORE_URL: redis.url }, entries[node ? "node-" : ""], redis);
+      }
+    }
   }
-  await using redis = await startRedis();
-  await run("Redis", { STORE_URL: redis.url }, redis);
+} finally {
+  if (nodeDir) await Deno.remove(nodeDir, { recursive: true });
 }

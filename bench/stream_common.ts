@@ -68,6 +68,12 @@ export class Histogram {
     this.buckets[Math.min(this.buckets.length - 1, Math.max(0, Math.round(ms * 10)))]++;
     this.count++;
   }
+  /** How many values were below `ms`. */
+  countBelow(ms: number): number {
+    let n = 0;
+    for (let i = 0; i < Math.min(this.buckets.length, ms * 10); i++) n += this.buckets[i];
+    return n;
+  }
   quantile(q: number): number {
     let seen = 0;
     const target = q * this.count;

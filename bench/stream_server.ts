@@ -5,10 +5,13 @@
  * padding. `spray` waits for input, then appends `count` such tokens at `per_second` to the
  * channels of the sessions `<prefix>0` … `<prefix><sessions - 1>` in turn (many busy channels
  * with one task). Settings as `server/main.ts` (`STORE_URL`, `PORT`, `STREAM_BUFFER_BYTES`).
+ * Runs on Deno, and on Node once bundled (`stream_channels_bench.ts --backends node-redis,…`
+ * builds it), with the runtime's own listener as `server/main.ts` uses.
  *
  * @module
  */
 import { z } from "zod";
+import { loadRuntime } from "../lib/runtime/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { defineTask, sessionChannel } from "../lib/tasks/mod.ts";
 import { createApp, createService, loadServerConfig } from "../server/mod.ts";
@@ -62,18 +65,22 @@ const spray = defineTask({
   },
 });
 
-const store = await openStore({ url: Deno.env.get("STORE_URL") ?? "memory:", prefix: `bench-${crypto.randomUUID()}:` });
-const config = loadServerConfig({ STREAM_BUFFER_BYTES: Deno.env.get("STREAM_BUFFER_BYTES") });
+const runtime = await loadRuntime();
+const env = runtime.env();
+const store = await openStore({ url: env.STORE_URL ?? "memory:", prefix: `bench-${crypto.randomUUID()}:` });
+const config = loadServerConfig({ STREAM_BUFFER_BYTES: env.STREAM_BUFFER_BYTES });
 const service = createService(config, { store, kinds: [ticker, spray], log: () => {} });
 service.start();
 const app = createApp(service);
-const server = Deno.serve({
+const listener = await runtime.serve({
   hostname: "127.0.0.1",
-  port: Number(Deno.env.get("PORT") ?? 0),
-  onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`),
-}, app.fetch);
-Deno.addSignalListener("SIGTERM", async () => {
-  await server.shutdown().catch(() => {});
+  port: Number(env.PORT ?? 0),
+  fetch: app.fetch,
+  limits: { shutdownTimeoutMs: 1_000 },
+});
+console.log(`listening on ${listener.url}`);
+runtime.onTerminate(async () => {
+  await listener.close().catch(() => {});
   await service.close();
-  Deno.exit(0);
+  runtime.exit(0);
 });

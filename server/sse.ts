@@ -31,6 +31,11 @@ export interface EventSink {
    * stream has ended for any reason.
    */
   write(frames: string | readonly Uint8Array[]): Promise<void>;
+  /**
+   * {@link write} without a promise, for a producer told of events by a callback: false instead
+   * of the rejection (the stream has ended, or was cut off by this write).
+   */
+  send(frames: readonly Uint8Array[]): boolean;
   /** Resolves once the outgoing buffer is empty (everything written was taken), or once the stream has ended. */
   drained(): Promise<void>;
   /** Bytes written and not taken yet. */
@@ -227,8 +232,12 @@ class OutgoingStream implements EventSink {
   }
 
   write(frames: string | readonly Uint8Array[]): Promise<void> {
-    if (this.#ended !== undefined) return Promise.reject(new StreamEnded(this.#ended));
-    const pieces = typeof frames === "string" ? [encoder.encode(frames)] : frames;
+    if (this.send(typeof frames === "string" ? [encoder.encode(frames)] : frames)) return Promise.resolve();
+    return Promise.reject(new StreamEnded(this.#ended!));
+  }
+
+  send(pieces: readonly Uint8Array[]): boolean {
+    if (this.#ended !== undefined) return false;
     let size = 0;
     for (const piece of pieces) size += piece.length;
     this.lastWrite = Date.now();
@@ -237,13 +246,13 @@ class OutgoingStream implements EventSink {
       this.#pendingBytes = this.#pending[0].length;
       this.stop("The client fell behind and was cut off");
       this.#told?.cutOff();
-      return Promise.reject(new StreamEnded(this.#ended!));
+      return false;
     }
     this.#told?.frames(pieces.length);
     for (const piece of pieces) this.#pending.push(piece);
     this.#pendingBytes += size;
     this.#flush();
-    return Promise.resolve();
+    return true;
   }
 
   drained(): Promise<void> {

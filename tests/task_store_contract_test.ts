@@ -3,6 +3,7 @@ import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
 import type { RedisCluster } from "../testing/redis_cluster.ts";
 import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
 import { sleep } from "../lib/time/mod.ts";
+import { until } from "../testing/until.ts";
 
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
 
@@ -621,6 +622,44 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     assert(batches <= 195, `${batches} batches`);
     await store.close();
   });
+
+  await t.step(
+    "events: watch tells each watcher its history then live batches, once each, the live ones shared",
+    async () => {
+      const store = await fresh();
+      for (let i = 0; i < 20; i++) await store.events.append("w", "token", { task_id: "t", i });
+      const controller = new AbortController();
+      const watchers = [0, 12].map((after) => {
+        const seen = { ids: [] as number[], batches: [] as (readonly StoredEvent[])[], ended: false };
+        store.events.watch("w", after, controller.signal, {
+          take(batch) {
+            assert(batch.length > 0, "no empty batch");
+            seen.batches.push(batch);
+            for (const event of batch) seen.ids.push(event.id);
+          },
+          end: () => seen.ended = true,
+        });
+        return seen;
+      });
+      await until("the history told", () => watchers.every((w) => w.ids.at(-1) === 20));
+      for (let i = 20; i < 120; i++) await store.events.append("w", "token", { task_id: "t", i });
+      await until("every live event told", () => watchers.every((w) => w.ids.at(-1) === 120));
+      assertEquals(watchers[0].ids, Array.from({ length: 120 }, (_, i) => i + 1));
+      assertEquals(watchers[1].ids, Array.from({ length: 108 }, (_, i) => i + 13));
+      if (store.kind !== "upstash") { // it polls for each follower
+        assert(
+          watchers[0].batches.at(-1) === watchers[1].batches.at(-1),
+          "watchers of a channel get the same batch, not a copy each",
+        );
+      }
+      controller.abort();
+      await store.events.append("w", "token", { task_id: "t", i: 120 });
+      await store.events.append("w", "token", { task_id: "t", i: 121 });
+      await store.events.range("w", 0); // a round trip: a live event would have come by now
+      assertEquals(watchers.map((w) => [w.ids.at(-1), w.ended]), [[120, false], [120, false]], "aborted: told nothing");
+      await store.close();
+    },
+  );
 
   await t.step("events: an aborted follower ends and releases its wait", async () => {
     const store = await fresh();

@@ -38,6 +38,7 @@ export { createMemoryWebhookStore } from "./webhooks/memory.ts";
 export {
   DEFAULT_LANE,
   type EventLog,
+  type EventWatcher,
   FINAL_STATUSES,
   GLOBAL_CHANNEL,
   type Job,

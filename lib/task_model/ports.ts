@@ -183,6 +183,41 @@ export interface EventLog {
    * A slow consumer gets fewer, larger batches (one write per batch keeps fan-out cheap).
    */
   followBatches(channel: string, after: number, signal: AbortSignal): AsyncIterable<StoredEvent[]>;
+  /**
+   * `followBatches` pushed to `watcher` instead of pulled: the events above `after` (those stored,
+   * then new ones) in non-empty batches, with no gap and no duplicate, until `signal` aborts. Live
+   * batches are handed to every watcher of the channel as one array, with no promise or iterator
+   * per watcher: what one channel followed by thousands of streams needs. Returns at once.
+   */
+  watch(channel: string, after: number, signal: AbortSignal, watcher: EventWatcher): void;
+}
+
+/** What {@link EventLog.watch} tells. */
+export interface EventWatcher {
+  /**
+   * The next events, oldest first, never empty; called by the store as they come. The array and
+   * its events are shared with the channel's other watchers: read them, never change them. It
+   * must not throw (the other watchers are told in the same loop).
+   */
+  take(batch: readonly StoredEvent[]): void;
+  /** The watch ended without `signal` aborting: the store was closed, or failed to answer (`error`). */
+  end(error?: unknown): void;
+}
+
+/**
+ * {@link EventLog.watch} on `followBatches` (a store that polls): each batch of `batches` to
+ * `watcher` until `signal` aborts.
+ */
+export function watchBatches(batches: AsyncIterable<StoredEvent[]>, signal: AbortSignal, watcher: EventWatcher): void {
+  (async () => {
+    for await (const batch of batches) {
+      if (signal.aborted) return;
+      watcher.take(batch);
+    }
+    if (!signal.aborted) watcher.end();
+  })().catch((error) => {
+    if (!signal.aborted) watcher.end(error);
+  });
 }
 
 /** The events of `batches` one by one: `follow` from `followBatches`. */

@@ -129,19 +129,9 @@ async function feed(
         if (page.length < HISTORY_PAGE) break;
       }
       if (plan.until !== undefined) return; // an ended task: its history was everything
-      let behind = false;
-      for await (const batch of events.followBatches(plan.channel, position, out.signal)) {
-        // Still sending the last batch: this one is read again from the log once the client has taken that.
-        if (plan.keepUp && out.buffered > 0) {
-          behind = true;
-          break;
-        }
-        position = batch[batch.length - 1].id;
-        const { frames, ended } = take(batch);
-        if (frames.length > 0) await out.write(frames); // one write per batch
-        if (ended) return;
-      }
-      if (!behind) return;
+      const live = await followLive(events, out, plan, position, take);
+      if (!live.behind) return;
+      position = live.position; // caught up from the log once the client has taken what it was sent
       await out.drained();
     }
   } catch (error) {
@@ -152,6 +142,49 @@ async function feed(
     }
     throw error;
   }
+}
+
+/**
+ * Live events to `out` as the store tells them (`events.watch`: one batch for all the channel's
+ * streams, no promise or iterator per stream per batch), until the stream ends or, with
+ * `keepUp`, the client is behind: a batch that comes while the last is still being sent is read
+ * again from the log (`behind`, with the position reached). Rejects with the store's error.
+ */
+function followLive(
+  events: EventLog,
+  out: EventSink,
+  plan: StreamPlan,
+  after: number,
+  take: (batch: readonly StoredEvent[]) => { frames: Uint8Array[]; ended: boolean },
+): Promise<{ behind: boolean; position: number }> {
+  return new Promise((resolve, reject) => {
+    let position = after;
+    const watching = new AbortController();
+    const finish = (behind: boolean, error?: unknown) => {
+      if (watching.signal.aborted) return;
+      watching.abort();
+      out.signal.removeEventListener("abort", gone);
+      if (error === undefined) resolve({ behind, position });
+      else reject(error);
+    };
+    const gone = () => finish(false);
+    if (out.signal.aborted) return gone();
+    out.signal.addEventListener("abort", gone, { once: true });
+    events.watch(plan.channel, after, watching.signal, {
+      take(batch) {
+        if (plan.keepUp && out.buffered > 0) return finish(true);
+        position = batch[batch.length - 1].id;
+        try {
+          const { frames, ended } = take(batch);
+          if (frames.length > 0 && !out.send(frames)) return finish(false); // cut off, or gone
+          if (ended) finish(false);
+        } catch (error) { // a render that failed: this stream's, not the channel's other watchers'
+          finish(false, error);
+        }
+      },
+      end: (error) => finish(false, error),
+    });
+  });
 }
 
 /**

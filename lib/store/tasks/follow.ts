@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { StoredEvent } from "../../task_model/ports.ts";
+import type { EventWatcher, StoredEvent } from "../../task_model/ports.ts";
 
 /** One pub/sub connection (Redis over TCP). */
 export interface Subscriber {
@@ -40,7 +40,10 @@ export interface FollowerPoolOptions {
 }
 
 interface Follower {
-  push(events: StoredEvent[]): void;
+  /** The feed's next events: one array for all the feed's followers. */
+  push(events: readonly StoredEvent[]): void;
+  /** The pool closed. */
+  end(): void;
 }
 
 /** A followed channel: its followers, and the id of the last event handed to them. */
@@ -55,7 +58,7 @@ class Feed {
   behind = false;
   constructor(readonly channel: string, readonly name: string) {}
 
-  push(events: StoredEvent[]) {
+  push(events: readonly StoredEvent[]) {
     this.position = events[events.length - 1].id;
     for (const follower of this.followers) follower.push(events);
   }
@@ -87,6 +90,7 @@ export class FollowerPool {
         for (const event of events) queue.push(event); // amortised O(1): a lagging follower's queue is not copied
         wake?.();
       },
+      end: () => wake?.(),
     };
     const onAbort = () => wake?.();
     signal.addEventListener("abort", onAbort);
@@ -119,10 +123,56 @@ export class FollowerPool {
     }
   }
 
+  /**
+   * `EventLog.watch` on the pool: the watcher's history, then each live batch of the feed as it
+   * is, the same array for every watcher of the channel (no queue, promise or copy per watcher).
+   */
+  watch(channel: string, after: number, signal: AbortSignal, watcher: EventWatcher): void {
+    if (signal.aborted) return;
+    if (this.#closed) return watcher.end();
+    let last = after;
+    let ended = false;
+    /** Live events that came while the history was read; undefined once it was told. */
+    let early: StoredEvent[] | undefined = [];
+    const tell = (events: readonly StoredEvent[]) => {
+      const end = events[events.length - 1].id;
+      if (ended || signal.aborted || end <= last) return;
+      watcher.take(events[0].id > last ? events : events.filter((e) => e.id > last)); // the history may hold the first ones
+      last = end;
+    };
+    const feed = this.#feedOf(channel);
+    const follower: Follower = {
+      push(events) {
+        if (!early) return tell(events);
+        for (const event of events) early.push(event);
+      },
+      end: () => stop(),
+    };
+    const leave = () => {
+      feed.followers.delete(follower);
+      if (feed.followers.size === 0) this.#drop(feed);
+    };
+    const stop = (error?: unknown) => {
+      if (ended || signal.aborted) return;
+      ended = true;
+      signal.removeEventListener("abort", leave);
+      leave();
+      watcher.end(error);
+    };
+    feed.followers.add(follower);
+    signal.addEventListener("abort", leave, { once: true });
+    feed.ready.then(() => this.#options.range(channel, after)).then((history) => {
+      const live = early!;
+      early = undefined;
+      if (history.length > 0) tell(history);
+      if (live.length > 0) tell(live);
+    }, stop);
+  }
+
   /** Ends every follower and closes the connection. */
   close(): void {
     this.#closed = true;
-    for (const feed of this.#feeds.values()) for (const follower of feed.followers) follower.push([]);
+    for (const feed of this.#feeds.values()) for (const follower of [...feed.followers]) follower.end();
     this.#feeds.clear();
     this.#byName.clear();
     this.#subscriber?.close();

@@ -1,9 +1,28 @@
-import { eachEvent, type EventLog, type StoredEvent } from "../../task_model/ports.ts";
+import { eachEvent, type EventLog, type EventWatcher, type StoredEvent } from "../../task_model/ports.ts";
 
 interface Channel {
   events: StoredEvent[];
   seq: number;
   readonly waiters: Set<() => void>;
+  /** The id up to which the channel's watchers have been told. */
+  told: number;
+}
+
+/** A watcher of a channel, and the last id it was told. */
+interface Watch {
+  readonly watcher: EventWatcher;
+  last: number;
+  /** Told its history: from then on it takes its share of each hand-out. */
+  started: boolean;
+}
+
+/**
+ * The watchers of a channel, by name (a dropped channel's watchers stay for the next one of
+ * the name), and whether a hand-out is due: appends made in one turn reach them as one batch.
+ */
+interface Watching {
+  readonly watches: Set<Watch>;
+  due: boolean;
 }
 
 /** The memory event log, with what the memory task store needs besides the port. */
@@ -25,11 +44,27 @@ export interface MemoryEventLog extends EventLog {
  */
 export function createMemoryEventLog(): MemoryEventLog {
   const channels = new Map<string, Channel>();
+  const watching = new Map<string, Watching>();
 
   const channel = (name: string) => {
     let c = channels.get(name);
-    if (!c) channels.set(name, c = { events: [], seq: 0, waiters: new Set() });
+    if (!c) channels.set(name, c = { events: [], seq: 0, waiters: new Set(), told: 0 });
     return c;
+  };
+  /** Hands what the channel got since the last hand-out to its watchers: one array for all. */
+  const tell = (name: string, w: Watching) => {
+    w.due = false;
+    const c = channels.get(name);
+    if (!c || c.told >= c.seq) return;
+    const batch = eventsAfter(c, c.told, Infinity);
+    c.told = c.seq;
+    if (batch.length === 0) return;
+    const first = batch[0].id, last = batch[batch.length - 1].id;
+    for (const watch of w.watches) {
+      if (!watch.started || watch.last >= last) continue; // its history tells it (again)
+      watch.watcher.take(watch.last < first ? batch : batch.filter((e) => e.id > watch.last));
+      watch.last = last;
+    }
   };
   /** Appends `data` as it is: callers pass a copy of their own. */
   const append = (name: string, kind: string, data: Record<string, unknown>, cap = 0) => {
@@ -40,9 +75,35 @@ export function createMemoryEventLog(): MemoryEventLog {
     if (cap > 0 && c.events.length > cap + (cap >> 4)) c.events.splice(0, c.events.length - cap);
     for (const wake of c.waiters) wake();
     c.waiters.clear();
+    const w = watching.get(name);
+    if (w && !w.due) {
+      w.due = true;
+      queueMicrotask(() => tell(name, w));
+    }
     return id;
   };
   const events: MemoryEventLog = {
+    watch(name, after, signal, watcher) {
+      if (signal.aborted) return;
+      let w = watching.get(name);
+      if (!w) watching.set(name, w = { watches: new Set(), due: false });
+      const watch: Watch = { watcher, last: after, started: false };
+      const watches = w.watches;
+      watches.add(watch);
+      signal.addEventListener("abort", () => {
+        watches.delete(watch);
+        if (watches.size === 0 && watching.get(name)?.watches === watches) watching.delete(name);
+      }, { once: true });
+      queueMicrotask(() => { // its history, then it takes its share of each hand-out
+        watch.started = true;
+        const c = channels.get(name);
+        if (signal.aborted || !c) return;
+        const history = eventsAfter(c, watch.last, Infinity);
+        if (history.length === 0) return;
+        watch.last = history[history.length - 1].id;
+        watcher.take(history);
+      });
+    },
     appendOwned: append,
     drop(name) {
       const c = channels.get(name);

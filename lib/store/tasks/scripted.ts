@@ -1,7 +1,14 @@
 import type { ScriptHost } from "../script_host.ts";
 import { sleep } from "../../time/mod.ts";
 import { Partitions } from "./partitions.ts";
-import { eachEvent, type EventLog, type StoredEvent, type TaskPorts } from "../../task_model/ports.ts";
+import {
+  eachEvent,
+  type EventLog,
+  type EventWatcher,
+  type StoredEvent,
+  type TaskPorts,
+  watchBatches,
+} from "../../task_model/ports.ts";
 import { APPEND_LUA, LAST_LUA, RANGE_LUA } from "./event_scripts.ts";
 import { FollowerPool, type Subscriber } from "./follow.ts";
 import { createScriptedQueue } from "./scripted_queue.ts";
@@ -62,6 +69,31 @@ export function createScriptedTaskPorts(
       if (--entry.followers === 0) followed.delete(channel);
     }
   }
+  /** `watch` on the pool, the channel's keys known to its notifications meanwhile (as `subscribed`). */
+  function watched(channel: string, after: number, signal: AbortSignal, watcher: EventWatcher) {
+    partitions.channelKeys(channel).then((keys) => {
+      if (signal.aborted) return;
+      const entry = followed.get(channel) ?? { keys, followers: 0 };
+      followed.set(channel, entry);
+      entry.followers++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        if (--entry.followers === 0) followed.delete(channel);
+      };
+      signal.addEventListener("abort", release, { once: true });
+      pool!.watch(channel, after, signal, {
+        take: (batch) => watcher.take(batch),
+        end(error) {
+          release();
+          watcher.end(error);
+        },
+      });
+    }, (error) => {
+      if (!signal.aborted) watcher.end(error);
+    });
+  }
   const events: EventLog = {
     async append(channel, kind, data, maxLength = 0) {
       const id = await onChannel(channel, APPEND_LUA, [kind, JSON.stringify(data), String(maxLength)]);
@@ -73,6 +105,12 @@ export function createScriptedTaskPorts(
     followBatches(channel, after, signal) {
       if (options.follow.kind === "poll") return poll(range, channel, after, signal, options.follow.intervalMs);
       return subscribed(channel, after, signal);
+    },
+    watch(channel, after, signal, watcher) {
+      if (options.follow.kind === "poll") {
+        return watchBatches(poll(range, channel, after, signal, options.follow.intervalMs), signal, watcher);
+      }
+      watched(channel, after, signal, watcher);
     },
   };
   const queue = createScriptedQueue(partitions);
