@@ -37,6 +37,8 @@ const { values } = parseArgs({
     /** A folder for a V8 CPU profile (and its markdown summary) of each Deno server run. */
     profile: { type: "string" },
     server: { type: "string", default: STREAM_SERVER },
+    /** `deno` (the subscribers in this process) or `c` (`sse_client.c`, compiled with gcc: a fraction of the CPU). */
+    client: { type: "string", default: "deno" },
   },
 });
 const CHANNELS = Number(values.channels), SUBSCRIBERS = Number(values.subscribers);
@@ -93,6 +95,91 @@ async function subscribe(
   }
 }
 
+/** A frame count per channel: the events spread over the channels in turn. */
+const perChannel = (c: number) => Math.floor(COUNT / CHANNELS) + (c < COUNT % CHANNELS ? 1 : 0);
+
+/** Subscribers with every stream open; `done()` once each has every frame of its channel. */
+interface Subscribers {
+  /** The process whose CPU is the load generator's. */
+  readonly pid: number;
+  done(): Promise<{ delivered: number; p50: number; p99: number; onTime: number; clientCpu?: number }>;
+}
+
+/** The subscribers in this process. */
+async function denoSubscribers(hostname: string, port: number): Promise<Subscribers> {
+  const histogram = new Histogram();
+  let connected = 0;
+  let allConnected!: () => void;
+  const ready = new Promise<void>((resolve) => allConnected = resolve);
+  const subscribers: Promise<number>[] = [];
+  for (let i = 0; i < SUBSCRIBERS; i += 500) { // under the listen backlog
+    const batch = Array.from({ length: Math.min(500, SUBSCRIBERS - i) }, (_, k) => {
+      const channel = (i + k) % CHANNELS;
+      return subscribe(hostname, port, channel, histogram, perChannel(channel), () => {
+        if (++connected === SUBSCRIBERS) allConnected();
+      });
+    });
+    subscribers.push(...batch);
+    while (connected < i + batch.length) await sleep(10);
+  }
+  await ready;
+  return {
+    pid: Deno.pid,
+    async done() {
+      const delivered = (await Promise.all(subscribers)).reduce((a, b) => a + b, 0);
+      return {
+        delivered,
+        p50: histogram.quantile(0.5),
+        p99: histogram.quantile(0.99),
+        onTime: histogram.countBelow(50),
+      };
+    },
+  };
+}
+
+let cClient: string | undefined;
+
+/** The subscribers in `sse_client.c` (compiled once with gcc), a process of their own. */
+async function cSubscribers(hostname: string, port: number): Promise<Subscribers> {
+  if (!cClient) {
+    cClient = await Deno.makeTempFile({ prefix: "sse-client-" });
+    const source = new URL("./sse_client.c", import.meta.url).pathname;
+    const built = await new Deno.Command("gcc", { args: ["-O2", "-o", cClient, source] }).output();
+    if (!built.success) throw new Error(`gcc ${source}: ${new TextDecoder().decode(built.stderr)}`);
+  }
+  const timeout = String(Number(values.seconds) * 4 + 60);
+  const args = [hostname, String(port), String(SUBSCRIBERS), String(CHANNELS), String(COUNT), timeout];
+  const child = new Deno.Command(cClient, { args, stdout: "piped" }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  const line = async () => {
+    while (!text.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`sse_client ended early: ${text}`);
+      text += value;
+    }
+    const at = text.indexOf("\n");
+    const first = text.slice(0, at);
+    text = text.slice(at + 1);
+    return first;
+  };
+  if (await line() !== "READY") throw new Error(`sse_client: ${text}`);
+  return {
+    pid: child.pid,
+    async done() {
+      const result = JSON.parse(await line());
+      await child.status;
+      return {
+        delivered: result.delivered,
+        p50: result.p50,
+        p99: result.p99,
+        onTime: result.on_time,
+        clientCpu: result.cpu,
+      };
+    },
+  };
+}
+
 async function run(
   backend: string,
   env: Record<string, string>,
@@ -111,24 +198,10 @@ async function run(
     const idleRss = rssKb(server.pid);
     const idleClients = await clientsNow();
     const { hostname, port } = new URL(server.url);
-    const histogram = new Histogram();
-    let connected = 0;
-    let allConnected!: () => void;
-    const ready = new Promise<void>((resolve) => allConnected = resolve);
-    const perChannel = (c: number) => Math.floor(COUNT / CHANNELS) + (c < COUNT % CHANNELS ? 1 : 0);
     const started = performance.now();
-    const subscribers: Promise<number>[] = [];
-    for (let i = 0; i < SUBSCRIBERS; i += 500) { // under the listen backlog
-      const batch = Array.from({ length: Math.min(500, SUBSCRIBERS - i) }, (_, k) => {
-        const channel = (i + k) % CHANNELS;
-        return subscribe(hostname, Number(port), channel, histogram, perChannel(channel), () => {
-          if (++connected === SUBSCRIBERS) allConnected();
-        });
-      });
-      subscribers.push(...batch);
-      while (connected < i + batch.length) await sleep(10);
-    }
-    await ready;
+    const clients = values.client === "c"
+      ? await cSubscribers(hostname, Number(port))
+      : await denoSubscribers(hostname, Number(port));
     const connectMs = performance.now() - started;
     await sleep(1_000);
     const subscribedRss = rssKb(server.pid);
@@ -140,32 +213,31 @@ async function run(
     }, 250);
     const cpu0 = {
       server: await cpuSeconds(server.pid),
-      client: await cpuSeconds(Deno.pid),
+      client: await cpuSeconds(clients.pid),
       redis: redis ? await cpuSeconds(redis.pid) : 0,
     };
     const t0 = performance.now();
     await post(`${server.url}/tasks/${spray.task_id}/input`, { input: "go" });
-    const counts = await Promise.all(subscribers);
+    const { delivered, p50, p99, onTime, clientCpu } = await clients.done();
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     const cpu = {
       server: await cpuSeconds(server.pid) - cpu0.server,
-      client: await cpuSeconds(Deno.pid) - cpu0.client,
+      client: (clientCpu ?? await cpuSeconds(clients.pid)) - cpu0.client,
       redis: redis ? await cpuSeconds(redis.pid) - cpu0.redis : 0,
     };
-    const delivered = counts.reduce((a, b) => a + b, 0);
-    const onTime = histogram.countBelow(50);
     const expected = Array.from({ length: SUBSCRIBERS }, (_, i) => perChannel(i % CHANNELS)).reduce((a, b) => a + b, 0);
     console.log(
       `${backend}: ${CHANNELS} channels, ${SUBSCRIBERS} subscribers, ${COUNT} events at ${RATE}/s: ` +
         `delivered ${delivered} of ${expected} frames in ${seconds.toFixed(1)} s; ` +
-        `latency p50 ${histogram.quantile(0.5).toFixed(1)} ms, p99 ${histogram.quantile(0.99).toFixed(1)} ms; ` +
+        `latency p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ` +
         (redis ? `Redis clients: ${idleClients} idle, ${peakClients} peak; ` : "") +
         `server RSS ${mb(idleRss)} MB idle → ${mb(subscribedRss)} MB subscribed → ${mb(peakRss)} MB peak; ` +
         `subscribers connected in ${connectMs.toFixed(0)} ms (${refusals} refused and tried again); CPU: server ${
           cpu.server.toFixed(1)
         } s, ` +
-        `load generator ${cpu.client.toFixed(1)} s` + (redis ? `, redis-server ${cpu.redis.toFixed(1)} s` : "") +
+        `load generator (${values.client}) ${cpu.client.toFixed(1)} s` +
+        (redis ? `, redis-server ${cpu.redis.toFixed(1)} s` : "") +
         `; ${(cpu.server * 1e6 / delivered).toFixed(2)} µs server CPU per frame; ` +
         `${(delivered / seconds).toFixed(0)} frames/s, ${(onTime / seconds).toFixed(0)} of them on time (≤ 50 ms)`,
     );
