@@ -34,7 +34,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "30" },
     backends: { type: "string", default: "redis,memory" },
     rounds: { type: "string", default: "1" },
-    /** A folder for a V8 CPU profile (and its markdown summary) of each Deno server run. */
+    /** A folder for a V8 CPU profile of each server run (with a markdown summary on Deno). */
     profile: { type: "string" },
     server: { type: "string", default: STREAM_SERVER },
     /** `deno` (the subscribers in this process) or `c` (`sse_client.c`, compiled with gcc: a fraction of the CPU). */
@@ -255,11 +255,13 @@ if (backends.some((b) => b.startsWith("node-"))) {
 }
 const onDeno = (path: string): Entry =>
   values.profile ? [Deno.execPath(), "run", "-A", `--cpu-prof-dir=${values.profile}`, "--cpu-prof-md", path] : path;
+const onNode = (path: string): Entry =>
+  values.profile ? ["node", "--cpu-prof", `--cpu-prof-dir=${values.profile}`, path] : ["node", path];
 const entries: Record<string, Entry> = {
   "": onDeno(values.server),
   floor: onDeno(FLOOR),
   ...(nodeDir &&
-    { "node-": ["node", `${nodeDir}/stream_server.js`], "node-floor": ["node", `${nodeDir}/stream_floor_server.js`] }),
+    { "node-": onNode(`${nodeDir}/stream_server.js`), "node-floor": onNode(`${nodeDir}/stream_floor_server.js`) }),
 };
 try {
   for (let round = 1; round <= Number(values.rounds); round++) {
