@@ -1,6 +1,7 @@
 /**
- * Does throughput scale with shards? The same work on one redis-server (+ 1 replica) and on a
- * Redis Cluster of 3 masters (+ 3 replicas), interleaved round by round (1, 3, 3, 1, …):
+ * Does throughput scale with shards? The same work on one redis-server (+ 1 replica) and on
+ * Redis Clusters of `--masters` masters (+ a replica each; 3 by default, `3,6` for a curve),
+ * interleaved round by round (1, 3, 6, 6, 3, 1, …):
  * - tasks: a runner in this process (`--concurrency` at once) runs `--tasks` demo trees (a root
  *   with one child, 2 updates and 3 tokens each) submitted at once, until all are `done`;
  * - fan-out: `--channels` session channels with 5 followers each; `--events` appends spread
@@ -16,7 +17,7 @@
  * themselves say whether throughput scales with the masters.
  *
  * `deno run -A bench/shards_bench.ts [--rounds 5] [--tasks 300] [--concurrency 64] [--channels 200] [--events 20000]
- * [--redis-cpu 0.15]`
+ * [--redis-cpu 0.15] [--masters 3,6]`
  *
  * @module
  */
@@ -39,6 +40,8 @@ const { values } = parseArgs({
     channels: { type: "string", default: "200" },
     events: { type: "string", default: "20000" },
     "redis-cpu": { type: "string" },
+    /** The clusters' sizes, each against the one Redis: `3`, or a curve such as `3,6`. */
+    masters: { type: "string", default: "3" },
   },
 });
 const TASKS = Number(values.tasks), CHANNELS = Number(values.channels), EVENTS = Number(values.events);
@@ -168,9 +171,8 @@ for (let i = 0; !/master_link_status:up/.test(await redisInfo(replica.port, "rep
   if (i > 200) throw new Error("the replica of the one Redis did not sync within 10 s");
   await sleep(50);
 }
-await using cluster = await startRedisCluster();
-const masterPids = (await cluster.nodes()).filter((node) => node.flags.includes("master"))
-  .map((node) => cluster.pid(node.port));
+const sizes = values.masters.split(",").map(Number);
+await using clusters = new AsyncDisposableStack();
 const backends: Backend[] = [
   {
     name: "1 Redis",
@@ -179,14 +181,17 @@ const backends: Backend[] = [
     masters: [single.pid],
     masterPorts: [single.port],
   },
-  {
-    name: "cluster, 3 masters",
+];
+for (const masters of sizes) {
+  const cluster = clusters.use(await startRedisCluster({ masters }));
+  backends.push({
+    name: `cluster, ${masters} masters`,
     url: cluster.url,
     pids: cluster.ports.map((port) => cluster.pid(port)),
-    masters: masterPids,
+    masters: (await cluster.nodes()).filter((node) => node.flags.includes("master")).map((n) => cluster.pid(n.port)),
     masterPorts: await masterPorts(cluster),
-  },
-];
+  });
+}
 // With --redis-cpu, every redis-server gets that share of a core (a cgroup each): Redis, not this
 // process, is then the limit, as on a machine with a core per shard, and the rates show what the shards add.
 const redisCores = values["redis-cpu"] === undefined ? undefined : Number(values["redis-cpu"]);
@@ -198,12 +203,13 @@ await using _limits = {
     for (const limit of limits) await limit[Symbol.asyncDispose]();
   },
 };
-const ratios = {
+/** Per cluster size, each round's ratios to the one Redis. */
+const ratios = new Map(sizes.map((masters) => [masters, {
   tasks: [] as number[],
   fanOut: [] as number[],
   tasksCeiling: [] as number[],
   fanOutCeiling: [] as number[],
-};
+}]));
 for (let round = 1; round <= Number(values.rounds); round++) {
   const order = round % 2 ? backends : [...backends].reverse();
   const results = new Map<string, { tasks: Outcome; fanOut: Outcome }>();
@@ -216,15 +222,21 @@ for (let round = 1; round <= Number(values.rounds); round++) {
       }`,
     );
   }
-  const [one, three] = backends.map((b) => results.get(b.name)!);
-  ratios.tasks.push(three.tasks.rate / one.tasks.rate);
-  ratios.fanOut.push(three.fanOut.rate / one.fanOut.rate);
-  ratios.tasksCeiling.push(three.tasks.ceiling / one.tasks.ceiling);
-  ratios.fanOutCeiling.push(three.fanOut.ceiling / one.fanOut.ceiling);
+  const one = results.get(backends[0].name)!;
+  for (const [i, masters] of sizes.entries()) {
+    const them = results.get(backends[i + 1].name)!;
+    const r = ratios.get(masters)!;
+    r.tasks.push(them.tasks.rate / one.tasks.rate);
+    r.fanOut.push(them.fanOut.rate / one.fanOut.rate);
+    r.tasksCeiling.push(them.tasks.ceiling / one.tasks.ceiling);
+    r.fanOutCeiling.push(them.fanOut.ceiling / one.fanOut.ceiling);
+  }
 }
 const summary = (xs: number[]) => `${median(xs).toFixed(2)}× (best ${Math.max(...xs).toFixed(2)}×)`;
-console.log(
-  `cluster / 1 Redis, median of ${ratios.tasks.length} pairs: tasks ${summary(ratios.tasks)}, ` +
-    `fan-out ${summary(ratios.fanOut)}; Redis-bound ceilings: tasks ${summary(ratios.tasksCeiling)}, ` +
-    `fan-out ${summary(ratios.fanOutCeiling)}`,
-);
+for (const [masters, r] of ratios) {
+  console.log(
+    `cluster of ${masters} masters / 1 Redis, median of ${r.tasks.length} rounds: tasks ${summary(r.tasks)}, ` +
+      `fan-out ${summary(r.fanOut)}; Redis-bound ceilings: tasks ${summary(r.tasksCeiling)}, ` +
+      `fan-out ${summary(r.fanOutCeiling)}`,
+  );
+}

@@ -1,5 +1,5 @@
 /**
- * A real Redis Cluster for tests: 3 masters and 3 replicas of Debian's `redis-server` on free
+ * A real Redis Cluster for tests: 3 masters (or `masters`) with a replica each, of Debian's `redis-server` on free
  * loopback ports (each node's cluster bus port, port + 10000, free too), joined with
  * `redis-cli --cluster create … --cluster-replicas 1`, ready once every node reports
  * `cluster_state:ok` with all 16384 slots assigned and every replica has synced with its master. Stopped (every process killed, the temporary
@@ -79,8 +79,6 @@ function parseNodes(text: string): ClusterNode[] {
   });
 }
 
-const NODES = 6;
-
 /** A free loopback port whose cluster bus port (+10000) is free too. */
 function freeClusterPort(taken: Set<number>): number {
   for (let i = 0; i < 100; i++) {
@@ -107,12 +105,15 @@ const settled = (what: string, check: () => Promise<boolean>, timeoutMs = 20_000
   until(`Redis Cluster: ${what}`, () => check().catch(() => false), timeoutMs, 100);
 
 /**
- * Starts a 3-master, 3-replica cluster; see the module doc. With `password`, every node requires
- * it (replicas too, to their masters); `url` then carries no password: pass it separately.
+ * Starts a cluster of `masters` masters (default 3) with a replica each; see the module doc. With
+ * `password`, every node requires it (replicas too, to their masters); `url` then carries no
+ * password: pass it separately.
  */
 export async function startRedisCluster(
-  options: { password?: string; tls?: { certFile: string; keyFile: string } } = {},
+  options: { password?: string; tls?: { certFile: string; keyFile: string }; masters?: number } = {},
 ): Promise<RedisCluster> {
+  const masters = options.masters ?? 3;
+  const nodeCount = 2 * masters;
   const auth = options.password ? ["--requirepass", options.password, "--masterauth", options.password] : [];
   // With `tls`: clients, the cluster bus and replication all over TLS (the certificate is its own
   // CA; clients need not present one), and `url` is `rediss-cluster://`.
@@ -130,7 +131,7 @@ export async function startRedisCluster(
   const redisCli = requireTool("redis-cli");
   const dir = await Deno.makeTempDir({ prefix: "redis-cluster-" });
   const taken = new Set<number>();
-  const ports = Array.from({ length: NODES }, () => freeClusterPort(taken));
+  const ports = Array.from({ length: nodeCount }, () => freeClusterPort(taken));
   const children = new Map<number, Deno.ChildProcess>();
   const cli = async (port: number, ...args: string[]) => {
     const out = await new Deno.Command(redisCli, {
@@ -198,19 +199,21 @@ export async function startRedisCluster(
       settled(`node ${port} reporting cluster_state:ok`, async () => {
         const info = await cli(port, "CLUSTER", "INFO");
         return /cluster_state:ok/.test(info) && /cluster_slots_assigned:16384/.test(info) &&
-          /cluster_known_nodes:6/.test(info);
+          info.includes(`cluster_known_nodes:${nodeCount}`);
       })
     ));
-    // Every node knows the roles: 3 masters, 3 replicas, all links up.
-    await Promise.all(ports.map((port) =>
-      settled(`node ${port} seeing 3 masters and 3 replicas`, async () => {
-        const lines = (await cli(port, "CLUSTER", "NODES")).trim().split("\n");
-        const flags = lines.map((line) => line.split(" ")[2].split(","));
-        return lines.length === NODES && lines.every((line) => / connected/.test(line)) &&
-          flags.filter((f) => f.includes("slave")).length === 3 &&
-          flags.every((f) => !f.some((flag) => /fail|handshake|noaddr/.test(flag)));
-      })
-    ));
+    // Every node knows the roles: the masters, their replicas, all links up.
+    await Promise.all(
+      ports.map((port) =>
+        settled(`node ${port} seeing ${masters} masters and ${masters} replicas`, async () => {
+          const lines = (await cli(port, "CLUSTER", "NODES")).trim().split("\n");
+          const flags = lines.map((line) => line.split(" ")[2].split(","));
+          return lines.length === nodeCount && lines.every((line) => / connected/.test(line)) &&
+            flags.filter((f) => f.includes("slave")).length === masters &&
+            flags.every((f) => !f.some((flag) => /fail|handshake|noaddr/.test(flag)));
+        })
+      ),
+    );
     // Every replica has synced with its master (else a failover would promote an empty node).
     const replicas = parseNodes(await cli(ports[0], "CLUSTER", "NODES")).filter((n) => n.master);
     await Promise.all(replicas.map(({ port }) =>
