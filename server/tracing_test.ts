@@ -36,6 +36,10 @@ Deno.test("tracing on: a request is a server span under its traceparent; the tas
       body: JSON.stringify({ kind: "demo", input: { steps: 1, delay_ms: 0, children: 1, fail: "on purpose" } }),
     });
     assertEquals(res.status, 201);
+    const made = await res.json();
+    assert(!("trace" in made), "the trace context kept with the task is not part of the API's task");
+    const read = await (await served.app.request(`/tasks/${made.task_id}`)).json();
+    assert(!("trace" in read), "nor of GET /tasks/{id}");
     const spans = () => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
     await until("the task's spans end", () => spans().filter((s) => s.name === "task demo").length === 2);
     const request = spans().find((s) => s.name === "POST /tasks")!;

@@ -83,9 +83,9 @@ const StatusFilter = z.string().transform((v) => v.toLowerCase()).pipe(Status).o
   description: "A status, in any letter case",
 });
 
-/** What a task looks like in responses: the record without internals (creation order, a taken answer). */
+/** What a task looks like in responses: the record without internals (creation order, a taken answer, its trace). */
 export function publicTask(record: TaskRecord): z.infer<typeof Task> {
-  const { seq: _seq, answer: _answer, updates, ...shown } = record;
+  const { seq: _seq, answer: _answer, trace: _trace, updates, ...shown } = record;
   return { ...shown, updates: [...updates] };
 }
 
