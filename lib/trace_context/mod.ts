@@ -1,6 +1,6 @@
 /**
- * The W3C Trace Context `traceparent` header: read one, or start a trace. No dependencies, so
- * that `ctl` can send one without loading OpenTelemetry.
+ * The W3C Trace Context `traceparent` header: read one, or start a trace. No third-party
+ * dependency, so that `ctl` can send one without loading OpenTelemetry.
  *
  * @example
  * ```ts
@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { hex } from "../text/mod.ts";
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
@@ -35,5 +36,5 @@ export function newTraceparent(): string {
 }
 
 function randomHex(bytes: number): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
