@@ -1,7 +1,7 @@
 import { createRoute, type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Env } from "hono";
 import { TASK_STATUSES, type TaskLimits, type TaskRecord, type TaskStatus } from "../../lib/tasks/mod.ts";
-import type { ListedTask, TaskStore } from "../../lib/store/mod.ts";
+import type { TaskStore } from "../../lib/store/mod.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import type { Webhook } from "../../lib/store/mod.ts";
 import type { DestinationPolicy } from "../../lib/webhooks/mod.ts";
@@ -10,6 +10,7 @@ import { refusal, TaskWebhook } from "./webhooks.ts";
 import { createdHeaders, DEFAULT_IDEMPOTENCY_TTL_MS, IdempotencyHeaders, idempotent } from "./idempotency.ts";
 import { needs } from "../auth/scopes.ts";
 import { json, jsonBodyProblems, problemResponse } from "./responses.ts";
+import { Child, Metadata, publicTask, Status, Summary, summary, Task, Tree, type TreeNode } from "./task_shapes.ts";
 import type { ScopeOf } from "../scope.ts";
 
 /** Task API settings; the defaults are the issue's. */
@@ -26,52 +27,6 @@ export interface TaskApiConfig {
 
 export const DEFAULT_TASK_API: TaskApiConfig = { cascadeCancel: true, idempotencyTtlMs: DEFAULT_IDEMPOTENCY_TTL_MS };
 
-const Update = z.object({ message: z.string(), update_type: z.string() }).openapi("TaskUpdate");
-const Status = z.enum(TASK_STATUSES as [string, ...string[]]).openapi("TaskStatus");
-const Metadata = z.record(z.string(), z.unknown()).openapi({ example: { message: "summarise the report" } });
-const Task = z.object({
-  task_id: z.string(),
-  session_id: z.string(),
-  kind: z.string(),
-  status: Status,
-  metadata: Metadata,
-  input: z.unknown(),
-  result: z.record(z.string(), z.unknown()).optional().openapi({ example: { answer: "Hello" } }),
-  error: z.string().optional(),
-  prompt: z.string().optional().openapi({ description: "The question of an input_required task" }),
-  parent_id: z.string().optional(),
-  spawn_key: z.string().optional(),
-  updates: z.array(Update),
-  created_at: z.string(),
-  updated_at: z.string(),
-}).openapi("Task");
-const Summary = z.object({
-  task_id: z.string(),
-  session_id: z.string(),
-  kind: z.string(),
-  status: Status,
-  metadata: Metadata,
-  created_at: z.string().openapi({ format: "date-time", description: "When the task was created (ISO 8601, UTC)" }),
-  updated_at: z.string().openapi({
-    format: "date-time",
-    description: "When the task last changed: its status, an update, a token, its result",
-  }),
-  parent_id: z.string().optional().openapi({ description: "The task that spawned it; absent for a top-level task" }),
-  children: z.number().int().openapi({ description: "How many sub-tasks it spawned (direct children)" }),
-})
-  .openapi("TaskSummary");
-const Child = z.object({
-  task_id: z.string(),
-  spawn_key: z.string(),
-  status: Status,
-  result: z.record(z.string(), z.unknown()).optional(),
-  error: z.string().optional(),
-  metadata: Metadata,
-}).openapi("TaskChild");
-type TreeNode = { task: z.infer<typeof Task>; children: TreeNode[] };
-const Tree: z.ZodType<TreeNode> = z.lazy(() => z.object({ task: Task, children: z.array(Tree) })).openapi("TaskTree", {
-  description: "A task and its descendants; each child node has the same shape",
-});
 const TaskParams = z.object({
   task_id: z.string().min(1).max(200).openapi({ param: { name: "task_id", in: "path" } }),
 });
@@ -81,24 +36,6 @@ const StatusFilter = z.string().transform((v) => v.toLowerCase()).pipe(Status).o
   type: "string",
   enum: [...TASK_STATUSES],
   description: "A status, in any letter case",
-});
-
-/** What a task looks like in responses: the record without internals (creation order, a taken answer, its trace). */
-export function publicTask(record: TaskRecord): z.infer<typeof Task> {
-  const { seq: _seq, answer: _answer, trace: _trace, updates, ...shown } = record;
-  return { ...shown, updates: [...updates] };
-}
-
-const summary = (r: ListedTask) => ({
-  task_id: r.task_id,
-  session_id: r.session_id,
-  kind: r.kind,
-  status: r.status,
-  metadata: r.metadata,
-  created_at: r.created_at,
-  updated_at: r.updated_at,
-  ...(r.parent_id !== undefined && { parent_id: r.parent_id }),
-  children: r.children,
 });
 
 /** What the task routes work with. */
