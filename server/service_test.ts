@@ -43,7 +43,7 @@ Deno.test("start() makes the tokens' tenants' scopes (running open, the store's 
   await until("the task runs", async () => ((await view.tasks.get(running.task_id))?.updates.length ?? 0) > 0);
   await service.close();
   assertEquals(closes.count, 1);
-  const job = await view.queue.take("another-process", 30_000);
+  const [job] = await view.queue.take("another-process", 30_000);
   assertEquals([job?.taskId, job?.reclaimed], [running.task_id, true], "handed back at once, not after its lease");
   assertThrows(() => service.scope("acme"), /closed/);
 });

@@ -58,9 +58,9 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
         false,
         "the lane is not a field of the task",
       );
-      const job = await store.queue.take("r", 60_000, ["tasks", "pipelines"]);
+      const [job] = await store.queue.take("r", 60_000, ["tasks", "pipelines"]);
       assertEquals([job?.taskId, job?.lane, job?.attempt, job?.reclaimed], ["a", "pipelines", 1, false]);
-      assertEquals(await store.queue.take("r", 60_000, ["tasks", "pipelines"]), undefined, "one job; none for b");
+      assertEquals(await store.queue.take("r", 60_000, ["tasks", "pipelines"]), [], "one job; none for b");
       await store.close();
     },
   );
@@ -449,14 +449,14 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     for (const id of ["t1", "t2", "t3"]) await store.queue.push(id);
     await store.queue.push("p1", 1, "pipelines");
     const after = Date.now();
-    const taken = await store.queue.take("a", 60_000);
+    const [taken] = await store.queue.take("a", 60_000);
     const [tasks, pipelines] = await store.queue.backlog(["tasks", "pipelines"]);
     assertEquals([tasks.lane, tasks.waiting, pipelines.lane, pipelines.waiting], ["tasks", 2, "pipelines", 1]);
     for (const at of [tasks.oldestAt, pipelines.oldestAt]) {
       assert(at !== undefined && at >= before - 5 && at <= after + 5, `queued within the test: ${at}`);
     }
     await store.queue.ack(taken!.id);
-    for (let left = 2; left > 0; left--) await store.queue.ack((await store.queue.take("a", 60_000))!.id);
+    for (let left = 2; left > 0; left--) await store.queue.ack((await store.queue.take("a", 60_000))[0].id);
     assertEquals((await store.queue.backlog(["tasks"]))[0], { lane: "tasks", waiting: 0 }, "all taken");
     await store.close();
   });
@@ -465,7 +465,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     "queue: jobs in order (per partition), one consumer each; ack removes; an expired lease is reclaimed",
     async () => {
       const store = await fresh();
-      assertEquals(await store.queue.take("a", 60_000), undefined);
+      assertEquals(await store.queue.take("a", 60_000), []);
       await store.queue.push("t1");
       await store.queue.push("t2", 3);
       let j1: Job | undefined;
@@ -473,7 +473,7 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       // A partitioned queue (Redis Cluster) keeps no order between partitions: each job once, either order.
       const holder = new Map<string, string>();
       for (const consumer of ["a", "b"]) {
-        const job = await store.queue.take(consumer, 60_000);
+        const [job] = await store.queue.take(consumer, 60_000);
         holder.set(job!.id, consumer);
         if (job!.taskId === "t1") j1 = job;
         else j2 = job;
@@ -481,16 +481,16 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       assertEquals([j1?.taskId, j1?.attempt, j1?.reclaimed], ["t1", 1, false]);
       assertEquals([j2?.taskId, j2?.attempt, j2?.reclaimed], ["t2", 3, false]);
       if (store.kind !== "redis-cluster") assertEquals(holder.get(j1!.id), "a", "one queue: first in, first out");
-      assertEquals(await store.queue.take("c", 60_000), undefined, "both are leased");
+      assertEquals(await store.queue.take("c", 60_000), [], "both are leased");
       await store.queue.ack(j1!.id);
       await sleep(250);
       await store.queue.renew(holder.get(j2!.id)!, j2!.id);
-      assertEquals(await store.queue.take("c", 200), undefined, "a renewed lease is not reclaimed");
+      assertEquals(await store.queue.take("c", 200), [], "a renewed lease is not reclaimed");
       await sleep(250);
-      const reclaimed = await store.queue.take("c", 200);
+      const [reclaimed] = await store.queue.take("c", 200);
       assertEquals([reclaimed?.id, reclaimed?.taskId, reclaimed?.reclaimed], [j2!.id, "t2", true]);
       await store.queue.ack(reclaimed!.id);
-      assertEquals(await store.queue.take("c", 0), undefined, "acknowledged jobs are gone");
+      assertEquals(await store.queue.take("c", 0), [], "acknowledged jobs are gone");
       await store.close();
     },
   );
@@ -498,15 +498,15 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
   await t.step("queue: a released job is reclaimable at once; requeue replaces it with the next attempt", async () => {
     const store = await fresh();
     await store.queue.push("t1");
-    const job = await store.queue.take("a", 60_000);
+    const [job] = await store.queue.take("a", 60_000);
     await store.queue.release("a", job!.id);
-    const next = await store.queue.take("b", 60_000);
+    const [next] = await store.queue.take("b", 60_000);
     assertEquals([next?.taskId, next?.reclaimed], ["t1", true]);
     await store.queue.requeue(next!.id, "t1", 2);
     await store.queue.requeue(next!.id, "t1", 2); // repeated after a lost reply: queues nothing more
-    const again = await store.queue.take("c", 60_000);
+    const [again] = await store.queue.take("c", 60_000);
     assertEquals([again?.taskId, again?.attempt, again?.reclaimed], ["t1", 2, false]);
-    assertEquals(await store.queue.take("d", 60_000), undefined, "the requeued job replaced the old one");
+    assertEquals(await store.queue.take("d", 60_000), [], "the requeued job replaced the old one");
     await store.close();
   });
 
@@ -516,15 +516,15 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       const store = await fresh();
       await store.queue.push("t1", 1, "pipelines");
       await store.queue.push("t2");
-      const lost = await store.queue.take("a", 60_000, ["pipelines"]); // its answer never reached the runner
-      const held = await store.queue.take("a", 60_000, ["tasks"], []);
+      const [lost] = await store.queue.take("a", 60_000, ["pipelines"]); // its answer never reached the runner
+      const [held] = await store.queue.take("a", 60_000, ["tasks"], []);
       assertEquals([lost?.taskId, held?.taskId], ["t1", "t2"], "nothing to reclaim in the lane asked");
       assertEquals(
         await store.queue.take("b", 60_000, ["pipelines"], []),
-        undefined,
+        [],
         "another runner waits out the lease",
       );
-      const again = await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id]);
+      const [again] = await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id]);
       assertEquals([again?.id, again?.taskId, again?.attempt, again?.reclaimed, again?.retaken], [
         lost!.id,
         "t1",
@@ -532,8 +532,47 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
         false,
         true,
       ]);
-      assertEquals(await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id, again!.id]), undefined);
+      assertEquals(await store.queue.take("a", 60_000, ["tasks", "pipelines"], [held!.id, again!.id]), []);
       for (const job of [again!, held!]) await store.queue.ack(job.id);
+      await store.close();
+    },
+  );
+
+  await t.step(
+    "queue: a take hands out up to each lane's room at once; jobs whose replies were lost come again",
+    async () => {
+      const store = await fresh();
+      for (const id of ["t1", "t2", "t3"]) await store.queue.push(id);
+      for (const id of ["p1", "p2"]) await store.queue.push(id, 1, "pipelines");
+      const lanes = ["tasks", "pipelines"];
+      /** Takes until none is left (a cluster's take asks one partition), none over its lane's room. */
+      const takeAll = async (consumer: string, held: Job[], rooms: number[]) => {
+        const taken: Job[] = [];
+        for (;;) {
+          const jobs = await store.queue.take(consumer, 60_000, lanes, [...held, ...taken].map((j) => j.id), rooms);
+          if (jobs.length === 0) return taken;
+          for (const [i, lane] of lanes.entries()) {
+            assert(jobs.filter((j) => j.lane === lane).length <= rooms[i], `at most ${rooms[i]} of ${lane} at once`);
+          }
+          taken.push(...jobs);
+        }
+      };
+      const lost = await takeAll("a", [], [2, 5]); // their replies never reached the runner
+      assertEquals(lost.map((j) => j.taskId).sort(), ["p1", "p2", "t1", "t2", "t3"]);
+      if (store.kind !== "redis-cluster") {
+        assertEquals(lost.map((j) => j.taskId), ["t1", "t2", "p1", "p2", "t3"], "one queue: in order, lane by lane");
+      }
+      assertEquals(await takeAll("b", [], [5, 5]), [], "leased to a");
+      const kept = lost.filter((j) => j.taskId === "t1");
+      const again = await takeAll("a", kept, [5, 5]);
+      assertEquals(again.map((j) => [j.taskId, j.retaken, j.reclaimed]).sort(), [
+        ["p1", true, false],
+        ["p2", true, false],
+        ["t2", true, false],
+        ["t3", true, false],
+      ]);
+      for (const job of [...kept, ...again]) await store.queue.ack(job.id);
+      assertEquals(await store.queue.take("c", 0, lanes, [], [5, 5]), [], "all acknowledged");
       await store.close();
     },
   );
@@ -543,24 +582,24 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     await store.queue.push("t1");
     await store.queue.push("p1", 1, "pipelines");
     await store.queue.push("k1", 1, "kind:answer");
-    assertEquals(await store.queue.take("a", 60_000, ["other"]), undefined);
-    const p = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
+    assertEquals(await store.queue.take("a", 60_000, ["other"]), []);
+    const [p] = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
     assertEquals([p?.taskId, p?.lane], ["p1", "pipelines"]);
-    const t1 = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
+    const [t1] = await store.queue.take("a", 60_000, ["pipelines", "tasks"]);
     assertEquals([t1?.taskId, t1?.lane], ["t1", "tasks"]);
-    const k = await store.queue.take("a", 60_000, ["kind:answer"]);
+    const [k] = await store.queue.take("a", 60_000, ["kind:answer"]);
     assertEquals([k?.taskId, k?.lane], ["k1", "kind:answer"]);
     // A job's renew, release, requeue and ack act on its own lane.
     await store.queue.release("a", p!.id);
-    const back = await store.queue.take("b", 60_000, ["tasks", "pipelines"]);
+    const [back] = await store.queue.take("b", 60_000, ["tasks", "pipelines"]);
     assertEquals([back?.taskId, back?.lane, back?.reclaimed], ["p1", "pipelines", true]);
     await store.queue.requeue(back!.id, "p1", 2);
-    assertEquals(await store.queue.take("c", 60_000, ["tasks"]), undefined, "the next attempt stays in its lane");
-    const next = await store.queue.take("c", 60_000, ["pipelines"]);
+    assertEquals(await store.queue.take("c", 60_000, ["tasks"]), [], "the next attempt stays in its lane");
+    const [next] = await store.queue.take("c", 60_000, ["pipelines"]);
     assertEquals([next?.taskId, next?.attempt, next?.lane], ["p1", 2, "pipelines"]);
     await store.queue.renew("c", next!.id);
     for (const job of [next!, t1!, k!]) await store.queue.ack(job.id);
-    assertEquals(await store.queue.take("d", 0, ["tasks", "pipelines", "kind:answer"]), undefined, "all acknowledged");
+    assertEquals(await store.queue.take("d", 0, ["tasks", "pipelines", "kind:answer"]), [], "all acknowledged");
     await store.close();
   });
 
@@ -747,9 +786,9 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
     assertEquals((await store.events.range("global", 0)).length, 48);
     // One consumer takes the jobs of every partition.
     const taken = new Set<string>();
-    for (let job = await store.queue.take("r", 60_000); job; job = await store.queue.take("r", 60_000)) {
-      taken.add(job.taskId);
-      await store.queue.ack(job.id);
+    for (let jobs = await store.queue.take("r", 60_000); jobs.length; jobs = await store.queue.take("r", 60_000)) {
+      taken.add(jobs[0].taskId);
+      await store.queue.ack(jobs[0].id);
     }
     assertEquals(taken.size, 48);
     await store.close();

@@ -150,14 +150,14 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
     const { base, a, b } = await fresh();
     await a.queue.push("t1");
     await a.queue.push("t2", 1, "answers");
-    assertEquals(await b.queue.take("runner", 60_000, ["tasks", "answers"]), undefined);
-    assertEquals(await base.queue.take("runner", 60_000, ["tasks", "answers"]), undefined);
-    const job = await a.queue.take("runner", 60_000);
+    assertEquals(await b.queue.take("runner", 60_000, ["tasks", "answers"]), []);
+    assertEquals(await base.queue.take("runner", 60_000, ["tasks", "answers"]), []);
+    const [job] = await a.queue.take("runner", 60_000);
     assertEquals(job?.taskId, "t1");
-    assertEquals((await a.queue.take("runner", 60_000, ["answers"]))?.taskId, "t2");
+    assertEquals((await a.queue.take("runner", 60_000, ["answers"]))[0]?.taskId, "t2");
     await b.queue.push("t1");
-    assertEquals((await b.queue.take("runner", 60_000))?.taskId, "t1");
-    assertEquals(await a.queue.take("runner", 60_000), undefined);
+    assertEquals((await b.queue.take("runner", 60_000))[0]?.taskId, "t1");
+    assertEquals(await a.queue.take("runner", 60_000), []);
     await base.close();
   });
 

@@ -258,20 +258,23 @@ export interface WorkQueue {
   /** Queues the task in `lane` (default {@link DEFAULT_LANE}). */
   push(taskId: string, attempt?: number, lane?: string): Promise<void>;
   /**
-   * A reclaimable job of any of `lanes` (default: the default lane) first, else a new one, the
-   * lanes tried in the order given; undefined when there is none. Never blocks.
+   * Up to `rooms[i]` jobs (default 1) of each of `lanes` (default: the default lane), taken at
+   * once (one script on Redis, so a busy runner fills its room in one round trip): reclaimable
+   * jobs first, then new ones, each kind lane by lane in the order given; empty when there is
+   * none. Never blocks. On a cluster, one take's jobs come from one partition.
    *
-   * With `held`, the ids of the jobs `consumer` took (and whose leases may still run), a job
-   * leased to `consumer` that is not among them comes next, after reclaimable ones, as
+   * With `held`, the ids of the jobs `consumer` took (and whose leases may still run), jobs
+   * leased to `consumer` that are not among them come next, after reclaimable ones, as
    * `retaken`: a take whose reply never came (a deadline passed, a connection dropped, and the
-   * store carried it out anyway) leased it to a runner that never heard of it.
+   * store carried it out anyway) leased them to a runner that never heard of them.
    */
   take(
     consumer: string,
     leaseMs: number,
     lanes?: readonly string[],
     held?: readonly string[],
-  ): Promise<Job | undefined>;
+    rooms?: readonly number[],
+  ): Promise<Job[]>;
   /** Keeps the lease of a job this consumer holds. */
   renew(consumer: string, jobId: string): Promise<void>;
   /** The job is finished: removes it. */

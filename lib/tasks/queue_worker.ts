@@ -39,6 +39,13 @@ export interface QueueWorker {
   settled(): Promise<void>;
 }
 
+/**
+ * The most jobs one take asks for, per lane: a busy runner fills its room in a few round trips
+ * (one job per round trip left it running a tenth of its concurrency when the store was slow to
+ * answer), while a burst of new work still spreads over the runners that look for it.
+ */
+const TAKE_BATCH = 16;
+
 /** The work loop of a runner over the store's `queue`. */
 export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
   const { queue, tasks, retry, log, outage, consumer, leaseMs, maxAttempts, limits } = deps;
@@ -82,34 +89,39 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           if (open.length === 0) break;
           const first = turn++ % open.length;
           const lanes = [...open.slice(first), ...open.slice(0, first)];
-          const job = await queue.take(consumer, leaseMs, lanes, heldJobIds()).then(
-            (job) => (outage.answered(), job),
+          const rooms = lanes.map((lane) => Math.min(limits.get(lane)! - running.get(lane)!, TAKE_BATCH));
+          const taken = await queue.take(consumer, leaseMs, lanes, heldJobIds(), rooms).then(
+            (taken) => (outage.answered(), taken),
             (error) => {
               outage.failed("task queue", error as Error);
               return null;
             },
           );
-          empty = job === undefined;
-          if (!job) break;
+          empty = taken?.length === 0;
+          if (!taken?.length) break;
           took = true;
-          heldUntil.set(job.id, Infinity);
-          if (job.retaken) log(`task ${job.taskId}: taken again (a take's reply was lost)`);
-          running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
-          const done = runJob(job).then((settled) => {
-            if (settled) heldUntil.delete(job.id);
-            else heldUntil.set(job.id, Date.now() + leaseMs);
-          }).finally(() => {
-            running.set(job.lane, running.get(job.lane)! - 1);
-            jobs.delete(done);
-            void takeWork();
-          });
-          jobs.add(done);
+          for (const job of taken) startJob(job);
         }
       } while (again && !deps.isClosed());
     } finally {
       taking = false;
     }
     return empty && !took;
+  };
+
+  const startJob = (job: Job) => {
+    heldUntil.set(job.id, Infinity);
+    if (job.retaken) log(`task ${job.taskId}: taken again (a take's reply was lost)`);
+    running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
+    const done = runJob(job).then((settled) => {
+      if (settled) heldUntil.delete(job.id);
+      else heldUntil.set(job.id, Date.now() + leaseMs);
+    }).finally(() => {
+      running.set(job.lane, running.get(job.lane)! - 1);
+      jobs.delete(done);
+      void takeWork();
+    });
+    jobs.add(done);
   };
 
   /** Runs a job; false when it ends unsettled (not acknowledged, handed back or requeued). */

@@ -307,9 +307,9 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
       const queue = {
         ...store.queue,
         take: async (...args: Parameters<Store["queue"]["take"]>) => {
-          const job = await store.queue.take(...args);
-          if (job) await closing;
-          return job;
+          const jobs = await store.queue.take(...args);
+          if (jobs.length > 0) await closing;
+          return jobs;
         },
       };
       const a = createTaskRunner({ store: { ...store, queue }, definitions: [demoTask], log: () => {} });
@@ -322,7 +322,7 @@ async function suite(t: Deno.TestContext, open: () => Promise<Store>) {
         answer();
         assertEquals(await Promise.race([closed, hung]), "closed");
         assertEquals((await store.tasks.get(task.task_id))?.status, "in_progress");
-        const next = await store.queue.take("b", 60_000);
+        const [next] = await store.queue.take("b", 60_000);
         assertEquals([next?.taskId, next?.reclaimed], [task.task_id, true], "handed back by the time close() ended");
       } finally {
         clearTimeout(timer);

@@ -19,30 +19,34 @@ export function createMemoryQueue(now: () => number): WorkQueue {
       entries.push({ id: `${lane}/0-${++seq}`, taskId, lane, attempt, idleSince: now() });
       return Promise.resolve();
     },
-    take(consumer, leaseMs, lanes = [DEFAULT_LANE], held) {
+    take(consumer, leaseMs, lanes = [DEFAULT_LANE], held, rooms) {
       const t = now();
-      const first = (match: (e: Entry) => boolean): Entry | undefined => {
-        for (const lane of lanes) {
-          const entry = entries.find((e) => e.lane === lane && match(e));
-          if (entry) return entry;
+      // Without rooms, one job in all (of the first lane that has any).
+      const room = lanes.map((_, i) => rooms?.[i] ?? 1);
+      let left = rooms ? room.reduce((sum, n) => sum + n, 0) : 1;
+      const taken: Job[] = [];
+      // Each kind in turn, lane by lane: reclaimable, then (with `held`) lost, then new.
+      const takeEach = (match: (e: Entry) => boolean, reclaimed: boolean, retaken: boolean) => {
+        for (const [i, lane] of lanes.entries()) {
+          for (const entry of entries) {
+            if (room[i] === 0 || left === 0) break;
+            if (entry.lane !== lane || !match(entry)) continue;
+            entry.owner = consumer;
+            entry.idleSince = t;
+            room[i]--;
+            left--;
+            const { id, taskId, attempt } = entry;
+            taken.push({ id, taskId, lane, attempt, reclaimed, ...(retaken && { retaken }) });
+          }
         }
-        return undefined;
       };
-      const stale = first((e) => e.owner !== undefined && t - e.idleSince >= leaseMs);
-      const lost = held && first((e) => e.owner === consumer && !held.includes(e.id));
-      const entry = stale ?? lost ?? first((e) => e.owner === undefined);
-      if (!entry) return Promise.resolve(undefined);
-      entry.owner = consumer;
-      entry.idleSince = t;
-      const job: Job = {
-        id: entry.id,
-        taskId: entry.taskId,
-        lane: entry.lane,
-        attempt: entry.attempt,
-        reclaimed: stale !== undefined,
-        ...(!stale && lost && { retaken: true }),
-      };
-      return Promise.resolve(job);
+      const ids = new Set(held);
+      takeEach((e) => e.owner !== undefined && t - e.idleSince >= leaseMs, true, false);
+      if (held) {
+        takeEach((e) => e.owner === consumer && !ids.has(e.id) && !taken.some((j) => j.id === e.id), false, true);
+      }
+      takeEach((e) => e.owner === undefined, false, false);
+      return Promise.resolve(taken);
     },
     renew(consumer, jobId) {
       const entry = entries[find(jobId)];

@@ -14,42 +14,57 @@ return redis.call('XADD', q, '*', 'task', ARGV[3], 'attempt', ARGV[4])
 `;
 
 /**
- * Takes a job, the queues tried in order for each kind: one whose lease ran out (XAUTOCLAIM);
- * else, when `check` is 1, one leased to the consumer that it does not hold (a take whose reply
- * it never got); else a new one (XREADGROUP, which never blocks inside a script). ARGV: prefix,
- * consumer, lease ms, queue count n, check, n queues, then the jobs held as "<queue> <id>".
- * Returns {queue, id, 1 reclaimed | 2 retaken | 0 new, fields} or false.
+ * Takes up to `room` jobs of each queue, `total` in all: those whose lease ran out
+ * (XAUTOCLAIM); then, when `check` is 1, those leased to the consumer that it does not hold
+ * (takes whose replies it never got); then new ones (XREADGROUP, which never blocks inside a
+ * script) — each kind queue by queue in the order given. ARGV: prefix, consumer, lease ms, queue
+ * count n, check, total, n queues, n rooms, then the jobs held as "<queue> <id>". Returns
+ * {queue, id, 1 reclaimed | 2 retaken | 0 new, fields} per job.
  */
 export const TAKE_LUA = `
-local n = tonumber(ARGV[4])
-local held = {}
-for i = 6 + n, #ARGV do held[ARGV[i]] = true end
-for i = 6, 5 + n do
-  local q = ARGV[1] .. ARGV[i]
+local n, left = tonumber(ARGV[4]), tonumber(ARGV[6])
+local held, holds = {}, 0
+for i = 7 + 2 * n, #ARGV do held[ARGV[i]] = true; holds = holds + 1 end
+local room, out = {}, {}
+for i = 1, n do room[i] = tonumber(ARGV[6 + n + i]) end
+local function want(i) return math.min(room[i], left) end
+local function add(i, e, how)
+  if not e then return end -- an entry deleted while leased
+  table.insert(out, { ARGV[6 + i], e[1], how, e[2] })
+  room[i], left = room[i] - 1, left - 1
+  held[ARGV[6 + i] .. ' ' .. e[1]] = true -- not "lost" below
+  holds = holds + 1
+end
+for i = 1, n do
+  local q = ARGV[1] .. ARGV[6 + i]
   redis.pcall('XGROUP', 'CREATE', q, 'runners', '0', 'MKSTREAM')
-  local e = redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', 1)[2][1]
-  if e then return { ARGV[i], e[1], 1, e[2] } end
+  if want(i) > 0 then
+    for _, e in ipairs(redis.call('XAUTOCLAIM', q, 'runners', ARGV[2], ARGV[3], '0-0', 'COUNT', want(i))[2]) do add(i, e, 1) end
+  end
 end
 if ARGV[5] == '1' then
-  for i = 6, 5 + n do
-    local q = ARGV[1] .. ARGV[i]
-    -- One more than it holds: if it has any it does not hold, one of them is among these.
-    for _, p in ipairs(redis.call('XPENDING', q, 'runners', '-', '+', #ARGV - 4 - n, ARGV[2])) do
-      if not held[ARGV[i] .. ' ' .. p[1]] then
-        local e = redis.call('XCLAIM', q, 'runners', ARGV[2], 0, p[1])[1]
-        if e then return { ARGV[i], e[1], 2, e[2] } end
+  for i = 1, n do
+    -- As many more than it holds as it may take: those it does not hold are among these.
+    if want(i) > 0 then
+      local q = ARGV[1] .. ARGV[6 + i]
+      for _, p in ipairs(redis.call('XPENDING', q, 'runners', '-', '+', holds + want(i), ARGV[2])) do
+        if want(i) > 0 and not held[ARGV[6 + i] .. ' ' .. p[1]] then
+          add(i, redis.call('XCLAIM', q, 'runners', ARGV[2], 0, p[1])[1], 2)
+        end
       end
     end
   end
 end
-for i = 6, 5 + n do
-  local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', 1, 'STREAMS', ARGV[1] .. ARGV[i], '>')
-  if fresh and fresh[1][2][1] then
-    local e = fresh[1][2][1]
-    return { ARGV[i], e[1], 0, e[2] }
+for i = 1, n do
+  if want(i) > 0 then
+    local q = ARGV[1] .. ARGV[6 + i]
+    local fresh = redis.call('XREADGROUP', 'GROUP', 'runners', ARGV[2], 'COUNT', want(i), 'STREAMS', q, '>')
+    if fresh then
+      for _, e in ipairs(fresh[1][2]) do add(i, e, 0) end
+    end
   end
 end
-return false
+return out
 `;
 
 /** Renews a lease (resets the entry's idle time). ARGV: prefix, queue, consumer, job id. */

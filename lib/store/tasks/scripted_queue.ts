@@ -1,4 +1,4 @@
-import { DEFAULT_LANE, type WorkQueue } from "../../task_model/ports.ts";
+import { DEFAULT_LANE, type Job, type WorkQueue } from "../../task_model/ports.ts";
 import { ACK_LUA, BACKLOG_LUA, PUSH_LUA, RELEASE_LUA, RENEW_LUA, REQUEUE_LUA, TAKE_LUA } from "./queue_scripts.ts";
 import { queueName } from "./layout.ts";
 import type { Partitions } from "./partitions.ts";
@@ -8,7 +8,7 @@ import type { Partitions } from "./partitions.ts";
  * stream per lane in each partition (`layout.ts`; one partition on one Redis). A task is queued
  * in its partition; `take` asks, lane by lane, the partitions in turn (starting one further each
  * time, so that none waits behind the others), each reclaiming its own expired leases before
- * handing out new jobs, and stops at the first job. Jobs keep their order within a partition;
+ * handing out new jobs, and stops at the first partition that hands out any. Jobs keep their order within a partition;
  * across partitions there is none. An idle take costs one script per partition and lane.
  *
  * @example
@@ -34,36 +34,37 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
         String(attempt),
       ]);
     },
-    async take(consumer, leaseMs, lanes = [DEFAULT_LANE], held) {
+    async take(consumer, leaseMs, lanes = [DEFAULT_LANE], held, rooms) {
       const start = next;
       next = (next + 1) % count;
+      // Without rooms, one job in all (of the first lane that has any).
+      const room = (i: number) => String(rooms?.[i] ?? 1);
+      const total = String(rooms ? rooms.reduce((sum, n) => sum + n, 0) : 1);
       // Lane by lane in the order given, each over every partition: a later lane's job never goes
       // before an earlier lane's. (One partition: one script over all the lanes, as before partitions.)
-      const rounds = count === 1 ? [lanes] : lanes.map((lane) => [lane]);
+      const rounds = count === 1
+        ? [lanes.map((lane, i) => [lane, room(i)])]
+        : lanes.map((lane, i) => [[lane, room(i)]]);
       for (const round of rounds) {
-        const names = new Map(round.map((lane) => [queueName(lane), lane]));
+        const names = new Map(round.map(([lane]) => [queueName(lane), lane]));
         for (let i = 0; i < count; i++) {
           const b = (start + i) % count;
           const mine = (held ?? []).map(job).filter((j) => j.b === b).map((j) => `${queueName(j.lane)} ${j.id}`);
-          const args = [consumer, String(leaseMs), String(names.size), held ? "1" : "0", ...names.keys(), ...mine];
-          const reply = await partitions.in(b, TAKE_LUA, args) as
-            | [string, string, number, string[]]
-            | null;
-          if (!reply) continue;
-          const lane = names.get(String(reply[0]))!;
-          const f: Record<string, string> = {};
-          for (let i = 0; i < reply[3].length; i += 2) f[String(reply[3][i])] = String(reply[3][i + 1]);
-          return {
-            id: `${lane}/${b}/${reply[1]}`,
-            taskId: f.task,
-            lane,
-            attempt: Number(f.attempt),
-            reclaimed: Number(reply[2]) === 1,
-            ...(Number(reply[2]) === 2 && { retaken: true }),
-          };
+          const args = [
+            consumer,
+            String(leaseMs),
+            String(names.size),
+            held ? "1" : "0",
+            total,
+            ...names.keys(),
+            ...round.map(([, n]) => n),
+            ...mine,
+          ];
+          const replies = await partitions.in(b, TAKE_LUA, args) as [string, string, number, string[]][];
+          if (replies.length > 0) return replies.map((reply) => taken(names.get(String(reply[0]))!, b, reply));
         }
       }
-      return undefined;
+      return [];
     },
     async renew(consumer, jobId) {
       const { lane, b, id } = job(jobId);
@@ -102,4 +103,18 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
     },
   };
   return queue;
+}
+
+/** A job from a take's reply: {queue, id, 1 reclaimed | 2 retaken | 0 new, fields}. */
+function taken(lane: string, b: number, [, id, how, fields]: [string, string, number, string[]]): Job {
+  const f: Record<string, string> = {};
+  for (let i = 0; i < fields.length; i += 2) f[String(fields[i])] = String(fields[i + 1]);
+  return {
+    id: `${lane}/${b}/${id}`,
+    taskId: f.task,
+    lane,
+    attempt: Number(f.attempt),
+    reclaimed: Number(how) === 1,
+    ...(Number(how) === 2 && { retaken: true }),
+  };
 }
