@@ -35,6 +35,8 @@ export interface QueueWorker {
    * when the lanes were full or the store failed): the runner is idle.
    */
   takeWork(): Promise<boolean>;
+  /** True while this worker holds a job of `taskId` (it took it, and it has not ended). */
+  holds(taskId: string): boolean;
   /** Resolves once every job taken has finished or been handed back. */
   settled(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
    * other job leased to this runner came from a take whose reply was lost: it never ran.
    */
   const heldUntil = new Map<string, number>();
+  const heldTasks = new Set<string>();
   const heldJobIds = () => {
     const now = Date.now();
     for (const [id, until] of heldUntil) if (until <= now) heldUntil.delete(id);
@@ -111,6 +114,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
 
   const startJob = (job: Job) => {
     heldUntil.set(job.id, Infinity);
+    heldTasks.add(job.taskId);
     if (job.retaken) log(`task ${job.taskId}: taken again (a take's reply was lost)`);
     running.set(job.lane, (running.get(job.lane) ?? 0) + 1);
     const done = runJob(job).then((settled) => {
@@ -118,6 +122,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
       else heldUntil.set(job.id, Date.now() + leaseMs);
     }).finally(() => {
       running.set(job.lane, running.get(job.lane)! - 1);
+      heldTasks.delete(job.taskId);
       jobs.delete(done);
       void takeWork();
     });
@@ -185,6 +190,7 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
 
   return {
     takeWork,
+    holds: (taskId) => heldTasks.has(taskId),
     async settled() {
       await lastRound; // a job taken while closing is added to `jobs`, and handed back
       await Promise.allSettled([...jobs]);

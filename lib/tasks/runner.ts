@@ -186,7 +186,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   poll = setTimeout(lookForWork, pollMs);
   const takeWorkNow = () => {
     waitMs = pollMs;
-    void takeWork();
+    return takeWork();
   };
 
   // Cancels, answers and new work given to another process reach this one through the control channel.
@@ -201,7 +201,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
           } else if (event.kind === "input") {
             inputWaiters.get(String(event.data.task_id))?.();
           } else if (event.kind === "queued") {
-            takeWorkNow();
+            void takeWorkNow();
           }
         }
       } catch (error) {
@@ -242,8 +242,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       options.observer?.submitted(request.kind);
       // Stored and queued, so it will run: a failed read must not tell the caller otherwise.
       const record = (await retry(() => tasks.get(taskId)))!;
-      takeWorkNow();
-      await announce(taskId);
+      // Others are told only when this runner did not take it: their takes would find nothing (on a cluster, a
+      // script per partition each).
+      void takeWorkNow().catch(() => false).then(() => worker.holds(taskId) ? undefined : announce(taskId));
       return record;
     },
     cancel,

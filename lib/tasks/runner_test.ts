@@ -416,3 +416,31 @@ Deno.test("an idle runner looks for work less and less often, down to every 8 po
     await store.close();
   }
 });
+
+Deno.test("a submit tells other runners of its task only when its own runner did not take it", async () => {
+  const store = createMemoryStore();
+  // B looks for work only when told (its first poll is a minute away): each take it makes answers a notice.
+  let bTakes = 0;
+  const queue = {
+    ...store.queue,
+    take: (...a: Parameters<Store["queue"]["take"]>) => (bTakes++, store.queue.take(...a)),
+  };
+  const a = createTaskRunner({ store, definitions: [demoTask], log: () => {}, concurrency: 1 });
+  const b = createTaskRunner({ store: { ...store, queue }, definitions: [demoTask], log: () => {}, pollMs: 60_000 });
+  try {
+    const first = await a.submit({ kind: "demo", input: { steps: 0 } });
+    assertEquals((await eventsOf(store, first.task_id)).at(-1)?.kind, "done");
+    assertEquals(bTakes, 0, "A took it: nobody else was told");
+    // A's one slot is taken by a task that waits for an answer: the next one is announced, and B runs it.
+    const waiting = await a.submit({ kind: "demo", input: { steps: 0, ask: "name?" } });
+    await eventsOf(store, waiting.task_id, (e) => e.kind === "input_required");
+    const second = await a.submit({ kind: "demo", input: { steps: 0 } });
+    assertEquals((await eventsOf(store, second.task_id)).at(-1)?.kind, "done");
+    assert(bTakes > 0, "B was told");
+    await a.cancel(waiting.task_id, true);
+  } finally {
+    await a.close();
+    await b.close();
+    await store.close();
+  }
+});
