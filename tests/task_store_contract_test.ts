@@ -3,6 +3,7 @@ import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
 import type { RedisCluster } from "../testing/redis_cluster.ts";
 import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
 import { sleep } from "../lib/time/mod.ts";
+import { CLUSTER_PARTITIONS, TaskLayout } from "../lib/store/tasks/layout.ts";
 import { until } from "../testing/until.ts";
 
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
@@ -744,6 +745,37 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
       await store.close();
     },
   );
+  await t.step("cluster: tasks of two partitions with one creation number list once each, by partition", async () => {
+    const prefix = `ties-${crypto.randomUUID()}:`;
+    const store = await openStore({ url: cluster.url, prefix });
+    const layout = new TaskLayout(prefix, CLUSTER_PARTITIONS);
+    const idIn = (b: number) => {
+      for (let k = 0;; k++) if (layout.rootPartition(`tie-${k}`) === b) return `tie-${k}`;
+    };
+    await store.tasks.create(task("now"));
+    // Two partitions' last numbers set ahead of the clock: their next tasks take the same number.
+    const ahead = String(Date.now() * 1000 + 60_000_000);
+    for (const b of [3, 9]) {
+      await cluster.cli((await masterPorts(cluster))[0], "-c", "SET", `${layout.keys(b)}seq`, ahead);
+    }
+    const [later, earlier] = [idIn(9), idIn(3)];
+    await store.tasks.create(task(later));
+    await store.tasks.create(task(earlier));
+    assertEquals((await store.tasks.get(later))?.seq, (await store.tasks.get(earlier))?.seq);
+    const pageByPage = async (order: "asc" | "desc", cursor?: string) => {
+      const ids: string[] = [];
+      do {
+        const page = await store.tasks.list({ order, limit: 1, cursor });
+        ids.push(...page.tasks.map((x) => x.task_id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      return ids;
+    };
+    assertEquals(await pageByPage("asc"), ["now", earlier, later]);
+    assertEquals(await pageByPage("desc"), [later, earlier, "now"]);
+    assertEquals(await pageByPage("asc", "5"), ["now", earlier, later], "a cursor of the old counter is a number");
+    await store.close();
+  });
   await t.step("cluster: task trees (by session) and queue partitions spread over every master", async () => {
     const prefix = `spread-${crypto.randomUUID()}:`;
     const store = await openStore({ url: cluster.url, prefix });

@@ -45,7 +45,7 @@ export interface TaskRecord {
   readonly trace?: TaskTrace;
   readonly created_at: string;
   readonly updated_at: string;
-  /** Creation order, unique per store; list cursors are built from it. */
+  /** Creation order: unique per store, or per partition of a cluster (a clock reading there); list cursors are built from it. */
   readonly seq: number;
   /** Only `get()` fills it; lists leave it empty. */
   readonly updates: readonly TaskUpdate[];

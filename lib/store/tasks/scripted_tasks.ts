@@ -18,7 +18,6 @@ import {
   GET_LUA,
   LIST_LUA,
   REMOVE_LUA,
-  SEQ_LUA,
   STEP_LUA,
   USAGE_LUA,
 } from "./task_scripts.ts";
@@ -58,8 +57,6 @@ export function createScriptedTaskStore(
       if (b === undefined) return false; // no such parent
       // A task outside its session's partition (a caller's own id, or a child in another session): its session's events are relayed.
       const sessionAway = layout.sessionPartition(task.session_id) !== b;
-      // A cluster numbers tasks with one counter (in its own slot), so listings merge in creation order.
-      const seq = cluster ? String(await partitions.at(`${options.prefix ?? ""}{t}:`, SEQ_LUA, [])) : "";
       const reply = await write(b, CREATE_LUA, [
         task.task_id,
         task.kind,
@@ -68,7 +65,7 @@ export function createScriptedTaskStore(
         JSON.stringify(task.input ?? null),
         task.parent_id ?? "",
         task.spawn_key ?? "",
-        seq,
+        cluster ? "1" : "", // a cluster's tasks are numbered by creation time (see CREATE_LUA)
         sessionAway ? "1" : "",
         task.lane === undefined ? "" : queueName(task.lane),
         task.trace?.traceparent ?? "",
@@ -87,20 +84,25 @@ export function createScriptedTaskStore(
     },
     async list(query): Promise<TaskPage> {
       const desc = query.order === "desc";
-      // Each partition's page (one more than asked), merged by creation order: the first `limit` of all.
-      const pages = await Promise.all(
-        all.map((b) =>
-          partitions.in(b, LIST_LUA, [indexName(query), desc ? "desc" : "asc", query.cursor ?? "", String(query.limit)])
-        ),
-      ) as [number, ...(string[] | number)[]][];
+      const after = query.cursor === undefined ? undefined : parseCursor(query.cursor, cluster);
+      // Each partition's page after the cursor (one more than asked), merged by creation order: the first
+      // `limit` of all. Partitions the order puts after the cursor's also list tasks with its seq (a tie of clocks).
+      const pages = await Promise.all(all.map((b) => {
+        const tie = after?.b !== undefined && (desc ? b < after.b : b > after.b);
+        const bound = after === undefined ? "" : `${tie ? "" : "("}${after.seq}`;
+        return partitions.in(b, LIST_LUA, [indexName(query), desc ? "desc" : "asc", bound, String(query.limit)]);
+      })) as [number, ...(string[] | number)[]][];
       const total = pages.reduce((sum, [count]) => sum + Number(count), 0);
-      const records = pages.flatMap(([, ...rows]) => listed(rows))
-        .sort((a, b) => desc ? b.seq - a.seq : a.seq - b.seq);
+      const records = pages.flatMap(([, ...rows], b) => listed(rows).map((task) => ({ task, b })))
+        .sort((x, y) => (x.task.seq - y.task.seq || x.b - y.b) * (desc ? -1 : 1));
       const shown = records.slice(0, query.limit);
+      const last = shown[shown.length - 1];
       return {
-        tasks: shown,
+        tasks: shown.map(({ task }) => task),
         total,
-        ...(records.length > query.limit && { next_cursor: String(shown[shown.length - 1].seq) }),
+        ...(records.length > query.limit && {
+          next_cursor: cluster ? `${last.task.seq}${String(last.b).padStart(2, "0")}` : String(last.task.seq),
+        }),
       };
     },
     async children(taskId) {
@@ -172,6 +174,15 @@ function indexName(query: TaskQuery): string {
 }
 
 /** `LIST_LUA`'s rows, a hash then its children count, as tasks (a hash emptied meanwhile is skipped). */
+/**
+ * A list cursor: a seq on one Redis; on a cluster the seq and (two digits) the partition of the last task shown, as
+ * seqs there are clock readings that partitions can share. A cluster's shorter cursor is a seq of its old counter.
+ */
+function parseCursor(cursor: string, cluster: boolean): { seq: string; b?: number } {
+  if (!cluster || cursor.length < 17) return { seq: cursor };
+  return { seq: cursor.slice(0, -2), b: Number(cursor.slice(-2)) };
+}
+
 function listed(rows: (string[] | number)[]): ListedTask[] {
   const out: ListedTask[] = [];
   for (let i = 0; i < rows.length; i += 2) {

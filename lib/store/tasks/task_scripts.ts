@@ -164,7 +164,7 @@ end
 
 /**
  * Creates a task. ARGV: prefix, now, cap, retention ms (0: keep), shared channels, id, kind, session_id, metadata JSON, input JSON,
- * parent id or '', spawn key or '', creation sequence or '' (the partition's own counter), '1' when the task's
+ * parent id or '', spawn key or '', '1' on a cluster (the creation sequence is then a clock reading) or '', '1' when the task's
  * session lives in another partition than its tree (its session events are relayed) or '', the work queue to
  * queue it in (as `PUSH_LUA` does) or '', its traceparent or '', its tracestate or ''. Returns 1, or 0 when the id exists or the parent does not.
  */
@@ -174,8 +174,17 @@ local id, session, parent = ARGV[6], ARGV[8], ARGV[11]
 local k = P .. 'task:' .. id
 if redis.call('EXISTS', k) == 1 then return finish(0) end
 if parent ~= '' and redis.call('EXISTS', P .. 'task:' .. parent) == 0 then return finish(0) end
-local seq = ARGV[13]
-if seq == '' then seq = redis.call('INCR', P .. 'seq') end
+local seq
+if ARGV[13] == '' then
+  seq = redis.call('INCR', P .. 'seq')
+else
+  -- A cluster's partition: the master's clock in µs (above the partition's last), so that listings merge the
+  -- partitions in creation order with no counter of their own (ties between partitions go by partition).
+  local t = redis.call('TIME')
+  local at = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  seq = string.format('%.0f', math.max(at, tonumber(redis.call('GET', P .. 'seq') or '0') + 1))
+  redis.call('SET', P .. 'seq', seq)
+end
 redis.call('HSET', k, 'task_id', id, 'kind', ARGV[7], 'session_id', session, 'status', 'in_progress',
   'metadata', ARGV[9], 'input', ARGV[10], 'created_at', NOW, 'updated_at', NOW, 'seq', seq)
 if parent ~= '' then
@@ -252,9 +261,6 @@ return finish(remove_tree(ARGV[6]))
 /** Whether a task is in this partition. ARGV: prefix, id. Returns 1 or 0. */
 export const EXISTS_LUA = `return redis.call('EXISTS', ARGV[1] .. 'task:' .. ARGV[2])`;
 
-/** The next creation sequence (a cluster's one counter, so listings merge in creation order). ARGV: prefix. */
-export const SEQ_LUA = `return redis.call('INCR', ARGV[1] .. 'seq')`;
-
 /**
  * What the partition holds, after a retention sweep. ARGV: prefix. Returns {live, stored, events}
  * (events 0 at least: a counter that began after events were stored can fall below).
@@ -276,7 +282,8 @@ return { h, redis.call('LRANGE', k .. ':updates', 0, -1) }
 `;
 
 /**
- * A page. ARGV: prefix, index name, 'asc' or 'desc', cursor seq or '' (from the start), limit.
+ * A page. ARGV: prefix, index name, 'asc' or 'desc', the bound: '(<seq>' (after it), '<seq>' (from it) or '' (from the
+ * start), limit.
  * Returns {total, hash, children, hash, children, …} (children: how many direct children the
  * task has) with one more task than `limit` when there is a next page.
  */
@@ -285,9 +292,9 @@ sweep()
 local idx, cursor, limit = ARGV[1] .. ARGV[2], ARGV[4], tonumber(ARGV[5]) + 1
 local ids
 if ARGV[3] == 'desc' then
-  ids = redis.call('ZREVRANGEBYSCORE', idx, cursor == '' and '+inf' or '(' .. cursor, '-inf', 'LIMIT', 0, limit)
+  ids = redis.call('ZREVRANGEBYSCORE', idx, cursor == '' and '+inf' or cursor, '-inf', 'LIMIT', 0, limit)
 else
-  ids = redis.call('ZRANGEBYSCORE', idx, cursor == '' and '-inf' or '(' .. cursor, '+inf', 'LIMIT', 0, limit)
+  ids = redis.call('ZRANGEBYSCORE', idx, cursor == '' and '-inf' or cursor, '+inf', 'LIMIT', 0, limit)
 end
 local out = { redis.call('ZCARD', idx) }
 for _, id in ipairs(ids) do
