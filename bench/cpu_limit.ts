@@ -11,15 +11,18 @@
  */
 
 const ROOT = "/sys/fs/cgroup/cpu";
-const PERIOD_US = 100_000;
 
-/** Puts `pid` (all its threads) in a cgroup of its own with `cores` of CPU; undone on dispose. */
-export async function limitCpu(pid: number, cores: number): Promise<AsyncDisposable> {
+/**
+ * Puts `pid` (all its threads) in a cgroup of its own with `cores` of CPU; undone on dispose. The
+ * share is granted per `periodMs` (the kernel's default 100): a process over it is stopped until
+ * the next period, so a short period caps as a slower CPU would, and a long one as pauses.
+ */
+export async function limitCpu(pid: number, cores: number, periodMs = 100): Promise<AsyncDisposable> {
   const dir = `${ROOT}/storectl-bench-${pid}`;
   try {
     await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(`${dir}/cpu.cfs_period_us`, String(PERIOD_US));
-    await Deno.writeTextFile(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * PERIOD_US)));
+    await Deno.writeTextFile(`${dir}/cpu.cfs_period_us`, String(periodMs * 1000));
+    await Deno.writeTextFile(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * periodMs * 1000)));
     await Deno.writeTextFile(`${dir}/cgroup.procs`, String(pid));
   } catch (error) {
     throw new Error(

@@ -5,7 +5,7 @@
  * - tasks: a runner in this process (`--concurrency` at once) runs `--tasks` demo trees (a root
  *   with one child, 2 updates and 3 tokens each) submitted at once, until all are `done`;
  * - fan-out: `--channels` session channels with 5 followers each; `--events` appends spread
- *   over them, 64 in flight, until every follower has every event.
+ *   over them, `--inflight` at once, until every follower has every event.
  * Prints per round the rate, the scripts the masters ran per unit, the CPU of this process and
  * of each redis-server (how the load spreads over the masters), and the Redis-bound ceiling: the rate at which the busiest master
  * would use a whole core. Then the median ratios cluster / one Redis over the rounds, best
@@ -14,16 +14,25 @@
  *
  * With `--redis-cpu 0.15` every redis-server is capped at that share of one core (a cgroup each;
  * needs root): Redis is then the limit, as on a machine with a core per shard, and the rates
- * themselves say whether throughput scales with the masters.
+ * themselves say whether throughput scales with the masters. The share is granted per
+ * `--redis-cpu-period-ms` (10: the kernel's default 100 stops a busy server for 90 ms at a time,
+ * and a task tree, a chain of ~25 scripts, then measures those stops more than the server's work).
  *
- * `deno run -A bench/shards_bench.ts [--rounds 5] [--tasks 300] [--concurrency 64] [--channels 200] [--events 20000]
- * [--redis-cpu 0.15] [--masters 3,6]`
+ * `deno run -A bench/shards_bench.ts [--rounds 5] [--tasks 1500] [--concurrency 64] [--channels 200] [--events 20000]
+ * [--inflight 64] [--redis-cpu 0.15] [--redis-cpu-period-ms 10] [--masters 3,6]`
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { openStore, sessionChannel, type Store } from "../lib/store/mod.ts";
-import { createTaskRunner, demoTask, FINAL_STATUSES, taskChannel, type TaskStatus } from "../lib/tasks/mod.ts";
+import {
+  createTaskRunner,
+  DEFAULT_TASK_LIMITS,
+  demoTask,
+  FINAL_STATUSES,
+  taskChannel,
+  type TaskStatus,
+} from "../lib/tasks/mod.ts";
 import { startRedis } from "../testing/redis_server.ts";
 import { startRedisCluster } from "../testing/redis_cluster.ts";
 import { cpuSeconds } from "./process_cpu.ts";
@@ -35,11 +44,14 @@ import { sleep } from "../lib/time/mod.ts";
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "5" },
-    tasks: { type: "string", default: "300" },
+    tasks: { type: "string", default: "1500" },
     concurrency: { type: "string", default: "64" },
     channels: { type: "string", default: "200" },
     events: { type: "string", default: "20000" },
+    /** Appends in flight at once in the fan-out. */
+    inflight: { type: "string", default: "64" },
     "redis-cpu": { type: "string" },
+    "redis-cpu-period-ms": { type: "string", default: "10" },
     /** The clusters' sizes, each against the one Redis: `3`, or a curve such as `3,6`. */
     masters: { type: "string", default: "3" },
   },
@@ -100,6 +112,8 @@ async function tasks(backend: Backend): Promise<Outcome> {
     store,
     definitions: [demoTask],
     concurrency: Number(values.concurrency),
+    // All the trees are submitted at once: more unfinished ones than a tenant may have by default.
+    limits: { ...DEFAULT_TASK_LIMITS, liveTasks: 2 * TASKS, storedTasks: 2 * TASKS, storedEvents: 100 * TASKS },
     log: () => {},
   });
   const controller = new AbortController();
@@ -136,7 +150,7 @@ async function fanOut(backend: Backend): Promise<Outcome> {
     await sleep(500); // every follower subscribed
     return await measure(backend, EVENTS, async () => {
       let next = 0;
-      await Promise.all(Array.from({ length: 64 }, async () => {
+      await Promise.all(Array.from({ length: Number(values.inflight) }, async () => {
         for (let i = next++; i < EVENTS; i = next++) {
           await store.events.append(channels[i % CHANNELS], "token", { task_id: "t", message: String(i) }, 10_000);
         }
@@ -195,9 +209,9 @@ for (const masters of sizes) {
 // With --redis-cpu, every redis-server gets that share of a core (a cgroup each): Redis, not this
 // process, is then the limit, as on a machine with a core per shard, and the rates show what the shards add.
 const redisCores = values["redis-cpu"] === undefined ? undefined : Number(values["redis-cpu"]);
-const limits = redisCores === undefined
-  ? []
-  : await Promise.all(backends.flatMap((b) => b.pids).map((pid) => limitCpu(pid, redisCores)));
+const limits = redisCores === undefined ? [] : await Promise.all(
+  backends.flatMap((b) => b.pids).map((pid) => limitCpu(pid, redisCores, Number(values["redis-cpu-period-ms"]))),
+);
 await using _limits = {
   async [Symbol.asyncDispose]() {
     for (const limit of limits) await limit[Symbol.asyncDispose]();
