@@ -66,6 +66,12 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
     for (const [id, until] of heldUntil) if (until <= now) heldUntil.delete(id);
     return [...heldUntil.keys()];
   };
+  /**
+   * A take failed, so the store may have leased jobs whose reply never came: until a take over every lane finds
+   * nothing, takes also hand out jobs leased to this runner that it does not hold. (Only then: that look costs
+   * a take as many steps as the runner holds jobs.)
+   */
+  let unsure = false;
   let turn = 0;
   let taking = false;
   let again = false;
@@ -93,9 +99,15 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           const first = turn++ % open.length;
           const lanes = [...open.slice(first), ...open.slice(0, first)];
           const rooms = lanes.map((lane) => Math.min(limits.get(lane)! - running.get(lane)!, TAKE_BATCH));
-          const taken = await queue.take(consumer, leaseMs, lanes, heldJobIds(), rooms).then(
-            (taken) => (outage.answered(), taken),
+          const held = unsure ? heldJobIds() : undefined;
+          const taken = await queue.take(consumer, leaseMs, lanes, held, rooms).then(
+            (taken) => {
+              outage.answered();
+              if (taken.length === 0 && open.length === limits.size) unsure = false; // every queue looked at
+              return taken;
+            },
             (error) => {
+              unsure = true;
               outage.failed("task queue", error as Error);
               return null;
             },
