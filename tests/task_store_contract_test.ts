@@ -3,7 +3,7 @@ import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
 import type { RedisCluster } from "../testing/redis_cluster.ts";
 import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
 import { sleep } from "../lib/time/mod.ts";
-import { CLUSTER_PARTITIONS, TaskLayout } from "../lib/store/tasks/layout.ts";
+import { CLUSTER_PARTITIONS, FIRST_CLUSTER_PARTITIONS, partitionTags, TaskLayout } from "../lib/store/tasks/layout.ts";
 import { until } from "../testing/until.ts";
 
 const kinds = (events: StoredEvent[]) => events.map((e) => e.kind);
@@ -743,6 +743,39 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
       const count = async (channel: string) => (await store.events.range(channel, 0)).length;
       assertEquals([await count("session:s-home"), await count("session:s-away"), await count("global")], [20, 10, 10]);
       await store.close();
+    },
+  );
+  await t.step(
+    "cluster: 48 partitions on a new cluster; one that holds tasks of the first layout keeps its 16",
+    async () => {
+      const master = (await masterPorts(cluster))[0];
+      /** The partition tags 40 new roots' keys use, and how many of each layout's tags they are. */
+      const tagsOf = async (prefix: string) => {
+        const store = await openStore({ url: cluster.url, prefix });
+        for (let i = 0; i < 40; i++) await store.tasks.create(task(`layout-${i}`));
+        assertEquals((await store.tasks.list({ limit: 100 })).total, 40);
+        await store.close();
+        const keys = (await Promise.all(
+          (await masterPorts(cluster)).map((port) =>
+            cluster.cli(port, "--scan", "--pattern", `${prefix}*task:layout-*`)
+          ),
+        )).join("\n");
+        const tags = new Set([...keys.matchAll(/\{(t:[\d.]+)\}/g)].map(([, tag]) => tag));
+        const among = (n: number) => [...tags].filter((tag) => partitionTags("t", n).includes(tag)).length;
+        return { tags: tags.size, first: among(FIRST_CLUSTER_PARTITIONS), now: among(CLUSTER_PARTITIONS) };
+      };
+      const fresh = await tagsOf(`layout-new-${crypto.randomUUID()}:`);
+      assert(fresh.tags > 16 && fresh.now === fresh.tags, `40 roots over 48 partitions: ${JSON.stringify(fresh)}`);
+      // A cluster that a release before ran tasks on: its counter is in the {t} slot, under whatever prefix.
+      const old = `layout-old-${crypto.randomUUID()}:`;
+      await cluster.cli(master, "-c", "SET", `other-app:{t}:seq`, "12");
+      try {
+        const kept = await tagsOf(old);
+        assert(kept.tags <= 16 && kept.first === kept.tags, `40 roots over 16 partitions: ${JSON.stringify(kept)}`);
+        assertEquals((await cluster.cli(master, "-c", "GET", `${old}{t}:layout`)).trim(), "16", "kept in the cluster");
+      } finally {
+        await cluster.cli(master, "-c", "DEL", `other-app:{t}:seq`);
+      }
     },
   );
   await t.step("cluster: tasks of two partitions with one creation number list once each, by partition", async () => {

@@ -43,10 +43,10 @@ export function assembleStore(base: StoreBase, prefix: string, portsAt: (prefix:
 export function scriptedPorts(
   host: ScriptHost,
   prefix: string,
-  options: { follow: FollowMode; cluster?: boolean },
+  options: { follow: FollowMode; cluster?: boolean; partitions?: number },
 ): TenantPorts {
   return {
-    ...createScriptedTaskPorts(host, { prefix, follow: options.follow, cluster: options.cluster }),
+    ...createScriptedTaskPorts(host, { prefix, ...options }),
     documents: createScriptedDocumentStore(host, { prefix, cluster: options.cluster }),
     idempotency: createScriptedIdempotencyStore(host, { prefix }),
     webhooks: createScriptedWebhookStore(host, { prefix }),

@@ -7,6 +7,7 @@ import { decisionFromReply } from "../ratelimit/mod.ts";
 import { connectionFailure, ioredisBase, type RedisStoreOptions, type SlidingWindowCommand } from "./redis.ts";
 import type { Subscriber } from "./tasks/follow.ts";
 import { sharedSubscriber } from "./tasks/shared_subscriber.ts";
+import { clusterPartitions } from "./tasks/partitions.ts";
 import { assembleStore, scriptedPorts } from "./assemble.ts";
 
 /** The pause before ioredis retries a command refused with TRYAGAIN or CLUSTERDOWN, or on a closed connection. */
@@ -124,6 +125,10 @@ export async function createRedisClusterStore(url: string, options: RedisStoreOp
   };
   // One set of sharded subscribers (one connection per shard) for the base and every tenant view.
   const subscriber = sharedSubscriber(() => shardedSubscriber(client, call));
+  const partitions = await clusterPartitions(scripts, prefix).catch((error) => {
+    client.disconnect();
+    throw error;
+  });
   return assembleStore(
     {
       kind: "redis-cluster",
@@ -156,7 +161,7 @@ export async function createRedisClusterStore(url: string, options: RedisStoreOp
       },
     },
     prefix,
-    (at) => scriptedPorts(scripts, at, { cluster: true, follow: { kind: "subscribe", subscriber } }),
+    (at) => scriptedPorts(scripts, at, { cluster: true, partitions, follow: { kind: "subscribe", subscriber } }),
   );
 }
 

@@ -1,5 +1,5 @@
 import { scriptCaller, type ScriptHost } from "../script_host.ts";
-import { CLUSTER_PARTITIONS, partitionOf, partitionTags } from "../tasks/layout.ts";
+import { FIRST_CLUSTER_PARTITIONS, partitionOf, partitionTags } from "../tasks/layout.ts";
 import { chunkId } from "./memory.ts";
 import type { ChunkRecord, DocumentChange, DocumentRecord, DocumentStore, NewDocument, PutOutcome } from "./port.ts";
 import {
@@ -39,9 +39,10 @@ export function createScriptedDocumentStore(
   const call = scriptCaller(host);
   const at = (keys: string, script: string, args: string[]) => call([`${keys}seq`], script, [keys, now(), ...args]);
   const run = (script: string, args: string[]) => at(p, script, args);
-  // On a cluster, documents and chunks spread by document id (see scripts.ts); one Redis keeps them in {d}.
+  // On a cluster, documents and chunks spread by document id over the first layout's 16 partitions (see scripts.ts);
+  // one Redis keeps them in {d}.
   const parts = options.cluster
-    ? partitionTags("d", CLUSTER_PARTITIONS).map((tag) => `${options.prefix ?? ""}{${tag}}:`)
+    ? partitionTags("d", FIRST_CLUSTER_PARTITIONS).map((tag) => `${options.prefix ?? ""}{${tag}}:`)
     : [];
   const home = (documentId: string) => parts[partitionOf(documentId, parts.length)];
   /** Reads `ids` with `script` where their documents are (`documentOf`), the replies in the order of `ids`. */

@@ -3,9 +3,11 @@
  * queue partition or an event channel.
  *
  * On one Redis (and Upstash) there is one partition, tag `{t}`: every task key in one slot, as
- * before clusters. On Redis Cluster there are {@link CLUSTER_PARTITIONS}: partition `b` has a tag
- * whose slot lies in the b-th sixteenth of the slot range, so the partitions spread evenly over
- * masters that own contiguous slot ranges (as `redis-cli --cluster create` assigns them). A
+ * before clusters. On Redis Cluster there are {@link CLUSTER_PARTITIONS} (or, on a cluster that
+ * holds tasks of that earlier layout, {@link FIRST_CLUSTER_PARTITIONS}: see `clusterPartitions`):
+ * partition `b` of `n` has a tag whose slot lies in the b-th n-th of the slot range, so the
+ * partitions spread evenly over masters that own contiguous slot ranges (as `redis-cli --cluster
+ * create` assigns them; 48 fall 16/16/16 on 3 masters and 8 each on 6, where 16 fell 6/4/6). A
  * root task's partition is a hash of its id, and its descendants live in their root's
  * partition, so a tree stays in one slot and each of its scripts (a step with its events, a
  * cascade cancel, a removal) stays one atomic script. The service picks root ids that hash to
@@ -20,7 +22,10 @@
 import { DEFAULT_LANE } from "../../task_model/ports.ts";
 
 /** How many partitions a cluster store spreads tasks and work queues over. */
-export const CLUSTER_PARTITIONS = 16;
+export const CLUSTER_PARTITIONS = 48;
+
+/** The partitions of the first cluster layout, which a cluster holding its tasks keeps. */
+export const FIRST_CLUSTER_PARTITIONS = 16;
 
 /** Redis Cluster's key slot: CRC16 (XMODEM) of the key (its hash tag when it has one), mod 16384. */
 export function keySlot(key: string): number {
@@ -75,7 +80,7 @@ export class TaskLayout {
   /** A new random id for a root task of `sessionId` that hashes to the session's partition. */
   newRootId(sessionId: string): string {
     const home = this.sessionPartition(sessionId);
-    for (;;) { // 16 tries on average on a cluster, one on a single Redis
+    for (;;) { // as many tries on average as partitions
       const id = crypto.randomUUID();
       if (this.rootPartition(id) === home) return id;
     }

@@ -1,7 +1,7 @@
 import { scriptCaller, type ScriptHost } from "../script_host.ts";
 import { APPEND_LUA } from "./event_scripts.ts";
 import { EXISTS_LUA } from "./task_scripts.ts";
-import { CLUSTER_PARTITIONS, TaskLayout } from "./layout.ts";
+import { CLUSTER_PARTITIONS, FIRST_CLUSTER_PARTITIONS, keySlot, TaskLayout } from "./layout.ts";
 
 /** Task ids whose partition a process remembers (found once, it never changes). */
 const REMEMBERED = 100_000;
@@ -28,9 +28,10 @@ export class Partitions {
   readonly #homes = new Map<string, number>();
   readonly #variants = new Map<string, string>();
 
-  constructor(host: ScriptHost, options: { prefix: string; cluster: boolean }) {
+  /** `partitions`: a cluster's (from {@link clusterPartitions}; default {@link CLUSTER_PARTITIONS}). */
+  constructor(host: ScriptHost, options: { prefix: string; cluster: boolean; partitions?: number }) {
     this.cluster = options.cluster;
-    this.layout = new TaskLayout(options.prefix, options.cluster ? CLUSTER_PARTITIONS : 1);
+    this.layout = new TaskLayout(options.prefix, options.cluster ? options.partitions ?? CLUSTER_PARTITIONS : 1);
     this.#call = scriptCaller(host);
   }
 
@@ -106,3 +107,29 @@ export class Partitions {
     return text;
   }
 }
+
+/**
+ * How many partitions the tasks of the cluster under `host` use, decided once and kept in the
+ * cluster (`<prefix>{t}:layout`): {@link FIRST_CLUSTER_PARTITIONS} where the `{t}` slot holds a
+ * creation counter of that first layout (`<any prefix>{t}:seq`: its tasks live in its 16
+ * partitions), else {@link CLUSTER_PARTITIONS}.
+ */
+export async function clusterPartitions(host: ScriptHost, prefix: string): Promise<number> {
+  const keys = `${prefix}{t}:`;
+  return Number(await scriptCaller(host)([`${keys}layout`], LAYOUT_LUA, [keys, String(keySlot(keys)), ...SIZES]));
+}
+
+const SIZES = [String(FIRST_CLUSTER_PARTITIONS), String(CLUSTER_PARTITIONS)];
+
+/** ARGV: the `{t}` keys' prefix, that slot, the first layout's partitions, the current one's. */
+const LAYOUT_LUA = `
+local k = ARGV[1] .. 'layout'
+local kept = redis.call('GET', k)
+if kept then return tonumber(kept) end
+local n = ARGV[4]
+for _, key in ipairs(redis.call('CLUSTER', 'GETKEYSINSLOT', tonumber(ARGV[2]), 1000)) do
+  if string.sub(key, -7) == '{t}:seq' then n = ARGV[3] end
+end
+redis.call('SET', k, n)
+return tonumber(n)
+`;

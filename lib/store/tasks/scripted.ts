@@ -37,9 +37,13 @@ export type FollowMode =
  */
 export function createScriptedTaskPorts(
   host: ScriptHost,
-  options: { prefix?: string; follow: FollowMode; now?: () => number; cluster?: boolean },
+  options: { prefix?: string; follow: FollowMode; now?: () => number; cluster?: boolean; partitions?: number },
 ): TaskPorts {
-  const partitions = new Partitions(host, { prefix: options.prefix ?? "", cluster: options.cluster ?? false });
+  const partitions = new Partitions(host, {
+    prefix: options.prefix ?? "",
+    cluster: options.cluster ?? false,
+    partitions: options.partitions,
+  });
   const tasks = createScriptedTaskStore(partitions, options);
 
   // Where each followed channel's stream is, found before following it (its notifications are in its slot).
