@@ -13,10 +13,10 @@ Deno.test(
     assert(report.reconnects > 0, "the subscribers resumed with Last-Event-ID");
     assert(
       Object.keys(report.keysLeft).every((family) =>
-        ["queue", "queue:pipelines", "seq", "ev:control", "fanout", "cursor"].includes(family)
+        ["queue", "queue:pipelines", "seq", "layout", "ev:control", "fanout", "cursor"].includes(family)
       ),
-      `after retention only the queues, the counter, the control channel and the webhooks' fan-out lease and ` +
-        `position stay: ${JSON.stringify(report.keysLeft)}`,
+      `after retention only the queues, the partitions' last creation numbers, the layout, the control channel and ` +
+        `the webhooks' fan-out lease and position stay: ${JSON.stringify(report.keysLeft)}`,
     );
   },
 );
