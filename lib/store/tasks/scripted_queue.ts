@@ -8,8 +8,9 @@ import type { Partitions } from "./partitions.ts";
  * stream per lane in each partition (`layout.ts`; one partition on one Redis). A task is queued
  * in its partition; `take` asks, lane by lane, the partitions in turn (starting one further each
  * time, so that none waits behind the others), each reclaiming its own expired leases before
- * handing out new jobs, and stops at the first partition that hands out any. Jobs keep their order within a partition;
- * across partitions there is none. An idle take costs one script per partition and lane.
+ * handing out new jobs, and stops at the first partition that hands out any. Jobs keep their
+ * order within a partition; across partitions there is none. An idle take costs one script per
+ * partition and lane.
  *
  * @example
  * ```ts ignore
