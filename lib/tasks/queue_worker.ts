@@ -99,8 +99,8 @@ export function createQueueWorker(deps: QueueWorkerDeps): QueueWorker {
           const first = turn++ % open.length;
           const lanes = [...open.slice(first), ...open.slice(0, first)];
           const rooms = lanes.map((lane) => Math.min(limits.get(lane)! - running.get(lane)!, TAKE_BATCH));
-          const held = unsure ? heldJobIds() : undefined;
-          const taken = await queue.take(consumer, leaseMs, lanes, held, rooms).then(
+          const held = heldJobIds(); // also forgets the unsettled jobs whose leases ran out
+          const taken = await queue.take(consumer, leaseMs, lanes, unsure ? held : undefined, rooms).then(
             (taken) => {
               outage.answered();
               if (taken.length === 0 && open.length === limits.size) unsure = false; // every queue looked at
