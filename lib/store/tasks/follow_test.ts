@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../../../testing/assert.ts";
 import { startRedis } from "../../../testing/redis_server.ts";
 import { missingTools } from "../../../testing/tools.ts";
+import { until } from "../../../testing/until.ts";
 import { createRedisStore } from "../redis.ts";
 import type { StoredEvent } from "../../task_model/ports.ts";
 
@@ -83,6 +84,35 @@ Deno.test("follow on Redis: events stored while the subscriber connection was do
     await store.close();
   }
 });
+
+Deno.test(
+  "watch on Redis: events that come while the channel's last batch goes out reach its watchers together, in order",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    const store = await createRedisStore(redis.url, { prefix: `h-${crypto.randomUUID()}:` });
+    const controller = new AbortController();
+    try {
+      const batches: (readonly StoredEvent[])[] = [];
+      for (let w = 0; w < 3; w++) {
+        store.events.watch("c", 0, controller.signal, {
+          take: (batch) => w === 0 && batches.push(batch),
+          end: () => {},
+        });
+      }
+      await store.events.append("c", "token", { task_id: "t", i: 0 });
+      await until("the first event told", () => batches.length === 1);
+      // 100 appends in flight at once: their messages come over a few milliseconds, one by one.
+      await Promise.all(Array.from({ length: 100 }, (_, i) => store.events.append("c", "token", { task_id: "t", i })));
+      await until("every event told", () => batches.at(-1)?.at(-1)?.id === 101, 5_000);
+      assertEquals(batches.flat().map((e) => e.id), Array.from({ length: 101 }, (_, i) => i + 1));
+      assert(batches.length <= 30, `100 events in ${batches.length - 1} batches: one write per event for each stream`);
+    } finally {
+      controller.abort();
+      await store.close();
+    }
+  },
+);
 
 /** Sends one inline command to redis-server; resolves with the raw reply. */
 async function redisCommand(port: number, command: string): Promise<string> {
