@@ -49,6 +49,10 @@ export function createScriptedTaskPorts(
   const range = async (channel: string, after: number, limit = 100_000): Promise<StoredEvent[]> =>
     toEvents(await onChannel(channel, RANGE_LUA, [String(after), String(limit)]));
   const last = async (channel: string) => toEvents(await onChannel(channel, LAST_LUA, []))[0]?.id ?? 0;
+  /** Aborts when the ports close: every poll ends then. */
+  const closing = new AbortController();
+  const polled = (channel: string, after: number, signal: AbortSignal, intervalMs: number) =>
+    poll(range, channel, after, AbortSignal.any([signal, closing.signal]), intervalMs);
   const pool = options.follow.kind === "subscribe"
     ? new FollowerPool({
       subscriber: options.follow.subscriber,
@@ -103,12 +107,12 @@ export function createScriptedTaskPorts(
     range,
     follow: (channel, after, signal) => eachEvent(events.followBatches(channel, after, signal)),
     followBatches(channel, after, signal) {
-      if (options.follow.kind === "poll") return poll(range, channel, after, signal, options.follow.intervalMs);
+      if (options.follow.kind === "poll") return polled(channel, after, signal, options.follow.intervalMs);
       return subscribed(channel, after, signal);
     },
     watch(channel, after, signal, watcher) {
       if (options.follow.kind === "poll") {
-        return watchBatches(poll(range, channel, after, signal, options.follow.intervalMs), signal, watcher);
+        return watchBatches(polled(channel, after, signal, options.follow.intervalMs), signal, watcher);
       }
       watched(channel, after, signal, watcher);
     },
@@ -119,6 +123,7 @@ export function createScriptedTaskPorts(
     events,
     queue,
     close: () => {
+      closing.abort();
       pool?.close();
       return Promise.resolve();
     },
