@@ -646,12 +646,10 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       await until("every live event told", () => watchers.every((w) => w.ids.at(-1) === 120));
       assertEquals(watchers[0].ids, Array.from({ length: 120 }, (_, i) => i + 1));
       assertEquals(watchers[1].ids, Array.from({ length: 108 }, (_, i) => i + 13));
-      if (store.kind !== "upstash") { // it polls for each follower
-        assert(
-          watchers[0].batches.at(-1) === watchers[1].batches.at(-1),
-          "watchers of a channel get the same batch, not a copy each",
-        );
-      }
+      assert(
+        watchers[0].batches.at(-1) === watchers[1].batches.at(-1),
+        "watchers of a channel get the same batch, not a copy each",
+      );
       controller.abort();
       await store.events.append("w", "token", { task_id: "t", i: 120 });
       await store.events.append("w", "token", { task_id: "t", i: 121 });
