@@ -64,8 +64,8 @@ interface Follower {
  * long after a hand-out's turn ended (or during it) go out together as the next batch; a quiet
  * channel's event goes out at once. One batch of k events costs each stream one write instead
  * of k. With a producer that waits for each append (a task in the same process), each event
- * came on its own and Node on Redis spent 1.5× the bare server's CPU per frame on one small
- * write per event per stream (`bench/RESULTS.md`).
+ * came on its own and Node on Redis spent 1.4–2.0× the bare server's CPU per frame on one small
+ * write per event per stream; 0.9–1.2× with this (`bench/RESULTS.md`).
  */
 export const COALESCE_MS = 1;
 
