@@ -686,12 +686,10 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       await until("every live event told", () => watchers.every((w) => w.ids.at(-1) === 120));
       assertEquals(watchers[0].ids, Array.from({ length: 120 }, (_, i) => i + 1));
       assertEquals(watchers[1].ids, Array.from({ length: 108 }, (_, i) => i + 13));
-      if (store.kind !== "upstash") { // it polls for each follower
-        assert(
-          watchers[0].batches.at(-1) === watchers[1].batches.at(-1),
-          "watchers of a channel get the same batch, not a copy each",
-        );
-      }
+      assert(
+        watchers[0].batches.at(-1) === watchers[1].batches.at(-1),
+        "watchers of a channel get the same batch, not a copy each",
+      );
       controller.abort();
       await store.events.append("w", "token", { task_id: "t", i: 120 });
       await store.events.append("w", "token", { task_id: "t", i: 121 });
@@ -700,6 +698,28 @@ async function contract(t: Deno.TestContext, open: OpenStore) {
       await store.close();
     },
   );
+
+  await t.step("events: closing the store ends its watchers and followers, without an error", async () => {
+    const store = await fresh();
+    await store.events.append("z", "token", { task_id: "t", i: 0 });
+    const controller = new AbortController();
+    const watcher = { ids: [] as number[], ends: [] as unknown[] };
+    store.events.watch("z", 0, controller.signal, {
+      take: (batch) => watcher.ids.push(...batch.map((e) => e.id)),
+      end: (error) => watcher.ends.push(error),
+    });
+    const follower = store.events.followBatches("z", 0, controller.signal)[Symbol.asyncIterator]();
+    assertEquals((await follower.next()).value?.map((e: StoredEvent) => e.id), [1], "the follower's history");
+    await until("the watcher told its history", () => watcher.ids.length === 1, 5_000);
+    let followerDone: boolean | undefined;
+    follower.next().then((r) => followerDone = r.done, () => followerDone = false);
+    await store.close();
+    await until(() => `the watcher ended (told ${JSON.stringify(watcher)})`, () => watcher.ends.length > 0, 5_000);
+    assertEquals(watcher.ends, [undefined], "told its end once, with no error: the store was closed");
+    await until("the follower ended", () => followerDone !== undefined, 5_000);
+    assertEquals(followerDone, true);
+    controller.abort();
+  });
 
   await t.step("events: an aborted follower ends and releases its wait", async () => {
     const store = await fresh();

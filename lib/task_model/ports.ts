@@ -204,22 +204,6 @@ export interface EventWatcher {
   end(error?: unknown): void;
 }
 
-/**
- * {@link EventLog.watch} on `followBatches` (a store that polls): each batch of `batches` to
- * `watcher` until `signal` aborts.
- */
-export function watchBatches(batches: AsyncIterable<StoredEvent[]>, signal: AbortSignal, watcher: EventWatcher): void {
-  (async () => {
-    for await (const batch of batches) {
-      if (signal.aborted) return;
-      watcher.take(batch);
-    }
-    if (!signal.aborted) watcher.end();
-  })().catch((error) => {
-    if (!signal.aborted) watcher.end(error);
-  });
-}
-
 /** The events of `batches` one by one: `follow` from `followBatches`. */
 export async function* eachEvent(batches: AsyncIterable<StoredEvent[]>): AsyncGenerator<StoredEvent> {
   for await (const batch of batches) yield* batch;

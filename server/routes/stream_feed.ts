@@ -71,6 +71,30 @@ function frame(event: StoredEvent): Uint8Array {
   return bytes;
 }
 
+/**
+ * A live batch's frames joined into one chunk, made once for all the streams that send the
+ * whole batch as stored: each stream's connection takes one write per batch instead of one per
+ * frame (Node writes each chunk of a response on its own). Live batches are shared by the
+ * channel's streams (`EventLog.watch`), so the chunk goes with its batch.
+ */
+const joined = new WeakMap<readonly StoredEvent[], Uint8Array>();
+function join(batch: readonly StoredEvent[], pieces: Uint8Array[]): Uint8Array[] {
+  if (pieces.length < 2) return pieces;
+  let chunk = joined.get(batch);
+  if (!chunk) {
+    let size = 0;
+    for (const piece of pieces) size += piece.length;
+    chunk = new Uint8Array(size);
+    size = 0;
+    for (const piece of pieces) {
+      chunk.set(piece, size);
+      size += piece.length;
+    }
+    joined.set(batch, chunk);
+  }
+  return [chunk];
+}
+
 /** Sends what `plan` says to `out`; see the module doc. */
 export async function feedStream(
   events: EventLog,
@@ -176,7 +200,9 @@ function followLive(
         position = batch[batch.length - 1].id;
         try {
           const { frames, ended } = take(batch);
-          if (frames.length > 0 && !out.send(frames)) return finish(false); // cut off, or gone
+          // Every event sent, in the stored frames: the same chunk as the channel's other such streams.
+          const whole = frames.length === batch.length && !plan.render ? join(batch, frames) : frames;
+          if (whole.length > 0 && !out.send(whole)) return finish(false); // cut off, or gone
           if (ended) finish(false);
         } catch (error) { // a render that failed: this stream's, not the channel's other watchers'
           finish(false, error);

@@ -1,8 +1,12 @@
 import { assert, assertEquals } from "../../../testing/assert.ts";
 import { startRedis } from "../../../testing/redis_server.ts";
 import { missingTools } from "../../../testing/tools.ts";
+import { until } from "../../../testing/until.ts";
 import { createRedisStore } from "../redis.ts";
+import { createUpstashStore } from "../upstash.ts";
+import { startUpstashStandIn, type UpstashStandIn } from "../../../testing/upstash_standin.ts";
 import type { StoredEvent } from "../../task_model/ports.ts";
+import { type Store, StoreUnavailableError } from "../store.ts";
 
 /** The next batch of `iterator`, or a failure after `ms`. */
 async function nextWithin(iterator: AsyncIterator<StoredEvent[]>, ms: number): Promise<StoredEvent[]> {
@@ -83,6 +87,123 @@ Deno.test("follow on Redis: events stored while the subscriber connection was do
     await store.close();
   }
 });
+
+Deno.test(
+  "watch on Redis: events that come while the channel's last batch goes out reach its watchers together, in order",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    const store = await createRedisStore(redis.url, { prefix: `h-${crypto.randomUUID()}:` });
+    const controller = new AbortController();
+    try {
+      const batches: (readonly StoredEvent[])[] = [];
+      for (let w = 0; w < 3; w++) {
+        store.events.watch("c", 0, controller.signal, {
+          take: (batch) => w === 0 && batches.push(batch),
+          end: () => {},
+        });
+      }
+      await store.events.append("c", "token", { task_id: "t", i: 0 });
+      await until("the first event told", () => batches.length === 1);
+      // 100 appends in flight at once: their messages come over a few milliseconds, one by one.
+      await Promise.all(Array.from({ length: 100 }, (_, i) => store.events.append("c", "token", { task_id: "t", i })));
+      await until("every event told", () => batches.at(-1)?.at(-1)?.id === 101, 5_000);
+      assertEquals(batches.flat().map((e) => e.id), Array.from({ length: 101 }, (_, i) => i + 1));
+      assert(batches.length <= 30, `100 events in ${batches.length - 1} batches: one write per event for each stream`);
+    } finally {
+      controller.abort();
+      await store.close();
+    }
+  },
+);
+
+Deno.test(
+  "follow on Upstash: the followers of a channel share one poll, one range call per interval however many they are",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    const pollMs = 40;
+    await onUpstash({ pollMs }, async ({ store, redisPort, signal }) => {
+      await store.events.append("c", "token", { task_id: "t", i: 0 });
+      const watchers = Array.from({ length: 10 }, () => {
+        const batches: (readonly StoredEvent[])[] = [];
+        store.events.watch("c", 0, signal, { take: (batch) => batches.push(batch), end: () => {} });
+        return batches;
+      });
+      const followers = Array.from(
+        { length: 10 },
+        () => store.events.followBatches("c", 0, signal)[Symbol.asyncIterator](),
+      );
+      for (const follower of followers) assertEquals((await follower.next()).value?.length, 1, "the history");
+      await until("every watcher told the history", () => watchers.every((b) => b.length === 1), 5_000);
+      // 20 followers of one channel, nothing new: the store is asked once per interval, not 20 times.
+      const before = await scriptCalls(redisPort);
+      const started = performance.now();
+      await until("10 calls", async () => await scriptCalls(redisPort) - before >= 10, 5_000, 5);
+      const intervals = (performance.now() - started) / pollMs;
+      const calls = await scriptCalls(redisPort) - before;
+      assert(calls <= intervals + 3, `${calls} range calls in ${intervals.toFixed(1)} intervals for 20 followers`);
+      const next = followers.map((follower) => follower.next());
+      await store.events.append("c", "token", { task_id: "t", i: 1 });
+      for (const batch of await Promise.all(next)) assertEquals(batch.value?.map((e: StoredEvent) => e.id), [2]);
+      await until("every watcher told the new event", () => watchers.every((b) => b.length === 2), 5_000);
+      assert(watchers.every((b) => b[1] === watchers[0][1]), "one batch for all, as on Redis");
+    });
+  },
+);
+
+Deno.test(
+  "follow on Upstash: a poll the store does not answer ends the channel's followers with its error; a new one polls again",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await onUpstash({ pollMs: 20, timeoutMs: 200 }, async ({ store, upstash, signal }) => {
+      await store.events.append("c", "token", { task_id: "t", i: 0 });
+      const ends: unknown[] = [];
+      store.events.watch("c", 0, signal, { take: () => {}, end: (error) => ends.push(error) });
+      const follower = store.events.followBatches("c", 0, signal)[Symbol.asyncIterator]();
+      assertEquals((await follower.next()).value?.length, 1);
+      upstash.delay(5_000);
+      const failed = await follower.next().then(() => undefined, (error) => error);
+      assert(failed instanceof StoreUnavailableError, String(failed));
+      await until("the watcher ended", () => ends.length === 1, 5_000);
+      assert(ends[0] instanceof StoreUnavailableError, String(ends[0]));
+      upstash.delay(0);
+      const again = store.events.followBatches("c", 1, signal)[Symbol.asyncIterator]();
+      const next = again.next();
+      await store.events.append("c", "token", { task_id: "t", i: 1 });
+      assertEquals((await next).value?.map((e: StoredEvent) => e.id), [2]);
+    });
+  },
+);
+
+/** Runs `body` on an Upstash store (the stand-in, forwarding to a redis-server of its own), then closes it. */
+async function onUpstash(
+  options: { pollMs: number; timeoutMs?: number },
+  body: (on: { store: Store; upstash: UpstashStandIn; redisPort: number; signal: AbortSignal }) => Promise<void>,
+) {
+  await using redis = await startRedis();
+  await using upstash = await startUpstashStandIn(redis.url);
+  const store = createUpstashStore({
+    url: upstash.url,
+    token: upstash.token,
+    prefix: `u-${crypto.randomUUID()}:`,
+    ...options,
+  });
+  const controller = new AbortController();
+  try {
+    await body({ store, upstash, redisPort: redis.port, signal: controller.signal });
+  } finally {
+    controller.abort();
+    await store.close();
+  }
+}
+
+/** Scripts redis-server has run (`EVALSHA` and `EVAL`): the Upstash store's reads are scripts. */
+async function scriptCalls(port: number): Promise<number> {
+  const stats = await redisCommand(port, "INFO commandstats");
+  let calls = 0;
+  for (const match of stats.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)) calls += Number(match[1]);
+  return calls;
+}
 
 /** Sends one inline command to redis-server; resolves with the raw reply. */
 async function redisCommand(port: number, command: string): Promise<string> {

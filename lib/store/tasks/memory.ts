@@ -23,6 +23,6 @@ export function createMemoryTaskPorts(options: { now?: () => number } = {}): Tas
     tasks: createMemoryTaskStore(events, queue, options),
     events,
     queue,
-    close: () => Promise.resolve(),
+    close: () => Promise.resolve(events.close()),
   };
 }

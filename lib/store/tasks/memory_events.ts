@@ -31,6 +31,8 @@ export interface MemoryEventLog extends EventLog {
   appendOwned(name: string, kind: string, data: Record<string, unknown>, cap?: number): number;
   /** Removes a channel; its followers wake (and find nothing more). Returns how many events it held. */
   drop(name: string): number;
+  /** Ends every watcher (told `end()`) and follower, and releases them; later ones end at once. */
+  close(): void;
 }
 
 /**
@@ -45,6 +47,7 @@ export interface MemoryEventLog extends EventLog {
 export function createMemoryEventLog(): MemoryEventLog {
   const channels = new Map<string, Channel>();
   const watching = new Map<string, Watching>();
+  let closed = false;
 
   const channel = (name: string) => {
     let c = channels.get(name);
@@ -55,7 +58,7 @@ export function createMemoryEventLog(): MemoryEventLog {
   const tell = (name: string, w: Watching) => {
     w.due = false;
     const c = channels.get(name);
-    if (!c || c.told >= c.seq) return;
+    if (!c || c.told >= c.seq || closed) return;
     const batch = eventsAfter(c, c.told, Infinity);
     c.told = c.seq;
     if (batch.length === 0) return;
@@ -85,6 +88,7 @@ export function createMemoryEventLog(): MemoryEventLog {
   const events: MemoryEventLog = {
     watch(name, after, signal, watcher) {
       if (signal.aborted) return;
+      if (closed) return watcher.end();
       let w = watching.get(name);
       if (!w) watching.set(name, w = { watches: new Set(), due: false });
       const watch: Watch = { watcher, last: after, started: false };
@@ -97,7 +101,7 @@ export function createMemoryEventLog(): MemoryEventLog {
       queueMicrotask(() => { // its history, then it takes its share of each hand-out
         watch.started = true;
         const c = channels.get(name);
-        if (signal.aborted || !c) return;
+        if (signal.aborted || closed || !c) return;
         const history = eventsAfter(c, watch.last, Infinity);
         if (history.length === 0) return;
         watch.last = history[history.length - 1].id;
@@ -105,6 +109,17 @@ export function createMemoryEventLog(): MemoryEventLog {
       });
     },
     appendOwned: append,
+    close() {
+      closed = true;
+      const ending = [...watching.values()].flatMap((w) => [...w.watches]);
+      for (const w of watching.values()) w.watches.clear();
+      watching.clear();
+      for (const watch of ending) watch.watcher.end();
+      for (const c of channels.values()) {
+        for (const wake of c.waiters) wake();
+        c.waiters.clear();
+      }
+    },
     drop(name) {
       const c = channels.get(name);
       channels.delete(name);
@@ -121,7 +136,7 @@ export function createMemoryEventLog(): MemoryEventLog {
     async *followBatches(name, after, signal) {
       let last = after;
       try {
-        while (!signal.aborted) {
+        while (!signal.aborted && !closed) {
           const c = channel(name);
           const batch = eventsAfter(c, last, Infinity);
           if (batch.length === 0) {

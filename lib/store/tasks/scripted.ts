@@ -1,5 +1,4 @@
 import type { ScriptHost } from "../script_host.ts";
-import { sleep } from "../../time/mod.ts";
 import { Partitions } from "./partitions.ts";
 import {
   eachEvent,
@@ -7,7 +6,6 @@ import {
   type EventWatcher,
   type StoredEvent,
   type TaskPorts,
-  watchBatches,
 } from "../../task_model/ports.ts";
 import { APPEND_LUA, LAST_LUA, RANGE_LUA } from "./event_scripts.ts";
 import { FollowerPool, type Subscriber } from "./follow.ts";
@@ -28,7 +26,7 @@ export type FollowMode =
  * (`scripted_tasks.ts`), the `queue` port (`scripted_queue.ts`) and, here, the `events` port
  * with the scripts of `event_scripts.ts`. `follow` subscribes (one pub/sub connection per
  * process for all the channels it follows: see `follow.ts`) or polls (Upstash: no
- * subscriptions over REST).
+ * subscriptions over REST; one poll per followed channel, shared by its followers).
  *
  * @example
  * ```ts ignore
@@ -53,22 +51,24 @@ export function createScriptedTaskPorts(
   const range = async (channel: string, after: number, limit = 100_000): Promise<StoredEvent[]> =>
     toEvents(await onChannel(channel, RANGE_LUA, [String(after), String(limit)]));
   const last = async (channel: string) => toEvents(await onChannel(channel, LAST_LUA, []))[0]?.id ?? 0;
-  const pool = options.follow.kind === "subscribe"
-    ? new FollowerPool({
-      subscriber: options.follow.subscriber,
+  const follow = options.follow;
+  const pool = new FollowerPool({
+    live: follow.kind === "poll" ? follow : {
+      kind: "subscribe",
+      subscriber: follow.subscriber,
       notifications: (channel) =>
         `${followed.get(channel)?.keys ?? partitions.layout.channelKeys(channel)}n:${channel}`,
-      range,
-      last,
-    })
-    : undefined;
+    },
+    range,
+    last,
+  });
   async function* subscribed(channel: string, after: number, signal: AbortSignal): AsyncGenerator<StoredEvent[]> {
     const keys = await partitions.channelKeys(channel);
     const entry = followed.get(channel) ?? { keys, followers: 0 };
     followed.set(channel, entry);
     entry.followers++;
     try {
-      yield* pool!.follow(channel, after, signal);
+      yield* pool.follow(channel, after, signal);
     } finally {
       if (--entry.followers === 0) followed.delete(channel);
     }
@@ -87,7 +87,7 @@ export function createScriptedTaskPorts(
         if (--entry.followers === 0) followed.delete(channel);
       };
       signal.addEventListener("abort", release, { once: true });
-      pool!.watch(channel, after, signal, {
+      pool.watch(channel, after, signal, {
         take: (batch) => watcher.take(batch),
         end(error) {
           release();
@@ -106,16 +106,8 @@ export function createScriptedTaskPorts(
     last,
     range,
     follow: (channel, after, signal) => eachEvent(events.followBatches(channel, after, signal)),
-    followBatches(channel, after, signal) {
-      if (options.follow.kind === "poll") return poll(range, channel, after, signal, options.follow.intervalMs);
-      return subscribed(channel, after, signal);
-    },
-    watch(channel, after, signal, watcher) {
-      if (options.follow.kind === "poll") {
-        return watchBatches(poll(range, channel, after, signal, options.follow.intervalMs), signal, watcher);
-      }
-      watched(channel, after, signal, watcher);
-    },
+    followBatches: subscribed,
+    watch: watched,
   };
   const queue = createScriptedQueue(partitions);
   return {
@@ -123,28 +115,10 @@ export function createScriptedTaskPorts(
     events,
     queue,
     close: () => {
-      pool?.close();
+      pool.close();
       return Promise.resolve();
     },
   };
-}
-
-/** Polls `range` every `intervalMs` while nothing new is there. */
-async function* poll(
-  range: (channel: string, after: number) => Promise<StoredEvent[]>,
-  channel: string,
-  after: number,
-  signal: AbortSignal,
-  intervalMs: number,
-): AsyncGenerator<StoredEvent[]> {
-  let last = after;
-  while (!signal.aborted) {
-    const batch = await range(channel, last);
-    if (batch.length > 0 && !signal.aborted) {
-      last = batch[batch.length - 1].id;
-      yield batch;
-    } else await sleep(intervalMs, signal).catch(() => {});
-  }
 }
 
 /** The sequence number of a stream id `0-<n>`. */
