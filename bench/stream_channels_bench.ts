@@ -187,7 +187,8 @@ async function run(
   redis?: { port: number; pid: number },
 ) {
   refusals = 0;
-  const server = await startBenchServer(env, entry);
+  // The subscribers and the bench's own requests: the service's default MAX_CONNECTIONS (10,000) is the default load.
+  const server = await startBenchServer({ MAX_CONNECTIONS: String(SUBSCRIBERS + 100), ...env }, entry);
   const clientsNow = () => redis ? redisClients(redis.port) : Promise.resolve(0);
   try {
     const spray = await post(`${server.url}/tasks`, {
