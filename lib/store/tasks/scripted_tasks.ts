@@ -101,7 +101,7 @@ export function createScriptedTaskStore(
         tasks: shown.map(({ task }) => task),
         total,
         ...(records.length > query.limit && {
-          next_cursor: cluster ? `${last.task.seq}${String(last.b).padStart(2, "0")}` : String(last.task.seq),
+          next_cursor: cursorAfter(last.task.seq, last.b, cluster),
         }),
       };
     },
@@ -173,16 +173,24 @@ function indexName(query: TaskQuery): string {
   return `${scope}session:${query.session_id}${status && `:${status}`}`;
 }
 
-/** `LIST_LUA`'s rows, a hash then its children count, as tasks (a hash emptied meanwhile is skipped). */
 /**
- * A list cursor: a seq on one Redis; on a cluster the seq and (two digits) the partition of the last task shown, as
- * seqs there are clock readings that partitions can share. A cluster's shorter cursor is a seq of its old counter.
+ * The list cursor after a task: its seq; on a cluster, when the seq is a clock reading (which partitions can share),
+ * followed by its partition in two digits. (A seq of a cluster's first counter is unique, and shorter.)
  */
-function parseCursor(cursor: string, cluster: boolean): { seq: string; b?: number } {
-  if (!cluster || cursor.length < 17) return { seq: cursor };
+export function cursorAfter(seq: number, b: number, cluster: boolean): string {
+  return cluster && seq >= CLOCK_SEQS ? `${seq}${String(b).padStart(2, "0")}` : String(seq);
+}
+
+/** A cursor from {@link cursorAfter}: the seq, and the partition when it names one. */
+export function parseCursor(cursor: string, cluster: boolean): { seq: string; b?: number } {
+  if (!cluster || cursor.length <= String(CLOCK_SEQS).length) return { seq: cursor };
   return { seq: cursor.slice(0, -2), b: Number(cursor.slice(-2)) };
 }
 
+/** The smallest clock reading a cluster numbers tasks with (µs: 2001-09-09); its first counter stayed far below. */
+const CLOCK_SEQS = 1e15;
+
+/** `LIST_LUA`'s rows, a hash then its children count, as tasks (a hash emptied meanwhile is skipped). */
 function listed(rows: (string[] | number)[]): ListedTask[] {
   const out: ListedTask[] = [];
   for (let i = 0; i < rows.length; i += 2) {
