@@ -90,12 +90,18 @@ export function createExecution(deps: ExecutionDeps): Execution {
         event: { kind: "update", payload: { message, update_type: "retry" } },
       });
     }
-    return await execute(job.taskId, treeBudget(deps.limits, job.taskId), send);
+    // A first attempt starts from the record just read (a retry's steps changed it: read it again).
+    return await execute(job.taskId, treeBudget(deps.limits, job.taskId), send, job.attempt > 1 ? undefined : record);
   };
 
   /** Runs a stored task to a final state; false when it stopped without one (cancelled, handed back). */
-  const execute = async (taskId: string, budget: TaskBudget, send: Send = stepper(taskId)): Promise<boolean> => {
-    const record = await retry(() => tasks.get(taskId));
+  const execute = async (
+    taskId: string,
+    budget: TaskBudget,
+    send: Send = stepper(taskId),
+    read?: TaskRecord,
+  ): Promise<boolean> => {
+    const record = read ?? await retry(() => tasks.get(taskId));
     if (!record || record.status !== "in_progress") return true;
     // close() has already stopped the tasks it runs: one taken meanwhile is handed back, not started.
     if (deps.isClosed()) return false;

@@ -444,3 +444,19 @@ Deno.test("a submit tells other runners of its task only when its own runner did
     await store.close();
   }
 });
+
+Deno.test("a root's first run reads its record from the store once", async () => {
+  const store = createMemoryStore();
+  const reads: string[] = [];
+  const tasks = { ...store.tasks, get: (id: string) => (reads.push(id), store.tasks.get(id)) };
+  const runner = createTaskRunner({ store: { ...store, tasks }, definitions: [demoTask], log: () => {} });
+  try {
+    const task = await runner.submit({ kind: "demo", input: { steps: 0 } });
+    assertEquals((await eventsOf(store, task.task_id)).at(-1)?.kind, "done");
+    // One read answers the submit; one more serves the run (taken, checked and run from it).
+    assertEquals(reads, [task.task_id, task.task_id]);
+  } finally {
+    await runner.close();
+    await store.close();
+  }
+});
