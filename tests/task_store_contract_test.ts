@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../testing/assert.ts";
-import { type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
+import { DEFAULT_LANE, type Job, openStore, type StoredEvent } from "../lib/store/mod.ts";
 import type { RedisCluster } from "../testing/redis_cluster.ts";
 import { masterPorts, type OpenStore, task, testOnEveryStore } from "../testing/store_backends.ts";
 import { sleep } from "../lib/time/mod.ts";
@@ -876,6 +876,35 @@ async function clusterSteps(t: Deno.TestContext, cluster: RedisCluster) {
       await store.queue.ack(jobs[0].id);
     }
     assertEquals(taken.size, 48);
+    await store.close();
+  });
+  await t.step("cluster: a take's jobs come from every master, not from one master's partitions", async () => {
+    const prefix = `take-spread-${crypto.randomUUID()}:`;
+    const store = await openStore({ url: cluster.url, prefix });
+    const layout = new TaskLayout(prefix, CLUSTER_PARTITIONS);
+    // Three jobs in each partition: a take finds jobs wherever it asks.
+    const queued = new Array(CLUSTER_PARTITIONS).fill(0);
+    for (let k = 0; queued.some((n) => n < 3); k++) {
+      const b = layout.rootPartition(`job-${k}`);
+      if (queued[b] === 3) continue;
+      queued[b]++;
+      await store.queue.push(`job-${k}`);
+    }
+    const masters = await masterPorts(cluster);
+    const masterOf = async (b: number) => {
+      for (const port of masters) {
+        if ((await cluster.cli(port, "EXISTS", `${layout.keys(b)}queue`)).trim() === "1") return port;
+      }
+      throw new Error(`partition ${b}'s queue is on no master`);
+    };
+    // A runner's work then spreads over the shards: a take that drew on one master's partitions at a time
+    // loaded that master while the others idled.
+    for (let round = 0; round < 3; round++) {
+      const jobs = await store.queue.take("r", 60_000, [DEFAULT_LANE], undefined, [16]);
+      assertEquals(jobs.length, 16);
+      const from = new Set(await Promise.all(jobs.map((job) => masterOf(layout.rootPartition(job.taskId)))));
+      assertEquals(from.size, masters.length, `take ${round + 1}: jobs from ${from.size} of ${masters.length} masters`);
+    }
     await store.close();
   });
   await t.step(

@@ -105,6 +105,26 @@ export function partitionTags(name: string, n: number): string[] {
   return Array.from({ length: n }, (_, b) => tagIn(name, b, n));
 }
 
+/**
+ * Partitions `0..n-1` in an order where any few in a row lie far apart in the slot range (the
+ * van der Corput sequence: ½, ¼, ¾, ⅛, …, scaled to `n`), so on different masters however many
+ * own its contiguous parts: asking partitions in this order spreads a batch of work over the shards.
+ *
+ * @example
+ * ```ts
+ * spreadOrder(8); // [0, 4, 2, 6, 1, 5, 3, 7]
+ * ```
+ */
+export function spreadOrder(n: number): number[] {
+  const order = new Set<number>();
+  for (let i = 0; order.size < n; i++) {
+    let at = 0; // i's bits mirrored behind the binary point
+    for (let bits = i, weight = 0.5; bits > 0; bits >>= 1, weight /= 2) if (bits & 1) at += weight;
+    order.add(Math.floor(at * n));
+  }
+  return [...order];
+}
+
 /** The partition (of `n`) of an id: a hash of it. */
 export function partitionOf(id: string, n: number): number {
   return fnv(id) % n;

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../../testing/assert.ts";
-import { CLUSTER_PARTITIONS, keySlot, TaskLayout } from "./layout.ts";
+import { CLUSTER_PARTITIONS, keySlot, spreadOrder, TaskLayout } from "./layout.ts";
 
 Deno.test("keySlot: Redis Cluster's slots (CRC16 of the hash tag)", () => {
   // Values from CLUSTER KEYSLOT on redis-server 7.0.
@@ -37,4 +37,27 @@ Deno.test("TaskLayout: a session's root ids and channel land in the session's pa
   assertEquals(cluster.channelKeys("global"), "p:{c:global}:");
   const single = new TaskLayout("p:", 1);
   assertEquals([single.sessionPartition("s1"), single.channelKeys("session:s1")], [0, "p:{t}:"]);
+});
+
+Deno.test("spreadOrder: every partition once; any 16 in a row fall evenly on masters owning equal parts", () => {
+  assertEquals(spreadOrder(8), [0, 4, 2, 6, 1, 5, 3, 7]);
+  for (const n of [16, CLUSTER_PARTITIONS]) {
+    const order = spreadOrder(n);
+    assertEquals([...order].sort((a, b) => a - b), [...Array(n).keys()]);
+    for (const masters of [2, 3, 4, 6]) {
+      for (let start = 0; start < n; start++) {
+        const row = Array.from({ length: 16 }, (_, i) => order[(start + i) % n]);
+        const perMaster = Array.from(
+          { length: masters },
+          (_, m) => row.filter((b) => Math.floor(b * masters / n) === m).length,
+        );
+        const even = 16 / masters;
+        assertEquals(
+          perMaster.every((c) => c >= Math.floor(even) - 1 && c <= Math.ceil(even) + 1),
+          true,
+          `${n} over ${masters}: ${perMaster}`,
+        );
+      }
+    }
+  }
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_LANE, type Job, type WorkQueue } from "../../task_model/ports.ts";
 import { ACK_LUA, BACKLOG_LUA, PUSH_LUA, RELEASE_LUA, RENEW_LUA, REQUEUE_LUA, TAKE_LUA } from "./queue_scripts.ts";
-import { queueName } from "./layout.ts";
+import { queueName, spreadOrder } from "./layout.ts";
 import type { Partitions } from "./partitions.ts";
 
 /** The most partitions one take asks at once. */
@@ -10,7 +10,8 @@ const WAVE = 16;
  * The `queue` port over a Redis-speaking host, with the scripts of `queue_scripts.ts`: one
  * stream per lane in each partition (`layout.ts`; one partition on one Redis). A task is queued
  * in its partition; `take` asks, lane by lane, the partitions in turn (starting one further each
- * time, so that none waits behind the others; as many at once as there is room, at most 16),
+ * time, so that none waits behind the others; as many at once as there is room, at most 16, in
+ * {@link spreadOrder} so that one take's jobs come from every master),
  * each reclaiming its own expired leases before handing out new jobs, and stops at the first
  * partitions that hand out any. Jobs keep their order within a partition; across partitions
  * there is none. An idle take costs one script per partition and lane (48 scripts in 3 round
@@ -30,6 +31,8 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
     return { lane: jobId.slice(0, before), b: Number(jobId.slice(before + 1, at)), id: jobId.slice(at + 1) };
   };
   const count = partitions.layout.partitions;
+  // Partitions in a row sit on one master (layout.ts): a wave of them would load it while the others idle.
+  const order = spreadOrder(count);
   let next = 0;
   const queue: WorkQueue = {
     async push(taskId, attempt = 1, lane = DEFAULT_LANE) {
@@ -73,7 +76,7 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
         for (let asked = 0; asked < count;) {
           const wave = Math.max(1, Math.min(room, WAVE, count - asked));
           const share = (j: number) => Math.floor(room / wave) + (j < room % wave ? 1 : 0);
-          const bs = Array.from({ length: wave }, (_, j) => (start + asked + j) % count);
+          const bs = Array.from({ length: wave }, (_, j) => order[(start + asked + j) % count]);
           asked += wave;
           const jobs = (await Promise.all(bs.map((b, j) => ask(b, [queueName(lane)], [share(j)])))).flat();
           if (jobs.length > 0) return jobs;
