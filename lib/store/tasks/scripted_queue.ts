@@ -7,15 +7,23 @@ import type { Partitions } from "./partitions.ts";
 const WAVE = 16;
 
 /**
+ * The jobs a take's first wave asks of each partition: a busy queue's partitions each hand out
+ * several for one script (one each cost a take script per job), and later waves, over the
+ * partitions that may be empty, ask as many as WAVE at once.
+ */
+const FIRST_WAVE_SHARE = 4;
+
+/**
  * The `queue` port over a Redis-speaking host, with the scripts of `queue_scripts.ts`: one
  * stream per lane in each partition (`layout.ts`; one partition on one Redis). A task is queued
- * in its partition; `take` asks, lane by lane, the partitions in turn (starting one further each
- * time, so that none waits behind the others; as many at once as there is room, at most 16, in
- * {@link spreadOrder} so that one take's jobs come from every master),
- * each reclaiming its own expired leases before handing out new jobs, and stops at the first
- * partitions that hand out any. Jobs keep their order within a partition; across partitions
- * there is none. An idle take costs one script per partition and lane (48 scripts in 3 round
- * trips on a cluster of today's layout).
+ * in its partition; `take` asks, lane by lane, the partitions in turn: starting where the last
+ * take's first wave ended, so that none waits behind the others; in {@link spreadOrder}, so that
+ * one take's jobs come from every master; a wave at a time, the first asking 4 jobs of each
+ * partition, the next as many partitions at once as there is room (at most 16). Each reclaims
+ * its own expired leases before handing out new jobs; the take stops at the first partitions that
+ * hand out any. Jobs keep their order within a partition; across partitions there is none. An
+ * idle take costs one script per partition and lane (48 scripts in 4 round trips on a cluster of
+ * today's layout).
  *
  * @example
  * ```ts ignore
@@ -43,10 +51,12 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
       ]);
     },
     async take(consumer, leaseMs, lanes = [DEFAULT_LANE], held, rooms) {
-      const start = next;
-      next = (next + 1) % count;
       // Without rooms, one job in all (of the first lane that has any).
       const roomOf = (i: number) => rooms?.[i] ?? 1;
+      const firstWave = (room: number) => Math.ceil(room / FIRST_WAVE_SHARE);
+      // The next take starts past this one's first wave: busy partitions take turns.
+      const start = next;
+      next = (next + Math.max(1, firstWave(roomOf(0)))) % count;
       const total = rooms ? rooms.reduce((sum, n) => sum + n, 0) : 1;
       const laneOf = new Map(lanes.map((lane) => [queueName(lane), lane]));
       /** Up to `room[i]` jobs of each of `queues` from partition `b`. */
@@ -69,12 +79,14 @@ export function createScriptedQueue(partitions: Partitions): WorkQueue {
       // One partition: one script over all the lanes.
       if (count === 1) return await ask(0, [...laneOf.keys()], lanes.map((_, i) => roomOf(i)));
       // Lane by lane in the order given, each over every partition: a later lane's job never goes before an
-      // earlier lane's. The partitions in turn, a wave at a time: as many at once as the lane has room for (at
-      // most WAVE), the room shared out among them, so that an idle look takes a few round trips, not one each.
+      // earlier lane's. The partitions in turn, a wave at a time: first a quarter as many as the lane has room
+      // for, then as many (at most WAVE), the room shared out among them, so that an idle look takes a few round
+      // trips, not one each.
       for (const [i, lane] of lanes.entries()) {
         const room = roomOf(i);
         for (let asked = 0; asked < count;) {
-          const wave = Math.max(1, Math.min(room, WAVE, count - asked));
+          const most = asked === 0 ? firstWave(room) : room;
+          const wave = Math.max(1, Math.min(most, WAVE, count - asked));
           const share = (j: number) => Math.floor(room / wave) + (j < room % wave ? 1 : 0);
           const bs = Array.from({ length: wave }, (_, j) => order[(start + asked + j) % count]);
           asked += wave;
