@@ -9,6 +9,7 @@
  */
 
 import { Draining } from "./errors.ts";
+import { type DirectSink, withDirectBody } from "../lib/runtime/mod.ts";
 
 const encoder = new TextEncoder();
 
@@ -171,14 +172,18 @@ export function createEventStreams(options: EventStreamOptions) {
           clearInterval(timer);
           timer = undefined;
         });
-      return new Response(stream.body, {
+      const response = new Response(stream.body, {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...headers },
       });
+      return withDirectBody(response, (sink) => stream.attach(sink));
     },
   };
 }
 
-/** One stream: the sink its producer writes to, and the body the connection reads, with the buffer between. */
+/**
+ * One stream: the sink its producer writes to, and the body the connection reads (or, on Node,
+ * the connection it writes to: {@link OutgoingStream.attach}), with the buffer between.
+ */
 class OutgoingStream implements EventSink {
   readonly body: ReadableStream<Uint8Array>;
   lastWrite = Date.now();
@@ -187,6 +192,8 @@ class OutgoingStream implements EventSink {
   readonly #bufferBytes: number;
   readonly #aborter = new AbortController();
   #controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** The connection written to directly, once attached: the body is then never read. */
+  #sink?: DirectSink;
   /** The connection has asked for data and got none yet. */
   #asking = false;
   #pending: Uint8Array[] = [];
@@ -213,14 +220,25 @@ class OutgoingStream implements EventSink {
         this.#asking = true;
         this.#flush();
       },
-      cancel: () => {
-        this.#finished = true;
-        this.#pending = [];
-        this.#pendingBytes = 0;
-        this.#ended ??= "The client has gone";
-        this.release();
-      },
+      cancel: () => this.#gone(),
     }, { highWaterMark: 0 }); // pull means the connection wants data now
+  }
+
+  /** Writes to `sink` from now on, as fast as it takes the frames, instead of waiting to be read. */
+  attach(sink: DirectSink): void {
+    this.#sink = sink;
+    sink.on("drain", () => this.#flush());
+    sink.on("close", () => this.#gone()); // after our end() too: nothing left to do then
+    this.#flush();
+  }
+
+  #gone() {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#ended ??= "The client has gone";
+    this.release();
   }
 
   get signal(): AbortSignal {
@@ -287,7 +305,8 @@ class OutgoingStream implements EventSink {
     if (this.#finished || this.#ended !== undefined) return;
     this.#finished = true;
     this.#ended = "The stream failed";
-    this.#controller.error(error);
+    if (this.#sink) this.#sink.destroy(error instanceof Error ? error : new Error(String(error)));
+    else this.#controller.error(error);
   }
 
   /** The stream is over: its signal aborts and any producer waiting for room goes on. */
@@ -307,18 +326,29 @@ class OutgoingStream implements EventSink {
    * most of what 100 stalled readers cost; bench/RESULTS.md).
    */
   #flush() {
-    if (this.#finished || !this.#asking) return;
-    const next = this.#pending.shift();
-    if (next) {
-      this.#asking = false;
-      this.#pendingBytes -= next.length;
-      this.#controller.enqueue(next);
+    if (this.#finished) return;
+    const sink = this.#sink;
+    if (sink) {
+      while (this.#pending.length > 0 && !sink.writableNeedDrain) {
+        const next = this.#pending.shift()!;
+        this.#pendingBytes -= next.length;
+        sink.write(next);
+      }
+    } else {
+      if (!this.#asking) return;
+      const next = this.#pending.shift();
+      if (next) {
+        this.#asking = false;
+        this.#pendingBytes -= next.length;
+        this.#controller.enqueue(next);
+      }
     }
     if (this.#pending.length > 0) return;
     this.#settleDrains();
     if (this.#closing) {
       this.#finished = true;
-      this.#controller.close();
+      if (sink) sink.end();
+      else this.#controller.close();
     }
   }
 }

@@ -31,6 +31,7 @@ export const CTL_VENDOR = [
   "cli-table3",
   "smol-toml",
   "@hono/node-server",
+  "@hono/node-server/utils/response",
   "modern-tar",
   "@modelcontextprotocol/sdk/server/index.js",
   "@modelcontextprotocol/sdk/types.js",

@@ -41,6 +41,7 @@ export {
 export { basename, dirname, joinPath, resolvePath } from "./path.ts";
 export { type Capture, capture } from "./capture.ts";
 export { GUNZIP_PIECE_BYTES, webGunzip } from "./web_gunzip.ts";
+export { directBody, type DirectSink, withDirectBody } from "./direct_body.ts";
 
 /** The runtime this process runs on. */
 export async function loadRuntime(): Promise<Runtime> {
