@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from "node:http";
 import { directBody, type DirectSink } from "../direct_body.ts";
 
-/** What of Node's `ServerResponse` (HTTP/1.1 or 2) a direct body's head and body are written with. */
+/** What of Node's HTTP/1.1 `ServerResponse` a direct body's head and body are written with. */
 export interface NodeResponse extends DirectSink {
   readonly headersSent: boolean;
   writeHead(status: number, headers: OutgoingHttpHeaders): unknown;
