@@ -25,6 +25,8 @@ export function createMemoryQueue(now: () => number): WorkQueue {
       const room = lanes.map((_, i) => rooms?.[i] ?? 1);
       let left = rooms ? room.reduce((sum, n) => sum + n, 0) : 1;
       const taken: Job[] = [];
+      // The jobs the consumer holds and those this take hands out: any other leased to it was lost.
+      const known = new Set(held);
       // Each kind in turn, lane by lane: reclaimable, then (with `held`) lost, then new.
       const takeEach = (match: (e: Entry) => boolean, reclaimed: boolean, retaken: boolean) => {
         for (const [i, lane] of lanes.entries()) {
@@ -37,13 +39,13 @@ export function createMemoryQueue(now: () => number): WorkQueue {
             left--;
             const { id, taskId, attempt } = entry;
             taken.push({ id, taskId, lane, attempt, reclaimed, ...(retaken && { retaken }) });
+            known.add(id);
           }
         }
       };
-      const ids = new Set(held);
       takeEach((e) => e.owner !== undefined && t - e.idleSince >= leaseMs, true, false);
       if (held) {
-        takeEach((e) => e.owner === consumer && !ids.has(e.id) && !taken.some((j) => j.id === e.id), false, true);
+        takeEach((e) => e.owner === consumer && !known.has(e.id), false, true);
       }
       takeEach((e) => e.owner === undefined, false, false);
       return Promise.resolve(taken);
