@@ -11,6 +11,8 @@
  */
 
 const ROOT = "/sys/fs/cgroup/cpu";
+/** The kernel refuses a smaller `cpu.cfs_quota_us`. */
+const MIN_QUOTA_US = 1000;
 
 /**
  * Puts `pid` (all its threads) in a cgroup of its own with `cores` of CPU; undone on dispose. The
@@ -18,11 +20,18 @@ const ROOT = "/sys/fs/cgroup/cpu";
  * the next period, so a short period caps as a slower CPU would, and a long one as pauses.
  */
 export async function limitCpu(pid: number, cores: number, periodMs = 100): Promise<AsyncDisposable> {
+  const quotaUs = Math.round(cores * periodMs * 1000);
+  if (quotaUs < MIN_QUOTA_US) {
+    throw new Error(
+      `a CPU share of ${cores} per ${periodMs} ms period is ${quotaUs} µs, below the kernel's least quota of 1 ms; ` +
+        `use a period of at least ${Math.ceil(MIN_QUOTA_US / 1000 / cores)} ms (--redis-cpu-period-ms)`,
+    );
+  }
   const dir = `${ROOT}/storectl-bench-${pid}`;
   try {
     await Deno.mkdir(dir, { recursive: true });
     await Deno.writeTextFile(`${dir}/cpu.cfs_period_us`, String(periodMs * 1000));
-    await Deno.writeTextFile(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * periodMs * 1000)));
+    await Deno.writeTextFile(`${dir}/cpu.cfs_quota_us`, String(quotaUs));
     await Deno.writeTextFile(`${dir}/cgroup.procs`, String(pid));
   } catch (error) {
     throw new Error(
