@@ -118,6 +118,49 @@ Deno.test(
 );
 
 Deno.test(
+  "watch on Redis: after a long hand-out, the channel's next events wait about as long as it took, for others",
+  { ignore: missingTools("redis-server") },
+  async () => {
+    await using redis = await startRedis();
+    const store = await createRedisStore(redis.url, { prefix: `l-${crypto.randomUUID()}:` });
+    const controller = new AbortController();
+    const turnMs = 8;
+    try {
+      const handedOut: { started: number; ended: number; ids: number[] }[] = [];
+      let produced: Promise<void> | undefined;
+      store.events.watch("c", 0, controller.signal, {
+        take(batch) {
+          const started = performance.now();
+          if (batch[0].id === 2) { // a live hand-out, and a long one, as writing to many streams is
+            while (performance.now() - started < turnMs) { /* busy */ }
+            // Then a producer that waits for each append, as a task does, from after the turn.
+            setTimeout(() => {
+              produced = (async () => {
+                for (const i of [3, 4]) await store.events.append("c", "token", { task_id: "t", i });
+              })();
+            }, 3);
+          }
+          handedOut.push({ started, ended: performance.now(), ids: batch.map((e) => e.id) });
+        },
+        end: () => {},
+      });
+      await store.events.append("c", "token", { task_id: "t", i: 1 });
+      await until("the first event handed out", () => handedOut.length === 1); // its history, or live
+      await store.events.append("c", "token", { task_id: "t", i: 2 });
+      await until("the producer started", () => produced !== undefined);
+      await produced;
+      await until("every event handed out", () => handedOut.at(-1)?.ids.at(-1) === 4, 5_000);
+      assertEquals(handedOut.flatMap((h) => h.ids), [1, 2, 3, 4]);
+      const waited = handedOut[2].started - handedOut[1].ended;
+      assert(waited >= turnMs - 1, `the next batch went out ${waited.toFixed(1)} ms after an ${turnMs} ms hand-out`);
+    } finally {
+      controller.abort();
+      await store.close();
+    }
+  },
+);
+
+Deno.test(
   "follow on Upstash: the followers of a channel share one poll, one range call per interval however many they are",
   { ignore: missingTools("redis-server") },
   async () => {
