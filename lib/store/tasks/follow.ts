@@ -74,9 +74,10 @@ export const COALESCE_MS = 1;
  * longer than {@link COALESCE_MS} (many streams to write to, or a busy process: the turn lasts
  * until the event loop comes back to it), the next waits as long as that turn took, up to this:
  * hand-outs then take at most about half of the process's time, and a producer that waits for
- * each append gets the other half to catch up, so its events go out several a batch. With 1 ms, such a producer fell behind the fan-out and each hand-out carried
- * one event: Node on Redis made 151,000 of 200,000 frames/s at 6.6 µs a frame; 3.1–3.3 µs and
- * all of them with this (`bench/RESULTS.md`).
+ * each append gets the other half to catch up, so its events go out several a batch. With 1 ms,
+ * such a producer fell behind the fan-out and each hand-out carried one event: Node on Redis
+ * made 139,000–148,000 of 200,000 frames/s at 6.8–7.2 µs a frame; all of them at 2.9–3.1 µs
+ * with this (`bench/RESULTS.md`).
  */
 const MAX_COALESCE_MS = 10;
 
