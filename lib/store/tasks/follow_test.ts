@@ -27,41 +27,32 @@ Deno.test(
     ignore: missingTools("redis-server"),
   },
   async () => {
-    await using redis = await startRedis();
-    const store = await createRedisStore(redis.url, { prefix: `f-${crypto.randomUUID()}:` });
-    const controller = new AbortController();
-    try {
-      const before = await clientCount(redis.port);
+    await onRedis(async ({ store, redisPort, signal }) => {
+      const before = await clientCount(redisPort);
       const followed = Array.from(
         { length: 200 },
-        (_, i) => store.events.followBatches(`c${i}`, 0, controller.signal)[Symbol.asyncIterator](),
+        (_, i) => store.events.followBatches(`c${i}`, 0, signal)[Symbol.asyncIterator](),
       );
       const pending = followed.map((iterator) => nextWithin(iterator, 5_000));
       await new Promise((r) => setTimeout(r, 300)); // every feed subscribed
       for (let i = 0; i < 200; i++) await store.events.append(`c${i}`, "token", { task_id: "t", message: `m${i}` });
       const batches = await Promise.all(pending);
       assertEquals(batches.map((b) => b.map((e) => e.data.message)), Array.from({ length: 200 }, (_, i) => [`m${i}`]));
-      assertEquals(await clientCount(redis.port) - before, 1, "one subscriber connection for 200 channels");
+      assertEquals(await clientCount(redisPort) - before, 1, "one subscriber connection for 200 channels");
       const started = performance.now();
       const next = nextWithin(followed[7], 1_000);
       await store.events.append("c7", "token", { task_id: "t", message: "again" });
       assertEquals((await next).map((e) => e.id), [2]);
       assert(performance.now() - started < 1_000);
-    } finally {
-      controller.abort();
-      await store.close();
-    }
+    });
   },
 );
 
 Deno.test("follow on Redis: events stored while the subscriber connection was down arrive after it, in order, once", {
   ignore: missingTools("redis-server"),
 }, async () => {
-  await using redis = await startRedis();
-  const store = await createRedisStore(redis.url, { prefix: `g-${crypto.randomUUID()}:` });
-  const controller = new AbortController();
-  try {
-    const iterator = store.events.follow("c", 0, controller.signal)[Symbol.asyncIterator]();
+  await onRedis(async ({ store, redisPort, signal }) => {
+    const iterator = store.events.follow("c", 0, signal)[Symbol.asyncIterator]();
     const ids: number[] = [];
     const reading = (async () => {
       while (ids.length < 60) ids.push((await iterator.next()).value!.id);
@@ -69,7 +60,7 @@ Deno.test("follow on Redis: events stored while the subscriber connection was do
     reading.catch(() => {}); // a failure below ends it early
     for (let i = 0; i < 20; i++) await store.events.append("c", "token", { task_id: "t", i });
     while (ids.length < 20) await new Promise((r) => setTimeout(r, 10));
-    await redisCommand(redis.port, "CLIENT KILL TYPE pubsub"); // messages from now on are lost until it is back
+    await redisCommand(redisPort, "CLIENT KILL TYPE pubsub"); // messages from now on are lost until it is back
     for (let i = 20; i < 40; i++) await store.events.append("c", "token", { task_id: "t", i });
     // No later message reveals the gap: the reconnected subscriber reads what it missed by itself.
     for (let i = 0; i < 300 && ids.length < 40; i++) await new Promise((r) => setTimeout(r, 10));
@@ -82,23 +73,17 @@ Deno.test("follow on Redis: events stored while the subscriber connection was do
     ]);
     clearTimeout(timer);
     assertEquals(ids, Array.from({ length: 60 }, (_, i) => i + 1));
-  } finally {
-    controller.abort();
-    await store.close();
-  }
+  });
 });
 
 Deno.test(
   "watch on Redis: events that come while the channel's last batch goes out reach its watchers together, in order",
   { ignore: missingTools("redis-server") },
   async () => {
-    await using redis = await startRedis();
-    const store = await createRedisStore(redis.url, { prefix: `h-${crypto.randomUUID()}:` });
-    const controller = new AbortController();
-    try {
+    await onRedis(async ({ store, signal }) => {
       const batches: (readonly StoredEvent[])[] = [];
       for (let w = 0; w < 3; w++) {
-        store.events.watch("c", 0, controller.signal, {
+        store.events.watch("c", 0, signal, {
           take: (batch) => w === 0 && batches.push(batch),
           end: () => {},
         });
@@ -110,10 +95,7 @@ Deno.test(
       await until("every event told", () => batches.at(-1)?.at(-1)?.id === 101, 5_000);
       assertEquals(batches.flat().map((e) => e.id), Array.from({ length: 101 }, (_, i) => i + 1));
       assert(batches.length <= 30, `100 events in ${batches.length - 1} batches: one write per event for each stream`);
-    } finally {
-      controller.abort();
-      await store.close();
-    }
+    });
   },
 );
 
@@ -121,14 +103,11 @@ Deno.test(
   "watch on Redis: after a long hand-out, the channel's next events wait about as long as it took, for others",
   { ignore: missingTools("redis-server") },
   async () => {
-    await using redis = await startRedis();
-    const store = await createRedisStore(redis.url, { prefix: `l-${crypto.randomUUID()}:` });
-    const controller = new AbortController();
-    const turnMs = 8;
-    try {
+    await onRedis(async ({ store, signal }) => {
+      const turnMs = 8;
       const handedOut: { started: number; ended: number; ids: number[] }[] = [];
       let produced: Promise<void> | undefined;
-      store.events.watch("c", 0, controller.signal, {
+      store.events.watch("c", 0, signal, {
         take(batch) {
           const started = performance.now();
           if (batch[0].id === 2) { // a live hand-out, and a long one, as writing to many streams is
@@ -153,10 +132,7 @@ Deno.test(
       assertEquals(handedOut.flatMap((h) => h.ids), [1, 2, 3, 4]);
       const waited = handedOut[2].started - handedOut[1].ended;
       assert(waited >= turnMs - 1, `the next batch went out ${waited.toFixed(1)} ms after an ${turnMs} ms hand-out`);
-    } finally {
-      controller.abort();
-      await store.close();
-    }
+    });
   },
 );
 
@@ -217,6 +193,19 @@ Deno.test(
     });
   },
 );
+
+/** Runs `body` on a Redis store (a redis-server of its own), then closes it. */
+async function onRedis(body: (on: { store: Store; redisPort: number; signal: AbortSignal }) => Promise<void>) {
+  await using redis = await startRedis();
+  const store = await createRedisStore(redis.url, { prefix: `f-${crypto.randomUUID()}:` });
+  const controller = new AbortController();
+  try {
+    await body({ store, redisPort: redis.port, signal: controller.signal });
+  } finally {
+    controller.abort();
+    await store.close();
+  }
+}
 
 /** Runs `body` on an Upstash store (the stand-in, forwarding to a redis-server of its own), then closes it. */
 async function onUpstash(
